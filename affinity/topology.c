@@ -1,0 +1,117 @@
+#include "affinity/topology.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int count_allowed(hwloc_topology_t hw, hwloc_obj_type_t type)
+{
+    hwloc_const_cpuset_t allowed = hwloc_topology_get_allowed_cpuset(hw);
+    int n = 0;
+    for (hwloc_obj_t o = NULL; (o = hwloc_get_next_obj_by_type(hw, type, o));)
+        if (!o->cpuset || hwloc_bitmap_intersects(o->cpuset, allowed))
+            n++;
+    return n;
+}
+
+/* The deepest-numbered data or unified cache level, summed over every instance that covers
+ * an allowed CPU: a node with one L3 per CCX has many, and all of them hold STREAM arrays. */
+static void llc_from_hwloc(hwloc_topology_t hw, struct topology_facts *f)
+{
+    hwloc_const_cpuset_t allowed = hwloc_topology_get_allowed_cpuset(hw);
+    static const hwloc_obj_type_t levels[] = {HWLOC_OBJ_L5CACHE, HWLOC_OBJ_L4CACHE,
+                                              HWLOC_OBJ_L3CACHE, HWLOC_OBJ_L2CACHE,
+                                              HWLOC_OBJ_L1CACHE};
+    for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
+        int count = 0;
+        uint64_t total = 0;
+        for (hwloc_obj_t o = NULL; (o = hwloc_get_next_obj_by_type(hw, levels[i], o));) {
+            if (o->attr->cache.type == HWLOC_OBJ_CACHE_INSTRUCTION)
+                continue;
+            if (o->cpuset && !hwloc_bitmap_intersects(o->cpuset, allowed))
+                continue;
+            count++;
+            total += o->attr->cache.size;
+        }
+        if (count > 0 && total > 0) {
+            f->llc_level = (int)(5 - i);
+            f->llc_count = count;
+            f->llc_bytes_total = total;
+            f->llc_source = "hwloc";
+            return;
+        }
+    }
+}
+
+static void cpu_model(hwloc_topology_t hw, char *buf, size_t len)
+{
+    snprintf(buf, len, "unknown");
+    for (hwloc_obj_t o = NULL; (o = hwloc_get_next_obj_by_type(hw, HWLOC_OBJ_PACKAGE, o));) {
+        const char *model = hwloc_obj_get_info_by_name(o, "CPUModel");
+        if (model) {
+            snprintf(buf, len, "%s", model);
+            return;
+        }
+    }
+}
+
+int topology_load(struct topology *topo, char *why, size_t why_len)
+{
+    memset(topo, 0, sizeof(*topo));
+    if (hwloc_topology_init(&topo->hw) != 0 || hwloc_topology_load(topo->hw) != 0) {
+        snprintf(why, why_len,
+                 "hwloc could not load the topology (check HWLOC_SYNTHETIC/HWLOC_XMLFILE)");
+        return -1;
+    }
+    struct topology_facts *f = &topo->facts;
+    f->this_system = hwloc_topology_is_thissystem(topo->hw);
+    cpu_model(topo->hw, f->cpu_model, sizeof(f->cpu_model));
+    f->packages = count_allowed(topo->hw, HWLOC_OBJ_PACKAGE);
+    f->numa_nodes = count_allowed(topo->hw, HWLOC_OBJ_NUMANODE);
+    f->cores = count_allowed(topo->hw, HWLOC_OBJ_CORE);
+    f->pus = count_allowed(topo->hw, HWLOC_OBJ_PU);
+    if (f->packages == 0)
+        f->packages = 1;
+    if (f->cores == 0)
+        f->cores = f->pus;
+    f->llc_source = "unknown";
+    llc_from_hwloc(topo->hw, f);
+    /* sysfs describes this machine: never mix it into a synthetic or XML topology. */
+    if (f->llc_bytes_total == 0 && f->this_system &&
+        llc_from_sysfs("/sys/devices/system/cpu", &f->llc_level, &f->llc_count,
+                       &f->llc_bytes_total) == 0)
+        f->llc_source = "sysfs";
+    return 0;
+}
+
+void topology_unload(struct topology *topo)
+{
+    if (topo->hw)
+        hwloc_topology_destroy(topo->hw);
+    topo->hw = NULL;
+}
+
+static int logical_index_of(hwloc_topology_t hw, hwloc_obj_t pu, hwloc_obj_type_t type)
+{
+    hwloc_obj_t o = hwloc_get_ancestor_obj_by_type(hw, type, pu);
+    return o ? (int)o->logical_index : -1;
+}
+
+void topology_locate_pu(const struct topology *topo, int pu_os, int *core, int *package,
+                        int *numa)
+{
+    *core = *package = *numa = -1;
+    if (pu_os < 0)
+        return;
+    hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(topo->hw, (unsigned)pu_os);
+    if (!pu)
+        return;
+    *core = logical_index_of(topo->hw, pu, HWLOC_OBJ_CORE);
+    *package = logical_index_of(topo->hw, pu, HWLOC_OBJ_PACKAGE);
+    hwloc_obj_t node = NULL;
+    for (hwloc_obj_t o = NULL; (o = hwloc_get_next_obj_by_type(topo->hw, HWLOC_OBJ_NUMANODE, o));)
+        if (hwloc_bitmap_isset(o->cpuset, (unsigned)pu_os)) {
+            node = o;
+            break;
+        }
+    *numa = node ? (int)node->logical_index : -1;
+}

@@ -1,0 +1,38 @@
+#ifndef MEMBENCH_TOPOLOGY_H
+#define MEMBENCH_TOPOLOGY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <hwloc.h>
+
+/* What the machine is, as far as the processes' allowed CPUs reach. */
+struct topology_facts {
+    char cpu_model[128];
+    int packages, numa_nodes, cores, pus;
+    int llc_level;            /* 3 for L3; 0 when unknown */
+    int llc_count;            /* LLC instances covering the allowed CPUs */
+    uint64_t llc_bytes_total; /* summed over those instances; 0 when unknown */
+    const char *llc_source;   /* "hwloc", "sysfs" or "unknown" */
+    bool this_system;         /* false for HWLOC_SYNTHETIC / HWLOC_XMLFILE topologies */
+};
+
+struct topology {
+    hwloc_topology_t hw;
+    struct topology_facts facts;
+};
+
+/* Loads the topology (honouring HWLOC_SYNTHETIC / HWLOC_XMLFILE) and fills facts.
+ * Returns 0, or -1 with a reason. */
+int topology_load(struct topology *topo, char *why, size_t why_len);
+void topology_unload(struct topology *topo);
+
+/* Core, package and NUMA node (logical indices) of a PU given by OS index; -1 if unknown. */
+void topology_locate_pu(const struct topology *topo, int pu_os, int *core, int *package,
+                        int *numa);
+
+/* LLC facts from a sysfs tree (normally /sys/devices/system/cpu), for machines where hwloc has
+ * no cache information. Returns 0 and fills level/count/bytes, or -1 when nothing is known. */
+int llc_from_sysfs(const char *cpu_root, int *level, int *count, uint64_t *bytes);
+
+#endif

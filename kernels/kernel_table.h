@@ -1,0 +1,51 @@
+#ifndef MEMBENCH_KERNEL_TABLE_H
+#define MEMBENCH_KERNEL_TABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum elem_type { TYPE_DOUBLE, TYPE_FLOAT };
+
+enum kernel_id { KERNEL_COPY, KERNEL_SCALE, KERNEL_ADD, KERNEL_TRIAD, KERNEL_COUNT };
+
+#define KERNEL_MASK_ALL ((1u << KERNEL_COUNT) - 1)
+
+/* One parallel pass over n elements of the STREAM arrays a, b, c with scalar q.
+ * Called from serial code; the function opens its own OpenMP region with schedule(static). */
+typedef void (*kernel_fn)(void *a, void *b, void *c, size_t n, double q);
+
+/* A kernel is a row of this table: every byte count and rate comes from here. */
+struct kernel_desc {
+    enum kernel_id id;
+    const char *name;  /* "Triad": CSV and JSON */
+    const char *label; /* "Triad:     ": STREAM's text table */
+    const char *flag;  /* "--triad" */
+    const char *formula;
+    unsigned words_read;
+    unsigned words_written;
+    unsigned flops;
+    kernel_fn fn[2]; /* indexed by enum elem_type */
+};
+
+extern const struct kernel_desc kernel_table[KERNEL_COUNT];
+
+size_t elem_size(enum elem_type type);
+const char *elem_type_name(enum elem_type type);
+
+/* Bytes STREAM credits per pass: (words read + words written) x n x element size. */
+uint64_t kernel_bytes_counted(const struct kernel_desc *k, uint64_t n, enum elem_type type);
+
+/* Bytes the memory system really moves: normal stores first read the line they write
+ * (write-allocate), so each written word costs two transfers; non-temporal stores do not. */
+uint64_t kernel_bytes_traffic(const struct kernel_desc *k, uint64_t n, enum elem_type type,
+                              int nontemporal);
+
+/* First touch: a=2, b=0.5, c=1 in parallel with the same static schedule as the kernels, so
+ * each thread's pages are those it will use. */
+void stream_init_arrays(void *a, void *b, void *c, size_t n, enum elem_type type);
+
+/* Multiplies every element of the three arrays by 2^exponent (exact in binary floating
+ * point), used between repetitions to keep values in range. */
+void stream_scale_arrays(void *a, void *b, void *c, size_t n, enum elem_type type, int exponent);
+
+#endif

@@ -1,0 +1,130 @@
+#include "kernels/validate.h"
+
+#include <float.h>
+#include <math.h>
+
+void expected_init(struct expected_values *e)
+{
+    e->a = 2.0;
+    e->b = 0.5;
+    e->c = 1.0;
+}
+
+static void step_double(struct expected_values *e, enum kernel_id k, double q)
+{
+    switch (k) {
+    case KERNEL_COPY: e->c = e->a; break;
+    case KERNEL_SCALE: e->b = q * e->c; break;
+    case KERNEL_ADD: e->c = e->a + e->b; break;
+    case KERNEL_TRIAD: e->a = e->b + q * e->c; break;
+    default: break;
+    }
+}
+
+static void step_float(struct expected_values *e, enum kernel_id k, float q)
+{
+    float a = (float)e->a, b = (float)e->b, c = (float)e->c;
+    switch (k) {
+    case KERNEL_COPY: c = a; break;
+    case KERNEL_SCALE: b = q * c; break;
+    case KERNEL_ADD: c = a + b; break;
+    case KERNEL_TRIAD: a = b + q * c; break;
+    default: break;
+    }
+    e->a = a;
+    e->b = b;
+    e->c = c;
+}
+
+void expected_step(struct expected_values *e, enum kernel_id k, enum elem_type type, double q)
+{
+    if (type == TYPE_FLOAT)
+        step_float(e, k, (float)q);
+    else
+        step_double(e, k, q);
+}
+
+int expected_rescale_exponent(const struct expected_values *e)
+{
+    double largest = fmax(fabs(e->a), fmax(fabs(e->b), fabs(e->c)));
+    if (largest == 0.0)
+        return 0;
+    int exponent;
+    frexp(largest, &exponent);
+    if (exponent > 32 || exponent < -32)
+        return -exponent;
+    return 0;
+}
+
+void expected_rescale(struct expected_values *e, int exponent)
+{
+    e->a = ldexp(e->a, exponent);
+    e->b = ldexp(e->b, exponent);
+    e->c = ldexp(e->c, exponent);
+}
+
+double validation_tolerance(enum elem_type type, unsigned ntimes)
+{
+    double stream_eps = type == TYPE_FLOAT ? 1e-6 : 1e-13;
+    double unit = type == TYPE_FLOAT ? FLT_EPSILON : DBL_EPSILON;
+    double drift = 4.0 * unit * (double)(ntimes + 1);
+    return drift > stream_eps ? drift : stream_eps;
+}
+
+static double rel_error(double got, double want)
+{
+    if (isnan(got))
+        return INFINITY;
+    double diff = fabs(got - want);
+    return want == 0.0 ? diff : diff / fabs(want);
+}
+
+/* Largest relative error of one array and the first index beyond tolerance (n if none). */
+#define DEFINE_CHECK(T, SUFFIX)                                                                    \
+    static double check_##SUFFIX(const T *x, size_t n, double want, double tol, size_t *bad)      \
+    {                                                                                              \
+        double worst = 0.0;                                                                        \
+        size_t first = n;                                                                          \
+        _Pragma("omp parallel for schedule(static) reduction(max : worst) reduction(min : first)") \
+        for (size_t j = 0; j < n; j++) {                                                           \
+            double err = rel_error((double)x[j], want);                                            \
+            if (err > worst)                                                                       \
+                worst = err;                                                                       \
+            if (!(err <= tol) && j < first)                                                        \
+                first = j;                                                                         \
+        }                                                                                          \
+        *bad = first;                                                                              \
+        return worst;                                                                              \
+    }
+
+DEFINE_CHECK(double, double)
+DEFINE_CHECK(float, float)
+
+void validate_arrays(const void *a, const void *b, const void *c, size_t n, enum elem_type type,
+                     const struct expected_values *e, double tolerance,
+                     struct validation_result *out)
+{
+    const void *arrays[3] = {a, b, c};
+    const double wants[3] = {e->a, e->b, e->c};
+    out->passed = true;
+    out->max_rel_error = 0.0;
+    out->tolerance = tolerance;
+    out->failed_array = 0;
+    out->first_bad_index = 0;
+    out->first_bad_value = out->first_bad_expected = 0.0;
+    for (int i = 0; i < 3; i++) {
+        size_t bad;
+        double worst = type == TYPE_FLOAT ? check_float(arrays[i], n, wants[i], tolerance, &bad)
+                                          : check_double(arrays[i], n, wants[i], tolerance, &bad);
+        if (worst > out->max_rel_error)
+            out->max_rel_error = worst;
+        if (bad < n && out->passed) {
+            out->passed = false;
+            out->failed_array = (char)('a' + i);
+            out->first_bad_index = bad;
+            out->first_bad_value = type == TYPE_FLOAT ? (double)((const float *)arrays[i])[bad]
+                                                      : ((const double *)arrays[i])[bad];
+            out->first_bad_expected = wants[i];
+        }
+    }
+}

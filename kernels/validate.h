@@ -1,0 +1,44 @@
+#ifndef MEMBENCH_VALIDATE_H
+#define MEMBENCH_VALIDATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "kernels/kernel_table.h"
+
+/* STREAM's scalar is 3.0, which makes the four-kernel sequence grow 15x per repetition
+ * (float overflows after 32 repetitions). sqrt(2)-1 makes a -> (2q + q^2) a = a. */
+#define STREAM_SCALAR 0.41421356237309515
+
+/* Every element of an array holds the same value, so the expected result of a whole run is
+ * three scalars, stepped with the same arithmetic, in the same type, as the kernels. */
+struct expected_values {
+    double a, b, c;
+};
+
+void expected_init(struct expected_values *e);
+void expected_step(struct expected_values *e, enum kernel_id k, enum elem_type type, double q);
+
+/* Power of two to multiply everything by so values stay far from overflow and underflow;
+ * 0 when no rescaling is needed. Scaling by 2^k is exact. */
+int expected_rescale_exponent(const struct expected_values *e);
+void expected_rescale(struct expected_values *e, int exponent);
+
+/* Relative error allowed per element: STREAM's epsilon (1e-13 double, 1e-6 float), widened
+ * by a few rounding errors per repetition so long float runs cannot fail falsely. */
+double validation_tolerance(enum elem_type type, unsigned ntimes);
+
+struct validation_result {
+    bool passed;
+    double max_rel_error;
+    double tolerance;
+    char failed_array; /* 'a', 'b', 'c' or 0 */
+    size_t first_bad_index;
+    double first_bad_value, first_bad_expected;
+};
+
+void validate_arrays(const void *a, const void *b, const void *c, size_t n, enum elem_type type,
+                     const struct expected_values *e, double tolerance,
+                     struct validation_result *out);
+
+#endif

@@ -1,0 +1,298 @@
+#include "src/cli.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "src/log.h"
+#include "version.h"
+
+#define MAX_THREADS 4096
+#define MAX_NTIMES 1000000
+#define MAX_OFFSET (1u << 24)
+
+enum long_only {
+    OPT_COPY = 256,
+    OPT_SCALE,
+    OPT_ADD,
+    OPT_TRIAD,
+    OPT_BIND,
+    OPT_PAGES,
+    OPT_STORES,
+    OPT_TYPE,
+    OPT_OFFSET,
+    OPT_FORMAT,
+    OPT_DRY_RUN,
+};
+
+static const struct option long_options[] = {
+    {"copy", no_argument, NULL, OPT_COPY},
+    {"scale", no_argument, NULL, OPT_SCALE},
+    {"add", no_argument, NULL, OPT_ADD},
+    {"triad", no_argument, NULL, OPT_TRIAD},
+    {"threads", required_argument, NULL, 't'},
+    {"bind", required_argument, NULL, OPT_BIND},
+    {"pages", required_argument, NULL, OPT_PAGES},
+    {"size", required_argument, NULL, 's'},
+    {"ntimes", required_argument, NULL, 'n'},
+    {"stores", required_argument, NULL, OPT_STORES},
+    {"type", required_argument, NULL, OPT_TYPE},
+    {"offset", required_argument, NULL, OPT_OFFSET},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"output", required_argument, NULL, 'o'},
+    {"quiet", no_argument, NULL, 'q'},
+    {"dry-run", no_argument, NULL, OPT_DRY_RUN},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+    {NULL, 0, NULL, 0},
+};
+
+void cli_print_help(FILE *out)
+{
+    fprintf(out,
+            "Usage: membench [KERNELS] [OPTIONS]\n"
+            "STREAM-style memory bandwidth of this node: Copy, Scale, Add and Triad on every\n"
+            "core, arrays sized from the last-level cache, results validated.\n"
+            "\n"
+            "Kernels (default: all four, in STREAM order):\n"
+            "  --copy        c = a          (2 words moved per element)\n"
+            "  --scale       b = q*c        (2 words, 1 flop)\n"
+            "  --add         c = a + b      (3 words, 1 flop)\n"
+            "  --triad       a = b + q*c    (3 words, 2 flops)\n"
+            "\n"
+            "Options (a comma list runs every combination, one result row each):\n"
+            "  -t, --threads N[,N...]  OpenMP threads (default $OMP_NUM_THREADS, else one per\n"
+            "                          physical core; at most %d)\n"
+            "  -s, --size SIZE[,...]   per-array size: 4xLLC (multiple of the total last-level\n"
+            "                          cache, fractions allowed), 1.5GiB, 512MiB, 512MB (decimal),\n"
+            "                          or a plain element count. Default: the STREAM rule, each\n"
+            "                          array >= 4x the total LLC and >= 1M elements\n"
+            "  -n, --ntimes N          repetitions; the first is discarded, the best of the rest\n"
+            "                          is reported (default 10, at least 2)\n"
+            "  --type double|float     element type (default double)\n"
+            "  --offset N              shift array k (a=0, b=1, c=2) by k*N elements, like\n"
+            "                          STREAM's OFFSET (default 0)\n"
+            "  --bind none             thread placement (policies compact/scatter/LIST: later;\n"
+            "                          OMP_PROC_BIND and OMP_PLACES are honoured)\n"
+            "  --pages default         page backing of the arrays, verified from smaps\n"
+            "  --stores auto|normal    store instructions (auto = normal in this version)\n"
+            "  --format text|csv|json  output format (default text)\n"
+            "  -o, --output FILE       write the report to FILE, atomically\n"
+            "  -q, --quiet             one line per run\n"
+            "  --dry-run               print the plan (topology, LLC, sizes, memory) and exit\n"
+            "  -h, --help              this help\n"
+            "  -V, --version           version\n"
+            "\n"
+            "Exit status: 0 success; 1 validation failed; 2 bad usage or input; 3 a required\n"
+            "resource is missing (memory, cache size); every error is one line on stderr.\n"
+            "Rates are MB/s = 10^6 bytes/s of STREAM-counted traffic, from the best time.\n",
+            MAX_THREADS);
+}
+
+static int usage_error(const char *fmt, const char *a, const char *b)
+{
+    char msg[512];
+    snprintf(msg, sizeof(msg), fmt, a, b);
+    log_error("%s; see membench --help", msg);
+    return 1;
+}
+
+struct word_list {
+    const char *const *accepted;
+    const char *const *future;
+    const char **dest;
+    size_t *count;
+    const char *hint;
+};
+
+struct list_ctx {
+    struct options *opts;
+    const char *option;
+    const struct word_list *words;
+    char why[256];
+};
+
+static int add_threads(const char *item, void *vctx)
+{
+    struct list_ctx *ctx = vctx;
+    struct options *o = ctx->opts;
+    uint64_t v;
+    if (parse_uint(item, 1, MAX_THREADS, &v, ctx->why, sizeof(ctx->why)) != 0)
+        return usage_error("--threads: %s", ctx->why, "");
+    if (o->n_threads == LIST_MAX)
+        return usage_error("--threads: more than 64 values%s%s", "", "");
+    o->threads[o->n_threads++] = (unsigned)v;
+    return 0;
+}
+
+static int add_size(const char *item, void *vctx)
+{
+    struct list_ctx *ctx = vctx;
+    struct options *o = ctx->opts;
+    if (o->n_sizes == LIST_MAX)
+        return usage_error("--size: more than 64 values%s%s", "", "");
+    if (parse_size(item, &o->sizes[o->n_sizes], ctx->why, sizeof(ctx->why)) != 0)
+        return usage_error("--size: %s", ctx->why, "");
+    o->n_sizes++;
+    return 0;
+}
+
+/* Values accepted by the list options that are implemented in this version. */
+static const char *const page_values[] = {"default", NULL};
+static const char *const bind_values[] = {"none", NULL};
+static const char *const store_values[] = {"auto", "normal", NULL};
+/* Values of the contract that later versions add: recognised, refused with a clear reason. */
+static const char *const page_future[] = {"4k", "thp", "2m", "1g", NULL};
+static const char *const bind_future[] = {"compact", "scatter", NULL};
+static const char *const store_future[] = {"nt", NULL};
+
+static const char *find_word(const char *const *words, const char *item)
+{
+    for (; *words; words++)
+        if (strcmp(*words, item) == 0)
+            return *words;
+    return NULL;
+}
+
+static int add_word(const char *item, void *vctx)
+{
+    struct list_ctx *ctx = vctx;
+    const struct word_list *w = ctx->words;
+    const char *word = find_word(w->accepted, item);
+    char msg[300];
+    if (!word) {
+        snprintf(msg, sizeof(msg), "%s %s", ctx->option, item);
+        if (find_word(w->future, item))
+            return usage_error("%s: not available in this version of membench (accepted: %s)",
+                               msg, w->hint);
+        return usage_error("%s: unknown value (accepted: %s)", msg, w->hint);
+    }
+    if (*w->count == LIST_MAX)
+        return usage_error("%s: more than 64 values%s", ctx->option, "");
+    w->dest[(*w->count)++] = word;
+    return 0;
+}
+
+static int parse_list(struct options *o, const char *option, const char *arg,
+                      int (*each)(const char *, void *), const struct word_list *words)
+{
+    struct list_ctx ctx = {.opts = o, .option = option, .words = words};
+    char why[256];
+    int rc = for_each_list_item(arg, each, &ctx, why, sizeof(why));
+    if (rc == -1) /* the list itself is malformed; callbacks report their own errors */
+        return usage_error("%s: %s", option, why);
+    return rc;
+}
+
+static int parse_choice(const char *option, const char *arg, const char *const *choices,
+                        int *index)
+{
+    for (int i = 0; choices[i]; i++)
+        if (strcmp(arg, choices[i]) == 0) {
+            *index = i;
+            return 0;
+        }
+    char accepted[128] = "";
+    for (int i = 0; choices[i]; i++) {
+        strncat(accepted, i ? "|" : "", sizeof(accepted) - strlen(accepted) - 1);
+        strncat(accepted, choices[i], sizeof(accepted) - strlen(accepted) - 1);
+    }
+    char msg[300];
+    snprintf(msg, sizeof(msg), "%s '%.200s'", option, arg);
+    return usage_error("%s: unknown value; use %s", msg, accepted);
+}
+
+static void set_defaults(struct options *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->ntimes = 10;
+    o->type = TYPE_DOUBLE;
+    o->format = FORMAT_TEXT;
+}
+
+static int apply_option(struct options *o, int c, const char *arg)
+{
+    static const char *const types[] = {"double", "float", NULL};
+    static const char *const formats[] = {"text", "csv", "json", NULL};
+    char why[256];
+    uint64_t v;
+    int index = 0;
+    struct word_list pages = {page_values, page_future, o->pages, &o->n_pages, "default"};
+    struct word_list binds = {bind_values, bind_future, o->binds, &o->n_binds, "none"};
+    struct word_list stores = {store_values, store_future, o->stores, &o->n_stores,
+                               "auto, normal"};
+    switch (c) {
+    case OPT_COPY: o->kernel_mask |= 1u << KERNEL_COPY; return 0;
+    case OPT_SCALE: o->kernel_mask |= 1u << KERNEL_SCALE; return 0;
+    case OPT_ADD: o->kernel_mask |= 1u << KERNEL_ADD; return 0;
+    case OPT_TRIAD: o->kernel_mask |= 1u << KERNEL_TRIAD; return 0;
+    case 't': return parse_list(o, "--threads", arg, add_threads, NULL);
+    case 's': return parse_list(o, "--size", arg, add_size, NULL);
+    case OPT_PAGES: return parse_list(o, "--pages", arg, add_word, &pages);
+    case OPT_BIND: return parse_list(o, "--bind", arg, add_word, &binds);
+    case OPT_STORES: return parse_list(o, "--stores", arg, add_word, &stores);
+    case 'n':
+        if (parse_uint(arg, 2, MAX_NTIMES, &v, why, sizeof(why)) != 0)
+            return usage_error("--ntimes: %s (the first repetition is discarded, so at least 2)",
+                               why, "");
+        o->ntimes = (unsigned)v;
+        return 0;
+    case OPT_OFFSET:
+        if (parse_uint(arg, 0, MAX_OFFSET, &v, why, sizeof(why)) != 0)
+            return usage_error("--offset: %s%s", why, "");
+        o->offset = (size_t)v;
+        return 0;
+    case OPT_TYPE:
+        if (parse_choice("--type", arg, types, &index) != 0)
+            return 1;
+        o->type = index == 1 ? TYPE_FLOAT : TYPE_DOUBLE;
+        return 0;
+    case OPT_FORMAT:
+        if (parse_choice("--format", arg, formats, &index) != 0)
+            return 1;
+        o->format = (enum output_format)index;
+        return 0;
+    case 'o':
+        if (!*arg)
+            return usage_error("--output: empty file name%s%s", "", "");
+        o->output = arg;
+        return 0;
+    case 'q': o->quiet = true; return 0;
+    case OPT_DRY_RUN: o->dry_run = true; return 0;
+    default: return usage_error("internal: unhandled option %s%s", "", "");
+    }
+}
+
+enum cli_action cli_parse(int argc, char **argv, struct options *o)
+{
+    set_defaults(o);
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, ":t:s:n:o:qhV", long_options, NULL)) != -1) {
+        const char *current = argv[optind - 1];
+        switch (c) {
+        case 'h': cli_print_help(stdout); return CLI_EXIT_OK;
+        case 'V': printf("membench %s\n", MEMBENCH_VERSION); return CLI_EXIT_OK;
+        case ':':
+            usage_error("option '%s' needs a value%s", current, "");
+            return CLI_EXIT_USAGE;
+        case '?':
+            if (optopt)
+                usage_error("unknown option '-%c'%s", (char[]){(char)optopt, 0}, "");
+            else
+                usage_error("unknown option '%s'%s", current, "");
+            return CLI_EXIT_USAGE;
+        default:
+            if (apply_option(o, c, optarg) != 0)
+                return CLI_EXIT_USAGE;
+        }
+    }
+    if (optind < argc) {
+        usage_error("unexpected argument '%s'%s", argv[optind], "");
+        return CLI_EXIT_USAGE;
+    }
+    if (o->kernel_mask == 0)
+        o->kernel_mask = KERNEL_MASK_ALL;
+    return CLI_RUN;
+}

@@ -1,0 +1,45 @@
+#ifndef MEMBENCH_CLI_H
+#define MEMBENCH_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "kernels/kernel_table.h"
+#include "src/parse.h"
+
+#define LIST_MAX 64
+
+enum output_format { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON };
+
+/* The command line, parsed and checked; nothing here depends on the machine. */
+struct options {
+    unsigned kernel_mask; /* bits of enum kernel_id; 0 = the four STREAM kernels */
+    unsigned threads[LIST_MAX];
+    size_t n_threads; /* 0 = $OMP_NUM_THREADS, else one per physical core */
+    struct size_spec sizes[LIST_MAX];
+    size_t n_sizes; /* 0 = the STREAM rule */
+    const char *pages[LIST_MAX];
+    size_t n_pages;
+    const char *binds[LIST_MAX];
+    size_t n_binds;
+    const char *stores[LIST_MAX];
+    size_t n_stores;
+    unsigned ntimes;
+    enum elem_type type;
+    size_t offset;
+    enum output_format format;
+    const char *output;
+    bool quiet;
+    bool dry_run;
+};
+
+enum cli_action { CLI_RUN, CLI_EXIT_OK, CLI_EXIT_USAGE };
+
+/* Parses argv into opts. CLI_EXIT_OK after --help/--version (already printed);
+ * CLI_EXIT_USAGE after a one-line error on stderr. */
+enum cli_action cli_parse(int argc, char **argv, struct options *opts);
+
+void cli_print_help(FILE *out);
+
+#endif

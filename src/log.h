@@ -1,0 +1,18 @@
+#ifndef MEMBENCH_LOG_H
+#define MEMBENCH_LOG_H
+
+/* Exit statuses: the contract in DESIGN.md. */
+enum {
+    EXIT_OK = 0,       /* success, or acceptance passed */
+    EXIT_FAILED = 1,   /* a result failed: validation or acceptance */
+    EXIT_USAGE = 2,    /* bad command line or input */
+    EXIT_RESOURCE = 3, /* a required resource is missing (memory, huge pages, topology facts) */
+};
+
+/* Every message goes to stderr as one line prefixed "membench: ". */
+void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_set_quiet(int quiet);
+
+#endif

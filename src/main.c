@@ -1,0 +1,115 @@
+/* membench: parse -> plan -> run -> report. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/cli.h"
+#include "src/log.h"
+#include "src/output_file.h"
+#include "src/plan.h"
+#include "src/report.h"
+#include "src/run_stream.h"
+#include "version.h"
+
+static void warn_thread_counts(const struct plan *plan, const struct topology_facts *topo)
+{
+    for (size_t i = 0; i < plan->n_runs; i++) {
+        unsigned t = plan->runs[i].threads;
+        if (topo->pus > 0 && t > (unsigned)topo->pus)
+            log_warn("%u threads on %d PUs: oversubscribed, threads will share CPUs and "
+                     "bandwidth will not improve",
+                     t, topo->pus);
+        else if (topo->cores > 0 && t > (unsigned)topo->cores)
+            log_note("%u threads on %d cores: SMT siblings are used", t, topo->cores);
+    }
+}
+
+static int write_report(const struct options *opts, const struct report *rep,
+                        struct output_file *out)
+{
+    switch (opts->format) {
+    case FORMAT_CSV: return report_write_csv(out->stream, rep);
+    case FORMAT_JSON: return report_write_json(out->stream, rep);
+    case FORMAT_TEXT:
+    default:
+        return opts->quiet ? report_write_quiet(out->stream, rep)
+                           : report_write_text(out->stream, rep);
+    }
+}
+
+static int measure(const struct options *opts, const struct plan *plan,
+                   const struct topology *topo, struct report *rep)
+{
+    for (size_t i = 0; i < plan->n_runs; i++) {
+        struct run_result *r = &rep->runs[i];
+        if (opts->dry_run) {
+            run_describe(&plan->runs[i], r);
+            continue;
+        }
+        int rc = run_stream(&plan->runs[i], topo, &rep->timer, r);
+        rep->n_runs = i + 1;
+        if (rc != EXIT_OK)
+            return rc;
+        if (!r->validation.passed)
+            log_error("run %zu failed validation: array %c[%zu] = %.17g, expected %.17g", i + 1,
+                      r->validation.failed_array, r->validation.first_bad_index,
+                      r->validation.first_bad_value, r->validation.first_bad_expected);
+        for (int w = 0; w < r->n_warnings; w++)
+            log_warn("run %zu: %s", i + 1, r->warnings[w]);
+    }
+    return EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+    struct options opts;
+    switch (cli_parse(argc, argv, &opts)) {
+    case CLI_EXIT_OK: return EXIT_OK;
+    case CLI_EXIT_USAGE: return EXIT_USAGE;
+    case CLI_RUN: break;
+    }
+
+    struct topology topo;
+    char why[300];
+    if (topology_load(&topo, why, sizeof(why)) != 0) {
+        log_error("%s", why);
+        return EXIT_RESOURCE;
+    }
+    struct report rep = {.version = MEMBENCH_VERSION, .topo = topo.facts, .dry_run = opts.dry_run};
+    sysinfo_read(&rep.sys);
+
+    struct plan plan;
+    int rc = plan_build(&opts, &topo.facts, &rep.sys, &plan);
+    if (rc != EXIT_OK) {
+        plan_free(&plan);
+        topology_unload(&topo);
+        return rc;
+    }
+    warn_thread_counts(&plan, &topo.facts);
+
+    struct output_file out;
+    if (output_open(&out, opts.output) != 0) {
+        plan_free(&plan);
+        topology_unload(&topo);
+        return EXIT_USAGE;
+    }
+    timer_probe(&rep.timer);
+    rep.runs = calloc(plan.n_runs, sizeof(*rep.runs));
+    rep.n_runs = plan.n_runs;
+    rc = rep.runs ? measure(&opts, &plan, &topo, &rep) : EXIT_RESOURCE;
+
+    if (rc == EXIT_OK && (write_report(&opts, &rep, &out) != 0 || output_commit(&out) != 0))
+        rc = EXIT_RESOURCE;
+    if (rc != EXIT_OK)
+        output_abort(&out);
+    else
+        for (size_t i = 0; i < rep.n_runs; i++)
+            if (rep.runs[i].measured && !rep.runs[i].validation.passed)
+                rc = EXIT_FAILED;
+
+    for (size_t i = 0; rep.runs && i < rep.n_runs; i++)
+        free(rep.runs[i].placement);
+    free(rep.runs);
+    plan_free(&plan);
+    topology_unload(&topo);
+    return rc;
+}

@@ -1,0 +1,50 @@
+#ifndef MEMBENCH_PLAN_H
+#define MEMBENCH_PLAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "affinity/topology.h"
+#include "src/cli.h"
+#include "src/sysinfo.h"
+
+/* Fraction of MemAvailable the three arrays may take: the rest is for the OS and page tables. */
+#define MEMORY_MARGIN 0.90
+#define STREAM_MIN_ELEMENTS 1000000u
+#define STREAM_LLC_MULTIPLE 4.0
+
+/* One run: a point of the cartesian product of the list options. */
+struct run_config {
+    unsigned threads;
+    const char *threads_from; /* "--threads", "OMP_NUM_THREADS" or "physical cores" */
+    const char *bind;
+    const char *pages;
+    const char *stores;
+    enum elem_type type;
+    uint64_t elements;
+    uint64_t array_bytes;
+    uint64_t total_bytes; /* three arrays, offsets included */
+    char size_label[64];  /* "4xLLC (STREAM rule)", "1GiB" */
+    unsigned ntimes;
+    size_t offset;
+    unsigned kernel_mask;
+};
+
+struct plan {
+    struct run_config *runs;
+    size_t n_runs;
+    uint64_t llc_bytes; /* LLC total the sizes were computed from; 0 if unknown */
+};
+
+/* Expands the options into runs and checks each fits in memory. Returns an exit status:
+ * EXIT_OK, EXIT_USAGE or EXIT_RESOURCE, after a one-line error. */
+int plan_build(const struct options *opts, const struct topology_facts *topo,
+               const struct sys_info *sys, struct plan *plan);
+void plan_free(struct plan *plan);
+
+/* Default thread count: $OMP_NUM_THREADS if set (first level), else physical cores.
+ * Returns 0, or -1 with a reason when OMP_NUM_THREADS is malformed. */
+int default_threads(const struct topology_facts *topo, unsigned *threads, const char **from,
+                    char *why, size_t why_len);
+
+#endif

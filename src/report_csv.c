@@ -1,0 +1,41 @@
+#include "src/report.h"
+
+static const char *header = "run,threads,bind,pages,page_size_bytes,stores,type,array_elements,"
+                            "array_bytes,offset,ntimes,kernel,best_rate_mbps,avg_time_s,"
+                            "min_time_s,max_time_s,bytes_counted,bytes_estimated_traffic,"
+                            "validated\n";
+
+static void write_config(FILE *out, size_t index, const struct run_result *r)
+{
+    const struct run_config *c = &r->config;
+    fprintf(out, "%zu,%u,%s,%s,", index + 1, c->threads, c->bind, c->pages);
+    if (r->backing.verified)
+        fprintf(out, "%llu,", (unsigned long long)r->backing.page_size_bytes);
+    else
+        fprintf(out, ",");
+    fprintf(out, "%s,%s,%llu,%llu,%zu,%u,", c->stores, elem_type_name(c->type),
+            (unsigned long long)c->elements, (unsigned long long)c->array_bytes, c->offset,
+            c->ntimes);
+}
+
+int report_write_csv(FILE *out, const struct report *rep)
+{
+    fputs(header, out);
+    for (size_t i = 0; i < rep->n_runs; i++) {
+        const struct run_result *r = &rep->runs[i];
+        for (int k = 0; k < r->n_results; k++) {
+            const struct kernel_result *x = &r->results[k];
+            write_config(out, i, r);
+            fprintf(out, "%s,", kernel_table[x->kernel].name);
+            if (r->measured)
+                fprintf(out, "%.1f,%.6f,%.6f,%.6f,", x->best_rate_mbps, x->avg_time_s,
+                        x->min_time_s, x->max_time_s);
+            else
+                fprintf(out, ",,,,");
+            fprintf(out, "%llu,%llu,%s\n", (unsigned long long)x->bytes_counted,
+                    (unsigned long long)x->bytes_estimated_traffic,
+                    r->measured ? (r->validation.passed ? "true" : "false") : "");
+        }
+    }
+    return ferror(out) ? -1 : 0;
+}

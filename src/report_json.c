@@ -1,0 +1,145 @@
+#include <jansson.h>
+#include <math.h>
+
+#include "src/report.h"
+
+#define JSON_SCHEMA 1
+
+/* JSON has no inf or nan: an unmeasurable number is null. */
+static json_t *real_or_null(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+
+static json_t *system_json(const struct report *rep)
+{
+    const struct topology_facts *t = &rep->topo;
+    const struct sys_info *s = &rep->sys;
+    json_t *pools = json_array();
+    for (int i = 0; i < s->n_pools; i++)
+        json_array_append_new(pools, json_pack("{s:I,s:I,s:I,s:I,s:I}", "page_size_bytes",
+                                               (json_int_t)s->pools[i].page_size_bytes, "total",
+                                               (json_int_t)s->pools[i].total, "free",
+                                               (json_int_t)s->pools[i].free, "reserved",
+                                               (json_int_t)s->pools[i].reserved, "surplus",
+                                               (json_int_t)s->pools[i].surplus));
+    json_t *sys = json_pack("{s:s,s:s,s:i,s:i,s:i,s:i}", "hostname", s->hostname, "cpu_model",
+                            t->cpu_model, "packages", t->packages, "numa_nodes", t->numa_nodes,
+                            "cores", t->cores, "pus", t->pus);
+    json_object_set_new(sys, "llc_bytes_total",
+                        t->llc_bytes_total ? json_integer((json_int_t)t->llc_bytes_total)
+                                           : json_null());
+    json_object_set_new(sys, "llc_count", json_integer(t->llc_count));
+    json_object_set_new(sys, "llc_level", t->llc_level ? json_integer(t->llc_level) : json_null());
+    json_object_set_new(sys, "llc_source", json_string(t->llc_source));
+    json_object_set_new(sys, "topology_is_this_system", json_boolean(t->this_system));
+    json_object_set_new(sys, "thp_enabled", json_string(s->thp_enabled));
+    json_object_set_new(sys, "kernel", json_string(s->kernel));
+    json_object_set_new(sys, "mem_available_bytes",
+                        s->mem_available_bytes ? json_integer((json_int_t)s->mem_available_bytes)
+                                               : json_null());
+    json_object_set_new(sys, "hugepages", json_pack("{s:o}", "pools", pools));
+    return sys;
+}
+
+static json_t *config_json(const struct run_config *c)
+{
+    json_t *kernels = json_array();
+    for (int k = 0; k < KERNEL_COUNT; k++)
+        if (c->kernel_mask & (1u << k))
+            json_array_append_new(kernels, json_string(kernel_table[k].name));
+    return json_pack("{s:i,s:s,s:s,s:s,s:I,s:I,s:I,s:s,s:i,s:s,s:s,s:i,s:o}", "threads",
+                     (int)c->threads, "threads_from", c->threads_from, "bind", c->bind, "pages",
+                     c->pages, "array_elements", (json_int_t)c->elements, "array_bytes",
+                     (json_int_t)c->array_bytes, "total_bytes", (json_int_t)c->total_bytes,
+                     "size_rule", c->size_label, "ntimes", (int)c->ntimes, "stores", c->stores,
+                     "type", elem_type_name(c->type), "offset", (int)c->offset, "kernels",
+                     kernels);
+}
+
+static json_t *placement_json(const struct run_result *r)
+{
+    json_t *list = json_array();
+    for (int i = 0; i < r->n_placement; i++) {
+        const struct placement_entry *p = &r->placement[i];
+        json_array_append_new(list, json_pack("{s:i,s:i,s:i,s:i,s:i}", "thread", p->thread, "pu",
+                                              p->pu, "core", p->core, "package", p->package,
+                                              "numa", p->numa));
+    }
+    return list;
+}
+
+static json_t *backing_json(const struct run_result *r)
+{
+    const struct backing_info *b = &r->backing;
+    json_t *o = json_object();
+    json_object_set_new(o, "page_size_bytes",
+                        b->verified ? json_integer((json_int_t)b->page_size_bytes) : json_null());
+    json_object_set_new(o, "verified", json_boolean(b->verified));
+    json_object_set_new(o, "how", json_string(b->how));
+    json_object_set_new(o, "thp_fraction", b->verified ? real_or_null(b->thp_fraction) : json_null());
+    json_object_set_new(o, "rss_bytes", json_integer((json_int_t)b->rss_bytes));
+    json_object_set_new(o, "anon_huge_bytes", json_integer((json_int_t)b->anon_huge_bytes));
+    json_object_set_new(o, "hugetlb_bytes", json_integer((json_int_t)b->hugetlb_bytes));
+    return o;
+}
+
+static json_t *results_json(const struct run_result *r)
+{
+    json_t *list = json_array();
+    for (int i = 0; i < r->n_results; i++) {
+        const struct kernel_result *k = &r->results[i];
+        json_t *o = json_pack("{s:s}", "kernel", kernel_table[k->kernel].name);
+        json_object_set_new(o, "best_rate_mbps", real_or_null(k->best_rate_mbps));
+        json_object_set_new(o, "avg_time_s", real_or_null(k->avg_time_s));
+        json_object_set_new(o, "min_time_s", real_or_null(k->min_time_s));
+        json_object_set_new(o, "max_time_s", real_or_null(k->max_time_s));
+        json_object_set_new(o, "bytes_counted", json_integer((json_int_t)k->bytes_counted));
+        json_object_set_new(o, "bytes_estimated_traffic",
+                            json_integer((json_int_t)k->bytes_estimated_traffic));
+        json_object_set_new(o, "min_time_ticks", real_or_null(k->min_ticks));
+        json_array_append_new(list, o);
+    }
+    return list;
+}
+
+static json_t *run_json(const struct run_result *r)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "config", config_json(&r->config));
+    json_object_set_new(o, "placement", placement_json(r));
+    if (!r->measured)
+        return o;
+    json_object_set_new(o, "threads_migrated", json_boolean(r->migrated));
+    json_object_set_new(o, "backing", backing_json(r));
+    json_object_set_new(o, "results", results_json(r));
+    json_t *v = json_object();
+    json_object_set_new(v, "passed", json_boolean(r->validation.passed));
+    json_object_set_new(v, "max_rel_error", real_or_null(r->validation.max_rel_error));
+    json_object_set_new(v, "tolerance", real_or_null(r->validation.tolerance));
+    json_object_set_new(o, "validation", v);
+    json_t *w = json_array();
+    for (int i = 0; i < r->n_warnings; i++)
+        json_array_append_new(w, json_string(r->warnings[i]));
+    json_object_set_new(o, "warnings", w);
+    return o;
+}
+
+int report_write_json(FILE *out, const struct report *rep)
+{
+    json_t *root = json_object();
+    json_object_set_new(root, "schema", json_integer(JSON_SCHEMA));
+    json_object_set_new(root, "membench_version", json_string(rep->version));
+    json_object_set_new(root, "dry_run", json_boolean(rep->dry_run));
+    json_object_set_new(root, "system", system_json(rep));
+    json_object_set_new(root, "timer",
+                        json_pack("{s:s,s:o,s:o,s:o}", "clock", rep->timer.clock_name,
+                                  "resolution_s", real_or_null(rep->timer.resolution_s),
+                                  "granularity_s", real_or_null(rep->timer.granularity_s),
+                                  "call_cost_s", real_or_null(rep->timer.call_cost_s)));
+    json_t *runs = json_array();
+    for (size_t i = 0; i < rep->n_runs; i++)
+        json_array_append_new(runs, run_json(&rep->runs[i]));
+    json_object_set_new(root, "runs", runs);
+    int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
+    fputc('\n', out);
+    json_decref(root);
+    return rc == 0 && !ferror(out) ? 0 : -1;
+}

@@ -1,0 +1,53 @@
+#ifndef MEMBENCH_RESULTS_H
+#define MEMBENCH_RESULTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "affinity/placement.h"
+#include "affinity/topology.h"
+#include "hugepages/backend.h"
+#include "kernels/kernel_table.h"
+#include "kernels/validate.h"
+#include "src/plan.h"
+#include "src/sysinfo.h"
+#include "src/timer.h"
+
+/* Plain result structs: measurement fills them, writers only format them. */
+
+struct kernel_result {
+    enum kernel_id kernel;
+    double best_rate_mbps; /* 1e-6 * bytes_counted / min_time */
+    double avg_time_s, min_time_s, max_time_s;
+    uint64_t bytes_counted;
+    uint64_t bytes_estimated_traffic;
+    double min_ticks; /* min_time in timer granularity steps */
+};
+
+#define RUN_WARNINGS_MAX 8
+
+struct run_result {
+    struct run_config config;
+    bool measured; /* false for --dry-run */
+    int n_placement;
+    struct placement_entry *placement;
+    bool migrated; /* a thread ran on a different PU at the end than at first touch */
+    struct backing_info backing;
+    int n_results;
+    struct kernel_result results[KERNEL_COUNT];
+    struct validation_result validation;
+    int n_warnings;
+    char warnings[RUN_WARNINGS_MAX][200];
+};
+
+struct report {
+    const char *version;
+    struct topology_facts topo;
+    struct sys_info sys;
+    struct timer_info timer;
+    bool dry_run;
+    size_t n_runs;
+    struct run_result *runs;
+};
+
+#endif

@@ -1,0 +1,103 @@
+#include "src/sysinfo.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+int meminfo_available(const char *path, uint64_t *bytes)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char line[256];
+    int rc = -1;
+    while (fgets(line, sizeof(line), f)) {
+        unsigned long long kb;
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
+            *bytes = (uint64_t)kb * 1024;
+            rc = 0;
+            break;
+        }
+    }
+    fclose(f);
+    return rc;
+}
+
+int sysfs_selected_word(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char line[256];
+    char *ok = fgets(line, sizeof(line), f);
+    fclose(f);
+    if (!ok)
+        return -1;
+    char *open = strchr(line, '['), *close = open ? strchr(open, ']') : NULL;
+    if (!open || !close)
+        return -1;
+    snprintf(buf, len, "%.*s", (int)(close - open - 1), open + 1);
+    return 0;
+}
+
+static uint64_t read_u64(const char *dir, const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    FILE *f = fopen(path, "r");
+    unsigned long long v = 0;
+    if (f) {
+        if (fscanf(f, "%llu", &v) != 1)
+            v = 0;
+        fclose(f);
+    }
+    return v;
+}
+
+static void read_pools(struct sys_info *s)
+{
+    const char *root = "/sys/kernel/mm/hugepages";
+    DIR *d = opendir(root);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) && s->n_pools < HUGEPAGE_POOLS_MAX) {
+        unsigned long long kb;
+        if (sscanf(e->d_name, "hugepages-%llukB", &kb) != 1)
+            continue;
+        char dir[512];
+        snprintf(dir, sizeof(dir), "%s/%s", root, e->d_name);
+        struct hugepage_pool *p = &s->pools[s->n_pools++];
+        p->page_size_bytes = (uint64_t)kb * 1024;
+        p->total = read_u64(dir, "nr_hugepages");
+        p->free = read_u64(dir, "free_hugepages");
+        p->reserved = read_u64(dir, "resv_hugepages");
+        p->surplus = read_u64(dir, "surplus_hugepages");
+    }
+    closedir(d);
+    for (int i = 1; i < s->n_pools; i++) /* ascending page size, for stable output */
+        for (int j = i; j > 0 && s->pools[j].page_size_bytes < s->pools[j - 1].page_size_bytes;
+             j--) {
+            struct hugepage_pool t = s->pools[j];
+            s->pools[j] = s->pools[j - 1];
+            s->pools[j - 1] = t;
+        }
+}
+
+void sysinfo_read(struct sys_info *s)
+{
+    memset(s, 0, sizeof(*s));
+    if (gethostname(s->hostname, sizeof(s->hostname) - 1) != 0)
+        snprintf(s->hostname, sizeof(s->hostname), "unknown");
+    struct utsname u;
+    snprintf(s->kernel, sizeof(s->kernel), "%s", uname(&u) == 0 ? u.release : "unknown");
+    if (sysfs_selected_word("/sys/kernel/mm/transparent_hugepage/enabled", s->thp_enabled,
+                            sizeof(s->thp_enabled)) != 0)
+        snprintf(s->thp_enabled, sizeof(s->thp_enabled), "unknown");
+    if (meminfo_available("/proc/meminfo", &s->mem_available_bytes) != 0)
+        s->mem_available_bytes = 0;
+    read_pools(s);
+}

@@ -1,0 +1,48 @@
+#include "src/timer.h"
+
+#include <stdlib.h>
+#include <time.h>
+
+double timer_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int compare_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+void timer_probe(struct timer_info *out)
+{
+    struct timespec res;
+    out->clock_name = "CLOCK_MONOTONIC";
+    out->resolution_s = clock_getres(CLOCK_MONOTONIC, &res) == 0
+                            ? (double)res.tv_sec + 1e-9 * (double)res.tv_nsec
+                            : 0.0;
+
+    enum { SAMPLES = 64 };
+    double steps[SAMPLES];
+    for (int i = 0; i < SAMPLES; i++) {
+        double t0 = timer_now(), t1;
+        while ((t1 = timer_now()) <= t0)
+            ;
+        steps[i] = t1 - t0;
+    }
+    qsort(steps, SAMPLES, sizeof(steps[0]), compare_double);
+    out->granularity_s = steps[0];
+
+    enum { CALLS = 1000 };
+    double costs[SAMPLES];
+    for (int i = 0; i < SAMPLES; i++) {
+        double t0 = timer_now();
+        for (int j = 0; j < CALLS; j++)
+            (void)timer_now();
+        costs[i] = (timer_now() - t0) / CALLS;
+    }
+    qsort(costs, SAMPLES, sizeof(costs[0]), compare_double);
+    out->call_cost_s = costs[SAMPLES / 2];
+}
