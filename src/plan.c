@@ -137,7 +137,9 @@ int plan_build(const struct options *o, const struct topology_facts *topo,
                         r->threads_from = o->n_threads ? "--threads" : env_from;
                         r->pages = o->n_pages ? o->pages[ip] : "default";
                         r->bind = o->n_binds ? o->binds[ib] : default_bind();
-                        r->stores = o->n_stores ? o->stores[ist] : "auto";
+                        /* auto picks normal stores until non-temporal kernels exist */
+                        r->stores = "normal";
+                        (void)ist;
                         r->type = o->type;
                         r->ntimes = o->ntimes;
                         r->offset = o->offset;

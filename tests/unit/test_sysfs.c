@@ -1,0 +1,171 @@
+/* Parsers of kernel files: cache topology from sysfs, MemAvailable, THP mode, smaps. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "affinity/topology.h"
+#include "hugepages/backend.h"
+#include "src/sysinfo.h"
+
+static char tmp_root[64];
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void add_cache(int cpu, int index, const char *level, const char *type, const char *size,
+                      const char *shared)
+{
+    char dir[256], path[300];
+    snprintf(dir, sizeof(dir), "%s/cpu%d", tmp_root, cpu);
+    mkdir(dir, 0755);
+    strcat(dir, "/cache");
+    mkdir(dir, 0755);
+    snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/index%d", index);
+    mkdir(dir, 0755);
+    snprintf(path, sizeof(path), "%s/level", dir);
+    write_file(path, level);
+    snprintf(path, sizeof(path), "%s/type", dir);
+    write_file(path, type);
+    snprintf(path, sizeof(path), "%s/size", dir);
+    write_file(path, size);
+    snprintf(path, sizeof(path), "%s/shared_cpu_list", dir);
+    write_file(path, shared);
+}
+
+static int make_root(void **state)
+{
+    (void)state;
+    snprintf(tmp_root, sizeof(tmp_root), "/tmp/membench-test-XXXXXX");
+    assert_non_null(mkdtemp(tmp_root));
+    return 0;
+}
+
+static int remove_root(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp_root);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Two CCXs of two CPUs, each with its own 32 MiB L3: both instances count. */
+static void llc_sums_every_instance(void **state)
+{
+    (void)state;
+    const char *shared[] = {"0-1", "0-1", "2-3", "2-3"};
+    for (int cpu = 0; cpu < 4; cpu++) {
+        add_cache(cpu, 0, "1\n", "Data\n", "32K\n", cpu % 2 ? "1" : "0");
+        add_cache(cpu, 1, "1\n", "Instruction\n", "32K\n", "0");
+        add_cache(cpu, 2, "2\n", "Unified\n", "1024K\n", "0");
+        add_cache(cpu, 3, "3\n", "Unified\n", "32768K\n", shared[cpu]);
+    }
+    int level = 0, count = 0;
+    uint64_t bytes = 0;
+    assert_int_equal(llc_from_sysfs(tmp_root, &level, &count, &bytes), 0);
+    assert_int_equal(level, 3);
+    assert_int_equal(count, 2);
+    assert_int_equal(bytes, 64ull << 20);
+}
+
+static void llc_unknown_without_caches(void **state)
+{
+    (void)state;
+    int level, count;
+    uint64_t bytes;
+    assert_int_equal(llc_from_sysfs("/nonexistent/cpu", &level, &count, &bytes), -1);
+    char empty[300];
+    snprintf(empty, sizeof(empty), "%s/empty", tmp_root);
+    mkdir(empty, 0755);
+    assert_int_equal(llc_from_sysfs(empty, &level, &count, &bytes), -1);
+}
+
+static void meminfo_and_choice_files(void **state)
+{
+    (void)state;
+    char path[300];
+    snprintf(path, sizeof(path), "%s/meminfo", tmp_root);
+    write_file(path, "MemTotal:       24576000 kB\nMemFree:        1000 kB\n"
+                     "MemAvailable:   24321404 kB\nBuffers: 0 kB\n");
+    uint64_t avail = 0;
+    assert_int_equal(meminfo_available(path, &avail), 0);
+    assert_int_equal(avail, 24321404ull * 1024);
+    write_file(path, "MemTotal: 1 kB\n");
+    assert_int_equal(meminfo_available(path, &avail), -1);
+
+    char word[32];
+    write_file(path, "always [madvise] never\n");
+    assert_int_equal(sysfs_selected_word(path, word, sizeof(word)), 0);
+    assert_string_equal(word, "madvise");
+    write_file(path, "always madvise never\n");
+    assert_int_equal(sysfs_selected_word(path, word, sizeof(word)), -1);
+}
+
+static const char *smaps_text =
+    "55d0c0000000-55d0c0021000 rw-p 00000000 00:00 0                          [heap]\n"
+    "Size:                132 kB\n"
+    "KernelPageSize:        4 kB\n"
+    "Rss:                   8 kB\n"
+    "AnonHugePages:         0 kB\n"
+    "7f0000000000-7f0000800000 rw-p 00000000 00:00 0 \n"
+    "Size:               8192 kB\n"
+    "KernelPageSize:        4 kB\n"
+    "MMUPageSize:           4 kB\n"
+    "Rss:                8192 kB\n"
+    "AnonHugePages:      6144 kB\n"
+    "Private_Hugetlb:       0 kB\n"
+    "7f0000800000-7f0000c00000 rw-p 00000000 00:0f 1234                       /anon_hugepage\n"
+    "Size:               4096 kB\n"
+    "KernelPageSize:     2048 kB\n"
+    "Rss:                   0 kB\n"
+    "AnonHugePages:         0 kB\n"
+    "Private_Hugetlb:    4096 kB\n";
+
+static void smaps_ranges(void **state)
+{
+    (void)state;
+    char path[300];
+    snprintf(path, sizeof(path), "%s/smaps", tmp_root);
+    write_file(path, smaps_text);
+
+    struct backing_info info;
+    backing_verify(path, 0x7f0000000000, 0x7f0000800000, "test", &info);
+    assert_true(info.verified);
+    assert_int_equal(info.page_size_bytes, 4096); /* 75% THP: not all on 2 MiB */
+    assert_true(info.thp_fraction == 0.75);
+    assert_int_equal(info.anon_huge_bytes, 6144ull * 1024);
+
+    backing_verify(path, 0x7f0000800000, 0x7f0000c00000, "test", &info);
+    assert_true(info.verified);
+    assert_int_equal(info.page_size_bytes, 2u << 20);
+    assert_int_equal(info.hugetlb_bytes, 4096ull * 1024);
+
+    struct smaps_totals t;
+    assert_int_equal(smaps_scan(path, 0x1000, 0x2000, &t), 0);
+    assert_false(t.found);
+    backing_verify(path, 0x1000, 0x2000, "test", &info);
+    assert_false(info.verified);
+    assert_int_equal(info.page_size_bytes, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(llc_sums_every_instance),
+        cmocka_unit_test(llc_unknown_without_caches),
+        cmocka_unit_test(meminfo_and_choice_files),
+        cmocka_unit_test(smaps_ranges),
+    };
+    return cmocka_run_group_tests(tests, make_root, remove_root);
+}

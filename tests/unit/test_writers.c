@@ -1,0 +1,163 @@
+/* Writers format a fixed report byte for byte as the golden files say.
+ * Regenerate the golden files after an intended change with UPDATE_GOLDEN=1 and review them. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "src/report.h"
+
+static struct placement_entry placement[2] = {{0, 0, 0, 0, 0}, {1, 8, 8, 1, 1}};
+
+static void fill_run(struct run_result *r, unsigned mask, bool passed)
+{
+    memset(r, 0, sizeof(*r));
+    struct run_config *c = &r->config;
+    c->threads = 2;
+    c->threads_from = "--threads";
+    c->bind = "none";
+    c->pages = "default";
+    c->stores = "normal";
+    c->type = TYPE_DOUBLE;
+    c->elements = 20971520;
+    c->array_bytes = 167772160;
+    c->total_bytes = 503316480;
+    snprintf(c->size_label, sizeof(c->size_label), "4xLLC (STREAM rule)");
+    c->ntimes = 10;
+    c->kernel_mask = mask;
+    r->measured = true;
+    r->n_placement = 2;
+    r->placement = placement;
+    r->backing = (struct backing_info){.page_size_bytes = 4096,
+                                       .verified = true,
+                                       .thp_fraction = 0.0,
+                                       .rss_bytes = 503316480};
+    snprintf(r->backing.how, sizeof(r->backing.how), "anonymous mmap");
+    for (int k = 0; k < KERNEL_COUNT; k++) {
+        if (!(mask & (1u << k)))
+            continue;
+        struct kernel_result *x = &r->results[r->n_results++];
+        x->kernel = (enum kernel_id)k;
+        x->bytes_counted = kernel_bytes_counted(&kernel_table[k], c->elements, c->type);
+        x->bytes_estimated_traffic = kernel_bytes_traffic(&kernel_table[k], c->elements, c->type, 0);
+        x->min_time_s = 0.029557 + 0.001 * k;
+        x->avg_time_s = 0.033877 + 0.001 * k;
+        x->max_time_s = 0.043512 + 0.001 * k;
+        x->best_rate_mbps = 1e-6 * (double)x->bytes_counted / x->min_time_s;
+        x->min_ticks = x->min_time_s / 25e-9;
+    }
+    r->validation = (struct validation_result){.passed = passed,
+                                               .max_rel_error = passed ? 0.0 : INFINITY,
+                                               .tolerance = 1e-13,
+                                               .failed_array = passed ? 0 : 'a',
+                                               .first_bad_index = 10485760,
+                                               .first_bad_value = passed ? 0.0 : NAN,
+                                               .first_bad_expected = 2.0};
+    if (!passed) {
+        r->n_warnings = 1;
+        snprintf(r->warnings[0], sizeof(r->warnings[0]), "Copy took only 3 clock ticks");
+    }
+}
+
+static struct run_result runs[2];
+
+static struct report make_report(void)
+{
+    struct report rep;
+    memset(&rep, 0, sizeof(rep));
+    rep.version = "0.0.0-test";
+    struct topology_facts *t = &rep.topo;
+    snprintf(t->cpu_model, sizeof(t->cpu_model), "Intel(R) Xeon(R) CPU E5-2670 0 @ 2.60GHz");
+    t->packages = 2;
+    t->numa_nodes = 2;
+    t->cores = 16;
+    t->pus = 32;
+    t->llc_level = 3;
+    t->llc_count = 2;
+    t->llc_bytes_total = 41943040;
+    t->llc_source = "hwloc";
+    t->this_system = true;
+    struct sys_info *s = &rep.sys;
+    snprintf(s->hostname, sizeof(s->hostname), "node001");
+    snprintf(s->kernel, sizeof(s->kernel), "6.1.0-test");
+    snprintf(s->thp_enabled, sizeof(s->thp_enabled), "madvise");
+    s->mem_available_bytes = 64ull << 30;
+    s->n_pools = 2;
+    s->pools[0] = (struct hugepage_pool){2u << 20, 512, 500, 0, 0};
+    s->pools[1] = (struct hugepage_pool){1u << 30, 0, 0, 0, 0};
+    rep.timer = (struct timer_info){"CLOCK_MONOTONIC", 1e-9, 25e-9, 21e-9};
+    fill_run(&runs[0], KERNEL_MASK_ALL, true);
+    fill_run(&runs[1], 1u << KERNEL_COPY | 1u << KERNEL_TRIAD, false);
+    rep.runs = runs;
+    rep.n_runs = 2;
+    return rep;
+}
+
+static void check_golden(int (*writer)(FILE *, const struct report *), const char *name)
+{
+    struct report rep = make_report();
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    assert_int_equal(writer(mem, &rep), 0);
+    fclose(mem);
+
+    char path[512];
+    snprintf(path, sizeof(path), "%s/golden/%s", TESTS_DIR, name);
+    if (getenv("UPDATE_GOLDEN")) {
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fwrite(text, 1, len, f);
+        fclose(f);
+    }
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("missing golden file %s (run with UPDATE_GOLDEN=1)", path);
+    char *want = calloc(1, 1 << 20);
+    size_t want_len = fread(want, 1, (1 << 20) - 1, f);
+    fclose(f);
+    if (want_len != len || memcmp(want, text, len) != 0)
+        fail_msg("%s differs from the golden file; got:\n%s", name, text);
+    free(want);
+    free(text);
+}
+
+static void text_report(void **state)
+{
+    (void)state;
+    check_golden(report_write_text, "report.txt");
+}
+
+static void quiet_report(void **state)
+{
+    (void)state;
+    check_golden(report_write_quiet, "report-quiet.txt");
+}
+
+static void csv_report(void **state)
+{
+    (void)state;
+    check_golden(report_write_csv, "report.csv");
+}
+
+static void json_report(void **state)
+{
+    (void)state;
+    check_golden(report_write_json, "report.json");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(text_report),
+        cmocka_unit_test(quiet_report),
+        cmocka_unit_test(csv_report),
+        cmocka_unit_test(json_report),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
