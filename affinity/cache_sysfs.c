@@ -10,12 +10,10 @@
 static int read_line(const char *path, char *buf, size_t len)
 {
     FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
+    if (!f) return -1;
     char *ok = fgets(buf, (int)len, f);
     fclose(f);
-    if (!ok)
-        return -1;
+    if (!ok) return -1;
     buf[strcspn(buf, "\n")] = '\0';
     return 0;
 }
@@ -25,10 +23,8 @@ static uint64_t parse_cache_size(const char *s)
 {
     char *end;
     unsigned long long v = strtoull(s, &end, 10);
-    if (*end == 'K')
-        return v * 1024;
-    if (*end == 'M')
-        return v * 1024 * 1024;
+    if (*end == 'K') return v * 1024;
+    if (*end == 'M') return v * 1024 * 1024;
     return v;
 }
 
@@ -40,28 +36,23 @@ struct instance {
 int llc_from_sysfs(const char *cpu_root, int *level_out, int *count_out, uint64_t *bytes_out)
 {
     DIR *root = opendir(cpu_root);
-    if (!root)
-        return -1;
+    if (!root) return -1;
     static struct instance seen[MAX_LLC_INSTANCES];
     int nseen = 0, best_level = 0;
     struct dirent *cpu;
     while ((cpu = readdir(root))) {
         unsigned id;
         char tail;
-        if (sscanf(cpu->d_name, "cpu%u%c", &id, &tail) != 1)
-            continue;
+        if (sscanf(cpu->d_name, "cpu%u%c", &id, &tail) != 1) continue;
         for (int index = 0;; index++) {
             char dir[512], path[600], buf[256];
             snprintf(dir, sizeof(dir), "%s/%s/cache/index%d", cpu_root, cpu->d_name, index);
             snprintf(path, sizeof(path), "%s/level", dir);
-            if (read_line(path, buf, sizeof(buf)) != 0)
-                break;
+            if (read_line(path, buf, sizeof(buf)) != 0) break;
             int level = atoi(buf);
             snprintf(path, sizeof(path), "%s/type", dir);
-            if (read_line(path, buf, sizeof(buf)) != 0 || strcmp(buf, "Instruction") == 0)
-                continue;
-            if (level < best_level)
-                continue;
+            if (read_line(path, buf, sizeof(buf)) != 0 || strcmp(buf, "Instruction") == 0) continue;
+            if (level < best_level) continue;
             if (level > best_level) {
                 best_level = level;
                 nseen = 0;
@@ -71,8 +62,7 @@ int llc_from_sysfs(const char *cpu_root, int *level_out, int *count_out, uint64_
             if (read_line(path, shared, sizeof(shared)) != 0)
                 snprintf(shared, sizeof(shared), "cpu%u", id);
             snprintf(path, sizeof(path), "%s/size", dir);
-            if (read_line(path, buf, sizeof(buf)) != 0)
-                continue;
+            if (read_line(path, buf, sizeof(buf)) != 0) continue;
             int dup = 0;
             for (int i = 0; i < nseen && !dup; i++)
                 dup = strcmp(seen[i].shared, shared) == 0;
@@ -87,8 +77,7 @@ int llc_from_sysfs(const char *cpu_root, int *level_out, int *count_out, uint64_
     uint64_t total = 0;
     for (int i = 0; i < nseen; i++)
         total += seen[i].bytes;
-    if (best_level == 0 || total == 0)
-        return -1;
+    if (best_level == 0 || total == 0) return -1;
     *level_out = best_level;
     *count_out = nseen;
     *bytes_out = total;

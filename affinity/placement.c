@@ -10,8 +10,7 @@ void placement_observe(int *pus, int nthreads)
 #pragma omp parallel num_threads(nthreads)
     {
         int t = omp_get_thread_num();
-        if (t < nthreads)
-            pus[t] = sched_getcpu();
+        if (t < nthreads) pus[t] = sched_getcpu();
     }
 }
 

@@ -8,8 +8,7 @@ static int count_allowed(hwloc_topology_t hw, hwloc_obj_type_t type)
     hwloc_const_cpuset_t allowed = hwloc_topology_get_allowed_cpuset(hw);
     int n = 0;
     for (hwloc_obj_t o = NULL; (o = hwloc_get_next_obj_by_type(hw, type, o));)
-        if (!o->cpuset || hwloc_bitmap_intersects(o->cpuset, allowed))
-            n++;
+        if (!o->cpuset || hwloc_bitmap_intersects(o->cpuset, allowed)) n++;
     return n;
 }
 
@@ -25,10 +24,8 @@ static void llc_from_hwloc(hwloc_topology_t hw, struct topology_facts *f)
         int count = 0;
         uint64_t total = 0;
         for (hwloc_obj_t o = NULL; (o = hwloc_get_next_obj_by_type(hw, levels[i], o));) {
-            if (o->attr->cache.type == HWLOC_OBJ_CACHE_INSTRUCTION)
-                continue;
-            if (o->cpuset && !hwloc_bitmap_intersects(o->cpuset, allowed))
-                continue;
+            if (o->attr->cache.type == HWLOC_OBJ_CACHE_INSTRUCTION) continue;
+            if (o->cpuset && !hwloc_bitmap_intersects(o->cpuset, allowed)) continue;
             count++;
             total += o->attr->cache.size;
         }
@@ -69,10 +66,8 @@ int topology_load(struct topology *topo, char *why, size_t why_len)
     f->numa_nodes = count_allowed(topo->hw, HWLOC_OBJ_NUMANODE);
     f->cores = count_allowed(topo->hw, HWLOC_OBJ_CORE);
     f->pus = count_allowed(topo->hw, HWLOC_OBJ_PU);
-    if (f->packages == 0)
-        f->packages = 1;
-    if (f->cores == 0)
-        f->cores = f->pus;
+    if (f->packages == 0) f->packages = 1;
+    if (f->cores == 0) f->cores = f->pus;
     f->llc_source = "unknown";
     llc_from_hwloc(topo->hw, f);
     /* sysfs describes this machine: never mix it into a synthetic or XML topology. */
@@ -85,8 +80,7 @@ int topology_load(struct topology *topo, char *why, size_t why_len)
 
 void topology_unload(struct topology *topo)
 {
-    if (topo->hw)
-        hwloc_topology_destroy(topo->hw);
+    if (topo->hw) hwloc_topology_destroy(topo->hw);
     topo->hw = NULL;
 }
 
@@ -96,15 +90,12 @@ static int logical_index_of(hwloc_topology_t hw, hwloc_obj_t pu, hwloc_obj_type_
     return o ? (int)o->logical_index : -1;
 }
 
-void topology_locate_pu(const struct topology *topo, int pu_os, int *core, int *package,
-                        int *numa)
+void topology_locate_pu(const struct topology *topo, int pu_os, int *core, int *package, int *numa)
 {
     *core = *package = *numa = -1;
-    if (pu_os < 0)
-        return;
+    if (pu_os < 0) return;
     hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(topo->hw, (unsigned)pu_os);
-    if (!pu)
-        return;
+    if (!pu) return;
     *core = logical_index_of(topo->hw, pu, HWLOC_OBJ_CORE);
     *package = logical_index_of(topo->hw, pu, HWLOC_OBJ_PACKAGE);
     hwloc_obj_t node = NULL;

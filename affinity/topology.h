@@ -28,8 +28,7 @@ int topology_load(struct topology *topo, char *why, size_t why_len);
 void topology_unload(struct topology *topo);
 
 /* Core, package and NUMA node (logical indices) of a PU given by OS index; -1 if unknown. */
-void topology_locate_pu(const struct topology *topo, int pu_os, int *core, int *package,
-                        int *numa);
+void topology_locate_pu(const struct topology *topo, int pu_os, int *core, int *package, int *numa);
 
 /* LLC facts from a sysfs tree (normally /sys/devices/system/cpu), for machines where hwloc has
  * no cache information. Returns 0 and fills level/count/bytes, or -1 when nothing is known. */

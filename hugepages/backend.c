@@ -28,8 +28,7 @@ static int default_alloc(struct mem_region *r, size_t bytes, char *why, size_t w
 
 static void munmap_release(struct mem_region *r)
 {
-    if (r->base)
-        munmap(r->base, r->bytes);
+    if (r->base) munmap(r->base, r->bytes);
     r->base = NULL;
     r->bytes = 0;
 }
@@ -42,7 +41,6 @@ static const struct mem_backend backends[] = {
 const struct mem_backend *mem_backend_find(const char *name)
 {
     for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
-        if (strcmp(backends[i].name, name) == 0)
-            return &backends[i];
+        if (strcmp(backends[i].name, name) == 0) return &backends[i];
     return NULL;
 }

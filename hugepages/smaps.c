@@ -10,8 +10,7 @@ int smaps_scan(const char *path, uintptr_t start, uintptr_t end, struct smaps_to
 {
     memset(out, 0, sizeof(*out));
     FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
+    if (!f) return -1;
     char line[512];
     int inside = 0;
     while (fgets(line, sizeof(line), f)) {
@@ -23,8 +22,7 @@ int smaps_scan(const char *path, uintptr_t start, uintptr_t end, struct smaps_to
             out->found |= inside;
             continue;
         }
-        if (!inside)
-            continue;
+        if (!inside) continue;
         if (sscanf(line, "Rss: %llu kB", &kb) == 1)
             out->rss += kb * 1024;
         else if (sscanf(line, "AnonHugePages: %llu kB", &kb) == 1)
@@ -46,8 +44,7 @@ void backing_verify(const char *smaps_path, uintptr_t start, uintptr_t end, cons
     memset(info, 0, sizeof(*info));
     snprintf(info->how, sizeof(info->how), "%s", how);
     struct smaps_totals t;
-    if (smaps_scan(smaps_path, start, end, &t) != 0 || !t.found || t.kernel_page_size == 0)
-        return;
+    if (smaps_scan(smaps_path, start, end, &t) != 0 || !t.found || t.kernel_page_size == 0) return;
     info->verified = true;
     info->rss_bytes = t.rss;
     info->anon_huge_bytes = t.anon_huge;

@@ -86,8 +86,7 @@ void stream_scale_arrays(void *a, void *b, void *c, size_t n, enum elem_type typ
     double factor = 1.0;
     for (int i = 0; i < (exponent < 0 ? -exponent : exponent); i++)
         factor *= 2.0;
-    if (exponent < 0)
-        factor = 1.0 / factor;
+    if (exponent < 0) factor = 1.0 / factor;
     if (type == TYPE_FLOAT)
         scale_float(a, b, c, n, (float)factor);
     else

@@ -47,12 +47,10 @@ void expected_step(struct expected_values *e, enum kernel_id k, enum elem_type t
 int expected_rescale_exponent(const struct expected_values *e)
 {
     double largest = fmax(fabs(e->a), fmax(fabs(e->b), fabs(e->c)));
-    if (largest == 0.0)
-        return 0;
+    if (largest == 0.0) return 0;
     int exponent;
     frexp(largest, &exponent);
-    if (exponent > 32 || exponent < -32)
-        return -exponent;
+    if (exponent > 32 || exponent < -32) return -exponent;
     return 0;
 }
 
@@ -73,12 +71,12 @@ double validation_tolerance(enum elem_type type, unsigned ntimes)
 
 static double rel_error(double got, double want)
 {
-    if (isnan(got))
-        return INFINITY;
+    if (isnan(got)) return INFINITY;
     double diff = fabs(got - want);
     return want == 0.0 ? diff : diff / fabs(want);
 }
 
+// clang-format off
 /* Largest relative error of one array and the first index beyond tolerance (n if none). */
 #define DEFINE_CHECK(T, SUFFIX)                                                                    \
     static double check_##SUFFIX(const T *x, size_t n, double want, double tol, size_t *bad)      \
@@ -96,6 +94,8 @@ static double rel_error(double got, double want)
         *bad = first;                                                                              \
         return worst;                                                                              \
     }
+
+// clang-format on
 
 DEFINE_CHECK(double, double)
 DEFINE_CHECK(float, float)
@@ -116,8 +116,7 @@ void validate_arrays(const void *a, const void *b, const void *c, size_t n, enum
         size_t bad;
         double worst = type == TYPE_FLOAT ? check_float(arrays[i], n, wants[i], tolerance, &bad)
                                           : check_double(arrays[i], n, wants[i], tolerance, &bad);
-        if (worst > out->max_rel_error)
-            out->max_rel_error = worst;
+        if (worst > out->max_rel_error) out->max_rel_error = worst;
         if (bad < n && out->passed) {
             out->passed = false;
             out->failed_array = (char)('a' + i);

@@ -49,44 +49,45 @@ static const struct option long_options[] = {
 
 void cli_print_help(FILE *out)
 {
-    fprintf(out,
-            "Usage: membench [KERNELS] [OPTIONS]\n"
-            "STREAM-style memory bandwidth of this node: Copy, Scale, Add and Triad on every\n"
-            "core, arrays sized from the last-level cache, results validated.\n"
-            "\n"
-            "Kernels (default: all four, in STREAM order):\n"
-            "  --copy        c = a          (2 words moved per element)\n"
-            "  --scale       b = q*c        (2 words, 1 flop)\n"
-            "  --add         c = a + b      (3 words, 1 flop)\n"
-            "  --triad       a = b + q*c    (3 words, 2 flops)\n"
-            "\n"
-            "Options (a comma list runs every combination, one result row each):\n"
-            "  -t, --threads N[,N...]  OpenMP threads (default $OMP_NUM_THREADS, else one per\n"
-            "                          physical core; at most %d)\n"
-            "  -s, --size SIZE[,...]   per-array size: 4xLLC (multiple of the total last-level\n"
-            "                          cache, fractions allowed), 1.5GiB, 512MiB, 512MB (decimal),\n"
-            "                          or a plain element count. Default: the STREAM rule, each\n"
-            "                          array >= 4x the total LLC and >= 1M elements\n"
-            "  -n, --ntimes N          repetitions; the first is discarded, the best of the rest\n"
-            "                          is reported (default 10, at least 2)\n"
-            "  --type double|float     element type (default double)\n"
-            "  --offset N              shift array k (a=0, b=1, c=2) by k*N elements, like\n"
-            "                          STREAM's OFFSET (default 0)\n"
-            "  --bind none             thread placement (policies compact/scatter/LIST: later;\n"
-            "                          OMP_PROC_BIND and OMP_PLACES are honoured)\n"
-            "  --pages default         page backing of the arrays, verified from smaps\n"
-            "  --stores auto|normal    store instructions (auto = normal in this version)\n"
-            "  --format text|csv|json  output format (default text)\n"
-            "  -o, --output FILE       write the report to FILE, atomically\n"
-            "  -q, --quiet             one line per run\n"
-            "  --dry-run               print the plan (topology, LLC, sizes, memory) and exit\n"
-            "  -h, --help              this help\n"
-            "  -V, --version           version\n"
-            "\n"
-            "Exit status: 0 success; 1 validation failed; 2 bad usage or input; 3 a required\n"
-            "resource is missing (memory, cache size); every error is one line on stderr.\n"
-            "Rates are MB/s = 10^6 bytes/s of STREAM-counted traffic, from the best time.\n",
-            MAX_THREADS);
+    fprintf(
+        out,
+        "Usage: membench [KERNELS] [OPTIONS]\n"
+        "STREAM-style memory bandwidth of this node: Copy, Scale, Add and Triad on every\n"
+        "core, arrays sized from the last-level cache, results validated.\n"
+        "\n"
+        "Kernels (default: all four, in STREAM order):\n"
+        "  --copy        c = a          (2 words moved per element)\n"
+        "  --scale       b = q*c        (2 words, 1 flop)\n"
+        "  --add         c = a + b      (3 words, 1 flop)\n"
+        "  --triad       a = b + q*c    (3 words, 2 flops)\n"
+        "\n"
+        "Options (a comma list runs every combination, one result row each):\n"
+        "  -t, --threads N[,N...]  OpenMP threads (default $OMP_NUM_THREADS, else one per\n"
+        "                          physical core; at most %d)\n"
+        "  -s, --size SIZE[,...]   per-array size: 4xLLC (multiple of the total last-level\n"
+        "                          cache, fractions allowed), 1.5GiB, 512MiB, 512MB (decimal),\n"
+        "                          or a plain element count. Default: the STREAM rule, each\n"
+        "                          array >= 4x the total LLC and >= 1M elements\n"
+        "  -n, --ntimes N          repetitions; the first is discarded, the best of the rest\n"
+        "                          is reported (default 10, at least 2)\n"
+        "  --type double|float     element type (default double)\n"
+        "  --offset N              shift array k (a=0, b=1, c=2) by k*N elements, like\n"
+        "                          STREAM's OFFSET (default 0)\n"
+        "  --bind none             thread placement (policies compact/scatter/LIST: later;\n"
+        "                          OMP_PROC_BIND and OMP_PLACES are honoured)\n"
+        "  --pages default         page backing of the arrays, verified from smaps\n"
+        "  --stores auto|normal    store instructions (auto = normal in this version)\n"
+        "  --format text|csv|json  output format (default text)\n"
+        "  -o, --output FILE       write the report to FILE, atomically\n"
+        "  -q, --quiet             one line per run\n"
+        "  --dry-run               print the plan (topology, LLC, sizes, memory) and exit\n"
+        "  -h, --help              this help\n"
+        "  -V, --version           version\n"
+        "\n"
+        "Exit status: 0 success; 1 validation failed; 2 bad usage or input; 3 a required\n"
+        "resource is missing (memory, cache size); every error is one line on stderr.\n"
+        "Rates are MB/s = 10^6 bytes/s of STREAM-counted traffic, from the best time.\n",
+        MAX_THREADS);
 }
 
 static int usage_error(const char *fmt, const char *a, const char *b)
@@ -119,8 +120,7 @@ static int add_threads(const char *item, void *vctx)
     uint64_t v;
     if (parse_uint(item, 1, MAX_THREADS, &v, ctx->why, sizeof(ctx->why)) != 0)
         return usage_error("--threads: %s", ctx->why, "");
-    if (o->n_threads == LIST_MAX)
-        return usage_error("--threads: more than 64 values%s%s", "", "");
+    if (o->n_threads == LIST_MAX) return usage_error("--threads: more than 64 values%s%s", "", "");
     o->threads[o->n_threads++] = (unsigned)v;
     return 0;
 }
@@ -129,8 +129,7 @@ static int add_size(const char *item, void *vctx)
 {
     struct list_ctx *ctx = vctx;
     struct options *o = ctx->opts;
-    if (o->n_sizes == LIST_MAX)
-        return usage_error("--size: more than 64 values%s%s", "", "");
+    if (o->n_sizes == LIST_MAX) return usage_error("--size: more than 64 values%s%s", "", "");
     if (parse_size(item, &o->sizes[o->n_sizes], ctx->why, sizeof(ctx->why)) != 0)
         return usage_error("--size: %s", ctx->why, "");
     o->n_sizes++;
@@ -149,8 +148,7 @@ static const char *const store_future[] = {"nt", NULL};
 static const char *find_word(const char *const *words, const char *item)
 {
     for (; *words; words++)
-        if (strcmp(*words, item) == 0)
-            return *words;
+        if (strcmp(*words, item) == 0) return *words;
     return NULL;
 }
 
@@ -163,12 +161,11 @@ static int add_word(const char *item, void *vctx)
     if (!word) {
         snprintf(msg, sizeof(msg), "%s %s", ctx->option, item);
         if (find_word(w->future, item))
-            return usage_error("%s: not available in this version of membench (accepted: %s)",
-                               msg, w->hint);
+            return usage_error("%s: not available in this version of membench (accepted: %s)", msg,
+                               w->hint);
         return usage_error("%s: unknown value (accepted: %s)", msg, w->hint);
     }
-    if (*w->count == LIST_MAX)
-        return usage_error("%s: more than 64 values%s", ctx->option, "");
+    if (*w->count == LIST_MAX) return usage_error("%s: more than 64 values%s", ctx->option, "");
     w->dest[(*w->count)++] = word;
     return 0;
 }
@@ -184,8 +181,7 @@ static int parse_list(struct options *o, const char *option, const char *arg,
     return rc;
 }
 
-static int parse_choice(const char *option, const char *arg, const char *const *choices,
-                        int *index)
+static int parse_choice(const char *option, const char *arg, const char *const *choices, int *index)
 {
     for (int i = 0; choices[i]; i++)
         if (strcmp(arg, choices[i]) == 0) {
@@ -219,8 +215,7 @@ static int apply_option(struct options *o, int c, const char *arg)
     int index = 0;
     struct word_list pages = {page_values, page_future, o->pages, &o->n_pages, "default"};
     struct word_list binds = {bind_values, bind_future, o->binds, &o->n_binds, "none"};
-    struct word_list stores = {store_values, store_future, o->stores, &o->n_stores,
-                               "auto, normal"};
+    struct word_list stores = {store_values, store_future, o->stores, &o->n_stores, "auto, normal"};
     switch (c) {
     case OPT_COPY: o->kernel_mask |= 1u << KERNEL_COPY; return 0;
     case OPT_SCALE: o->kernel_mask |= 1u << KERNEL_SCALE; return 0;
@@ -243,18 +238,15 @@ static int apply_option(struct options *o, int c, const char *arg)
         o->offset = (size_t)v;
         return 0;
     case OPT_TYPE:
-        if (parse_choice("--type", arg, types, &index) != 0)
-            return 1;
+        if (parse_choice("--type", arg, types, &index) != 0) return 1;
         o->type = index == 1 ? TYPE_FLOAT : TYPE_DOUBLE;
         return 0;
     case OPT_FORMAT:
-        if (parse_choice("--format", arg, formats, &index) != 0)
-            return 1;
+        if (parse_choice("--format", arg, formats, &index) != 0) return 1;
         o->format = (enum output_format)index;
         return 0;
     case 'o':
-        if (!*arg)
-            return usage_error("--output: empty file name%s%s", "", "");
+        if (!*arg) return usage_error("--output: empty file name%s%s", "", "");
         o->output = arg;
         return 0;
     case 'q': o->quiet = true; return 0;
@@ -274,9 +266,7 @@ enum cli_action cli_parse(int argc, char **argv, struct options *o)
         switch (c) {
         case 'h': cli_print_help(stdout); return CLI_EXIT_OK;
         case 'V': printf("membench %s\n", MEMBENCH_VERSION); return CLI_EXIT_OK;
-        case ':':
-            usage_error("option '%s' needs a value%s", current, "");
-            return CLI_EXIT_USAGE;
+        case ':': usage_error("option '%s' needs a value%s", current, ""); return CLI_EXIT_USAGE;
         case '?':
             if (optopt)
                 usage_error("unknown option '-%c'%s", (char[]){(char)optopt, 0}, "");
@@ -284,15 +274,13 @@ enum cli_action cli_parse(int argc, char **argv, struct options *o)
                 usage_error("unknown option '%s'%s", current, "");
             return CLI_EXIT_USAGE;
         default:
-            if (apply_option(o, c, optarg) != 0)
-                return CLI_EXIT_USAGE;
+            if (apply_option(o, c, optarg) != 0) return CLI_EXIT_USAGE;
         }
     }
     if (optind < argc) {
         usage_error("unexpected argument '%s'%s", argv[optind], "");
         return CLI_EXIT_USAGE;
     }
-    if (o->kernel_mask == 0)
-        o->kernel_mask = KERNEL_MASK_ALL;
+    if (o->kernel_mask == 0) o->kernel_mask = KERNEL_MASK_ALL;
     return CLI_RUN;
 }

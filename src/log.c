@@ -5,7 +5,10 @@
 
 static int quiet_notes;
 
-void log_set_quiet(int quiet) { quiet_notes = quiet; }
+void log_set_quiet(int quiet)
+{
+    quiet_notes = quiet;
+}
 
 static void emit(const char *kind, const char *fmt, va_list ap)
 {
@@ -32,8 +35,7 @@ void log_warn(const char *fmt, ...)
 
 void log_note(const char *fmt, ...)
 {
-    if (quiet_notes)
-        return;
+    if (quiet_notes) return;
     va_list ap;
     va_start(ap, fmt);
     emit("note: ", fmt, ap);

@@ -36,8 +36,8 @@ static int write_report(const struct options *opts, const struct report *rep,
     }
 }
 
-static int measure(const struct options *opts, const struct plan *plan,
-                   const struct topology *topo, struct report *rep)
+static int measure(const struct options *opts, const struct plan *plan, const struct topology *topo,
+                   struct report *rep)
 {
     for (size_t i = 0; i < plan->n_runs; i++) {
         struct run_result *r = &rep->runs[i];
@@ -47,8 +47,7 @@ static int measure(const struct options *opts, const struct plan *plan,
         }
         int rc = run_stream(&plan->runs[i], topo, &rep->timer, r);
         rep->n_runs = i + 1;
-        if (rc != EXIT_OK)
-            return rc;
+        if (rc != EXIT_OK) return rc;
         if (!r->validation.passed)
             log_error("run %zu failed validation: array %c[%zu] = %.17g, expected %.17g", i + 1,
                       r->validation.failed_array, r->validation.first_bad_index,
@@ -103,8 +102,7 @@ int main(int argc, char **argv)
         output_abort(&out);
     else
         for (size_t i = 0; i < rep.n_runs; i++)
-            if (rep.runs[i].measured && !rep.runs[i].validation.passed)
-                rc = EXIT_FAILED;
+            if (rep.runs[i].measured && !rep.runs[i].validation.passed) rc = EXIT_FAILED;
 
     for (size_t i = 0; rep.runs && i < rep.n_runs; i++)
         free(rep.runs[i].placement);

@@ -26,8 +26,7 @@ int output_open(struct output_file *out, const char *path)
     snprintf(out->temp_path, len, "%s.tmp.XXXXXX", path);
     int fd = mkstemp(out->temp_path);
     if (fd < 0) {
-        log_error("cannot write --output '%s': %s; choose a writable path", path,
-                  strerror(errno));
+        log_error("cannot write --output '%s': %s; choose a writable path", path, strerror(errno));
         free(out->temp_path);
         out->temp_path = NULL;
         output_abort(out);
@@ -72,10 +71,8 @@ int output_commit(struct output_file *out)
 
 void output_abort(struct output_file *out)
 {
-    if (out->stream && out->stream != stdout)
-        fclose(out->stream);
-    if (out->temp_path)
-        unlink(out->temp_path);
+    if (out->stream && out->stream != stdout) fclose(out->stream);
+    if (out->temp_path) unlink(out->temp_path);
     free(out->temp_path);
     free(out->final_path);
     memset(out, 0, sizeof(*out));

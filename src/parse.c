@@ -17,10 +17,14 @@ struct unit {
 
 static const struct unit byte_units[] = {
     {"B", 1.0},
-    {"kB", 1e3},           {"KB", 1e3},
-    {"MB", 1e6},           {"GB", 1e9},
-    {"TB", 1e12},          {"KiB", 1024.0},
-    {"MiB", 1048576.0},    {"GiB", 1073741824.0},
+    {"kB", 1e3},
+    {"KB", 1e3},
+    {"MB", 1e6},
+    {"GB", 1e9},
+    {"TB", 1e12},
+    {"KiB", 1024.0},
+    {"MiB", 1048576.0},
+    {"GiB", 1073741824.0},
     {"TiB", 1099511627776.0},
 };
 
@@ -63,19 +67,16 @@ int parse_size(const char *text, struct size_spec *out, char *why, size_t why_le
     size_t num_len;
     if (!plain_decimal_prefix(text, &num_len))
         return fail(why, why_len,
-                    "size '%s' is not a number; use e.g. 4xLLC, 1.5GiB, 512MB or 20000000",
-                    text);
+                    "size '%s' is not a number; use e.g. 4xLLC, 1.5GiB, 512MB or 20000000", text);
     char number[64];
-    if (num_len >= sizeof(number))
-        return fail(why, why_len, "size '%s' has too many digits", text);
+    if (num_len >= sizeof(number)) return fail(why, why_len, "size '%s' has too many digits", text);
     memcpy(number, text, num_len);
     number[num_len] = '\0';
     errno = 0;
     double value = strtod(number, NULL);
     if (errno == ERANGE || !isfinite(value))
         return fail(why, why_len, "size '%s' is out of range", text);
-    if (value <= 0.0)
-        return fail(why, why_len, "size '%s' is zero; sizes must be positive", text);
+    if (value <= 0.0) return fail(why, why_len, "size '%s' is zero; sizes must be positive", text);
 
     const char *suffix = text + num_len;
     if (*suffix == '\0') {
@@ -84,27 +85,22 @@ int parse_size(const char *text, struct size_spec *out, char *why, size_t why_le
                         "size '%s' is a fractional element count; give whole elements or a unit "
                         "(e.g. 1.5GiB)",
                         text);
-        if (value > 1e18)
-            return fail(why, why_len, "element count '%s' is too large", text);
+        if (value > 1e18) return fail(why, why_len, "element count '%s' is too large", text);
         out->kind = SIZE_ELEMENTS;
         out->elements = strtoull(number, NULL, 10);
         return 0;
     }
     if ((suffix[0] == 'x' || suffix[0] == 'X') && strcasecmp(suffix + 1, "LLC") == 0) {
-        if (value > 1e6)
-            return fail(why, why_len, "LLC multiple '%s' is too large", text);
+        if (value > 1e6) return fail(why, why_len, "LLC multiple '%s' is too large", text);
         out->kind = SIZE_LLC_MULTIPLE;
         out->llc_multiple = value;
         return 0;
     }
     for (size_t i = 0; i < sizeof(byte_units) / sizeof(byte_units[0]); i++) {
-        if (strcmp(suffix, byte_units[i].suffix) != 0)
-            continue;
+        if (strcmp(suffix, byte_units[i].suffix) != 0) continue;
         double bytes = value * byte_units[i].factor;
-        if (bytes > 9.0e18)
-            return fail(why, why_len, "size '%s' is too large", text);
-        if (bytes < 1.0)
-            return fail(why, why_len, "size '%s' is less than one byte", text);
+        if (bytes > 9.0e18) return fail(why, why_len, "size '%s' is too large", text);
+        if (bytes < 1.0) return fail(why, why_len, "size '%s' is less than one byte", text);
         out->kind = SIZE_BYTES;
         out->bytes = (uint64_t)bytes;
         return 0;
@@ -121,12 +117,8 @@ int size_to_elements(const struct size_spec *spec, uint64_t llc_bytes, size_t el
 {
     uint64_t n = 0;
     switch (spec->kind) {
-    case SIZE_ELEMENTS:
-        n = spec->elements;
-        break;
-    case SIZE_BYTES:
-        n = spec->bytes / elem_size;
-        break;
+    case SIZE_ELEMENTS: n = spec->elements; break;
+    case SIZE_BYTES: n = spec->bytes / elem_size; break;
     case SIZE_LLC_MULTIPLE:
         if (llc_bytes == 0)
             return fail(why, why_len,
@@ -147,8 +139,7 @@ int size_to_elements(const struct size_spec *spec, uint64_t llc_bytes, size_t el
 int parse_uint(const char *text, uint64_t min, uint64_t max, uint64_t *out, char *why,
                size_t why_len)
 {
-    if (!text || !*text)
-        return fail(why, why_len, "empty value%s; expected a whole number", "");
+    if (!text || !*text) return fail(why, why_len, "empty value%s; expected a whole number", "");
     for (const char *p = text; *p; p++)
         if (!isdigit((unsigned char)*p))
             return fail(why, why_len, "'%s' is not a whole number", text);
@@ -166,24 +157,20 @@ int parse_uint(const char *text, uint64_t min, uint64_t max, uint64_t *out, char
 int for_each_list_item(const char *list, int (*each)(const char *item, void *ctx), void *ctx,
                        char *why, size_t why_len)
 {
-    if (!list || !*list)
-        return fail(why, why_len, "empty list%s", "");
+    if (!list || !*list) return fail(why, why_len, "empty list%s", "");
     const char *p = list;
     for (;;) {
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        if (len == 0)
-            return fail(why, why_len, "empty item in list '%s'", list);
+        if (len == 0) return fail(why, why_len, "empty item in list '%s'", list);
         if (len >= LIST_ITEM_MAX)
             return fail(why, why_len, "list item too long in '%.60s...'", list);
         char item[LIST_ITEM_MAX];
         memcpy(item, p, len);
         item[len] = '\0';
         int rc = each(item, ctx);
-        if (rc)
-            return rc;
-        if (!comma)
-            return 0;
+        if (rc) return rc;
+        if (!comma) return 0;
         p = comma + 1;
     }
 }

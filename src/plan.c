@@ -36,8 +36,7 @@ static const char *default_bind(void)
     static const char *const vars[] = {"OMP_PROC_BIND", "OMP_PLACES", "GOMP_CPU_AFFINITY"};
     for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
         const char *v = getenv(vars[i]);
-        if (v && *v && strcmp(v, "false") != 0)
-            return "openmp-env";
+        if (v && *v && strcmp(v, "false") != 0) return "openmp-env";
     }
     return "none";
 }
@@ -54,8 +53,7 @@ static int resolve_size(const struct options *o, size_t index, const struct topo
             return EXIT_RESOURCE;
         }
         uint64_t n = (uint64_t)(STREAM_LLC_MULTIPLE * (double)topo->llc_bytes_total / (double)es);
-        if (n * es < STREAM_LLC_MULTIPLE * topo->llc_bytes_total)
-            n++;
+        if (n * es < STREAM_LLC_MULTIPLE * topo->llc_bytes_total) n++;
         r->elements = n > STREAM_MIN_ELEMENTS ? n : STREAM_MIN_ELEMENTS;
         snprintf(r->size_label, sizeof(r->size_label), "4xLLC (STREAM rule)");
         return EXIT_OK;
@@ -83,8 +81,7 @@ static int check_memory(const struct run_config *r, const struct sys_info *sys)
         return EXIT_OK;
     }
     double allowed = MEMORY_MARGIN * (double)sys->mem_available_bytes;
-    if ((double)r->total_bytes <= allowed)
-        return EXIT_OK;
+    if ((double)r->total_bytes <= allowed) return EXIT_OK;
     char need[32], avail[32], each[32];
     format_bytes(r->total_bytes, need, sizeof(need));
     format_bytes(sys->mem_available_bytes, avail, sizeof(avail));
@@ -145,14 +142,12 @@ int plan_build(const struct options *o, const struct topology_facts *topo,
                         r->offset = o->offset;
                         r->kernel_mask = o->kernel_mask;
                         int rc = resolve_size(o, is, topo, r);
-                        if (rc != EXIT_OK)
-                            return rc;
+                        if (rc != EXIT_OK) return rc;
                         size_t es = elem_size(o->type);
                         r->array_bytes = r->elements * es;
                         r->total_bytes = 3 * r->array_bytes + 3 * (uint64_t)o->offset * es;
                         rc = check_memory(r, sys);
-                        if (rc != EXIT_OK)
-                            return rc;
+                        if (rc != EXIT_OK) return rc;
                     }
     plan->n_runs = k;
     return EXIT_OK;

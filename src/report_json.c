@@ -6,7 +6,10 @@
 #define JSON_SCHEMA 1
 
 /* JSON has no inf or nan: an unmeasurable number is null. */
-static json_t *real_or_null(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+static json_t *real_or_null(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
 
 static json_t *system_json(const struct report *rep)
 {
@@ -50,8 +53,7 @@ static json_t *config_json(const struct run_config *c)
                      c->pages, "array_elements", (json_int_t)c->elements, "array_bytes",
                      (json_int_t)c->array_bytes, "total_bytes", (json_int_t)c->total_bytes,
                      "size_rule", c->size_label, "ntimes", (int)c->ntimes, "stores", c->stores,
-                     "type", elem_type_name(c->type), "offset", (int)c->offset, "kernels",
-                     kernels);
+                     "type", elem_type_name(c->type), "offset", (int)c->offset, "kernels", kernels);
 }
 
 static json_t *placement_json(const struct run_result *r)
@@ -59,9 +61,9 @@ static json_t *placement_json(const struct run_result *r)
     json_t *list = json_array();
     for (int i = 0; i < r->n_placement; i++) {
         const struct placement_entry *p = &r->placement[i];
-        json_array_append_new(list, json_pack("{s:i,s:i,s:i,s:i,s:i}", "thread", p->thread, "pu",
-                                              p->pu, "core", p->core, "package", p->package,
-                                              "numa", p->numa));
+        json_array_append_new(list,
+                              json_pack("{s:i,s:i,s:i,s:i,s:i}", "thread", p->thread, "pu", p->pu,
+                                        "core", p->core, "package", p->package, "numa", p->numa));
     }
     return list;
 }
@@ -74,7 +76,8 @@ static json_t *backing_json(const struct run_result *r)
                         b->verified ? json_integer((json_int_t)b->page_size_bytes) : json_null());
     json_object_set_new(o, "verified", json_boolean(b->verified));
     json_object_set_new(o, "how", json_string(b->how));
-    json_object_set_new(o, "thp_fraction", b->verified ? real_or_null(b->thp_fraction) : json_null());
+    json_object_set_new(o, "thp_fraction",
+                        b->verified ? real_or_null(b->thp_fraction) : json_null());
     json_object_set_new(o, "rss_bytes", json_integer((json_int_t)b->rss_bytes));
     json_object_set_new(o, "anon_huge_bytes", json_integer((json_int_t)b->anon_huge_bytes));
     json_object_set_new(o, "hugetlb_bytes", json_integer((json_int_t)b->hugetlb_bytes));
@@ -105,8 +108,7 @@ static json_t *run_json(const struct run_result *r)
     json_t *o = json_object();
     json_object_set_new(o, "config", config_json(&r->config));
     json_object_set_new(o, "placement", placement_json(r));
-    if (!r->measured)
-        return o;
+    if (!r->measured) return o;
     json_object_set_new(o, "threads_migrated", json_boolean(r->migrated));
     json_object_set_new(o, "backing", backing_json(r));
     json_object_set_new(o, "results", results_json(r));

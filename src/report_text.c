@@ -11,8 +11,8 @@ static void write_system(FILE *out, const struct report *rep)
     fprintf(out, RULE "membench %s: STREAM-style memory bandwidth\n" RULE, rep->version);
     fprintf(out, "Host: %s, Linux %s\n", s->hostname, s->kernel);
     fprintf(out, "CPU: %s; %d package%s, %d NUMA node%s, %d cores, %d PUs\n", t->cpu_model,
-            t->packages, t->packages == 1 ? "" : "s", t->numa_nodes,
-            t->numa_nodes == 1 ? "" : "s", t->cores, t->pus);
+            t->packages, t->packages == 1 ? "" : "s", t->numa_nodes, t->numa_nodes == 1 ? "" : "s",
+            t->cores, t->pus);
     if (t->llc_bytes_total) {
         char total[32];
         format_bytes(t->llc_bytes_total, total, sizeof(total));
@@ -25,8 +25,7 @@ static void write_system(FILE *out, const struct report *rep)
             rep->timer.clock_name, rep->timer.resolution_s * 1e9, rep->timer.granularity_s * 1e9,
             rep->timer.call_cost_s * 1e9);
     fprintf(out, "Transparent huge pages: %s; huge page pools:", s->thp_enabled);
-    if (s->n_pools == 0)
-        fprintf(out, " none");
+    if (s->n_pools == 0) fprintf(out, " none");
     for (int i = 0; i < s->n_pools; i++) {
         char size[32];
         format_bytes(s->pools[i].page_size_bytes, size, sizeof(size));
@@ -38,8 +37,7 @@ static void write_system(FILE *out, const struct report *rep)
 
 static void write_placement(FILE *out, const struct run_result *r)
 {
-    if (r->n_placement == 0)
-        return;
+    if (r->n_placement == 0) return;
     fprintf(out, "Placement (thread:PU/core/package/NUMA):");
     for (int i = 0; i < r->n_placement; i++) {
         const struct placement_entry *p = &r->placement[i];
@@ -67,13 +65,11 @@ static void write_config(FILE *out, const struct report *rep, size_t index)
     const struct run_config *c = &r->config;
     double mib = (double)c->array_bytes / 1048576.0;
     double total_mib = (double)c->total_bytes / 1048576.0;
-    if (rep->n_runs > 1)
-        fprintf(out, "Run %zu of %zu\n", index + 1, rep->n_runs);
+    if (rep->n_runs > 1) fprintf(out, "Run %zu of %zu\n", index + 1, rep->n_runs);
     fprintf(out, "Array size = %llu (elements), Offset = %zu (elements)\n",
             (unsigned long long)c->elements, c->offset);
     fprintf(out, "Memory per array = %.1f MiB (= %.1f GiB).\n", mib, mib / 1024.0);
-    fprintf(out, "Total memory required = %.1f MiB (= %.1f GiB).\n", total_mib,
-            total_mib / 1024.0);
+    fprintf(out, "Total memory required = %.1f MiB (= %.1f GiB).\n", total_mib, total_mib / 1024.0);
     fprintf(out, "Array size rule: %s; element type %s, %zu bytes\n", c->size_label,
             elem_type_name(c->type), elem_size(c->type));
     fprintf(out, "Each kernel will be executed %u times.\n", c->ntimes);
@@ -82,8 +78,7 @@ static void write_config(FILE *out, const struct report *rep, size_t index)
     fprintf(out, "Number of Threads = %u (from %s); binding %s; stores %s\n", c->threads,
             c->threads_from, c->bind, c->stores);
     write_placement(out, r);
-    if (r->measured)
-        write_backing(out, r);
+    if (r->measured) write_backing(out, r);
 }
 
 static void write_results(FILE *out, const struct run_result *r)
@@ -97,8 +92,7 @@ static void write_results(FILE *out, const struct run_result *r)
     fprintf(out, RULE);
     const struct validation_result *v = &r->validation;
     if (v->passed)
-        fprintf(out,
-                "Solution Validates: max relative error %.3e <= %.1e on all three arrays\n",
+        fprintf(out, "Solution Validates: max relative error %.3e <= %.1e on all three arrays\n",
                 v->max_rel_error, v->tolerance);
     else
         fprintf(out,
@@ -121,8 +115,7 @@ int report_write_text(FILE *out, const struct report *rep)
         else
             fprintf(out, RULE);
     }
-    if (rep->dry_run)
-        fprintf(out, "Dry run: nothing was allocated or measured.\n");
+    if (rep->dry_run) fprintf(out, "Dry run: nothing was allocated or measured.\n");
     return ferror(out) ? -1 : 0;
 }
 

@@ -10,15 +10,17 @@
 
 #define ARRAY_ALIGN (2u << 20)
 
-static uint64_t round_up(uint64_t v, uint64_t to) { return (v + to - 1) / to * to; }
+static uint64_t round_up(uint64_t v, uint64_t to)
+{
+    return (v + to - 1) / to * to;
+}
 
 static void add_warning(struct run_result *out, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 static void add_warning(struct run_result *out, const char *fmt, ...)
 {
-    if (out->n_warnings == RUN_WARNINGS_MAX)
-        return;
+    if (out->n_warnings == RUN_WARNINGS_MAX) return;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(out->warnings[out->n_warnings++], sizeof(out->warnings[0]), fmt, ap);
@@ -30,8 +32,7 @@ void run_describe(const struct run_config *cfg, struct run_result *out)
     memset(out, 0, sizeof(*out));
     out->config = *cfg;
     for (int k = 0; k < KERNEL_COUNT; k++) {
-        if (!(cfg->kernel_mask & (1u << k)))
-            continue;
+        if (!(cfg->kernel_mask & (1u << k))) continue;
         struct kernel_result *r = &out->results[out->n_results++];
         r->kernel = (enum kernel_id)k;
         r->bytes_counted = kernel_bytes_counted(&kernel_table[k], cfg->elements, cfg->type);
@@ -44,8 +45,7 @@ static void record_placement(const struct topology *topo, const int *pus, int n,
                              struct run_result *out)
 {
     out->placement = calloc((size_t)n, sizeof(*out->placement));
-    if (!out->placement)
-        return;
+    if (!out->placement) return;
     out->n_placement = n;
     placement_describe(topo, pus, n, out->placement);
 }
@@ -115,8 +115,7 @@ int run_stream(const struct run_config *cfg, const struct topology *topo,
     expected_init(&expect);
     for (unsigned rep = 0; rep < cfg->ntimes; rep++) {
         for (int k = 0; k < KERNEL_COUNT; k++) {
-            if (!(cfg->kernel_mask & (1u << k)))
-                continue;
+            if (!(cfg->kernel_mask & (1u << k))) continue;
             double t0 = timer_now();
             kernel_table[k].fn[cfg->type](a, b, c, n, STREAM_SCALAR);
             times[(size_t)k * cfg->ntimes + rep] = timer_now() - t0;

@@ -10,8 +10,7 @@
 int meminfo_available(const char *path, uint64_t *bytes)
 {
     FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
+    if (!f) return -1;
     char line[256];
     int rc = -1;
     while (fgets(line, sizeof(line), f)) {
@@ -29,16 +28,13 @@ int meminfo_available(const char *path, uint64_t *bytes)
 int sysfs_selected_word(const char *path, char *buf, size_t len)
 {
     FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
+    if (!f) return -1;
     char line[256];
     char *ok = fgets(line, sizeof(line), f);
     fclose(f);
-    if (!ok)
-        return -1;
+    if (!ok) return -1;
     char *open = strchr(line, '['), *close = open ? strchr(open, ']') : NULL;
-    if (!open || !close)
-        return -1;
+    if (!open || !close) return -1;
     snprintf(buf, len, "%.*s", (int)(close - open - 1), open + 1);
     return 0;
 }
@@ -50,8 +46,7 @@ static uint64_t read_u64(const char *dir, const char *name)
     FILE *f = fopen(path, "r");
     unsigned long long v = 0;
     if (f) {
-        if (fscanf(f, "%llu", &v) != 1)
-            v = 0;
+        if (fscanf(f, "%llu", &v) != 1) v = 0;
         fclose(f);
     }
     return v;
@@ -61,13 +56,11 @@ static void read_pools(struct sys_info *s)
 {
     const char *root = "/sys/kernel/mm/hugepages";
     DIR *d = opendir(root);
-    if (!d)
-        return;
+    if (!d) return;
     struct dirent *e;
     while ((e = readdir(d)) && s->n_pools < HUGEPAGE_POOLS_MAX) {
         unsigned long long kb;
-        if (sscanf(e->d_name, "hugepages-%llukB", &kb) != 1)
-            continue;
+        if (sscanf(e->d_name, "hugepages-%llukB", &kb) != 1) continue;
         char dir[512];
         snprintf(dir, sizeof(dir), "%s/%s", root, e->d_name);
         struct hugepage_pool *p = &s->pools[s->n_pools++];

@@ -16,7 +16,7 @@ struct hugepage_pool {
 struct sys_info {
     char hostname[256];
     char kernel[128];
-    char thp_enabled[32]; /* the bracketed word of .../transparent_hugepage/enabled */
+    char thp_enabled[32];         /* the bracketed word of .../transparent_hugepage/enabled */
     uint64_t mem_available_bytes; /* 0 when unknown */
     int n_pools;
     struct hugepage_pool pools[HUGEPAGE_POOLS_MAX];

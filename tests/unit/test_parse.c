@@ -14,8 +14,7 @@ static struct size_spec must_parse(const char *text)
 {
     struct size_spec s;
     int rc = parse_size(text, &s, why, sizeof(why));
-    if (rc != 0)
-        fail_msg("parse_size(%s) failed: %s", text, why);
+    if (rc != 0) fail_msg("parse_size(%s) failed: %s", text, why);
     return s;
 }
 
@@ -23,8 +22,7 @@ static void must_reject(const char *text, const char *keyword)
 {
     struct size_spec s;
     why[0] = '\0';
-    if (parse_size(text, &s, why, sizeof(why)) == 0)
-        fail_msg("parse_size(%s) was accepted", text);
+    if (parse_size(text, &s, why, sizeof(why)) == 0) fail_msg("parse_size(%s) was accepted", text);
     if (!strstr(why, keyword))
         fail_msg("parse_size(%s): reason '%s' lacks '%s'", text, why, keyword);
 }
@@ -126,8 +124,7 @@ static void unsigned_numbers(void **state)
     assert_int_not_equal(parse_uint("+1", 1, 4096, &v, why, sizeof(why)), 0);
     assert_int_not_equal(parse_uint("1x", 1, 4096, &v, why, sizeof(why)), 0);
     assert_int_not_equal(parse_uint("", 1, 4096, &v, why, sizeof(why)), 0);
-    assert_int_not_equal(parse_uint("99999999999999999999999", 0, UINT64_MAX, &v, why,
-                                    sizeof(why)),
+    assert_int_not_equal(parse_uint("99999999999999999999999", 0, UINT64_MAX, &v, why, sizeof(why)),
                          0);
 }
 
@@ -172,10 +169,14 @@ static void byte_formatting(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(llc_multiples),       cmocka_unit_test(byte_units_decimal_and_binary),
-        cmocka_unit_test(element_counts),      cmocka_unit_test(rejections),
-        cmocka_unit_test(elements_from_specs), cmocka_unit_test(unsigned_numbers),
-        cmocka_unit_test(lists),               cmocka_unit_test(byte_formatting),
+        cmocka_unit_test(llc_multiples),
+        cmocka_unit_test(byte_units_decimal_and_binary),
+        cmocka_unit_test(element_counts),
+        cmocka_unit_test(rejections),
+        cmocka_unit_test(elements_from_specs),
+        cmocka_unit_test(unsigned_numbers),
+        cmocka_unit_test(lists),
+        cmocka_unit_test(byte_formatting),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

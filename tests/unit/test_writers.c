@@ -33,18 +33,16 @@ static void fill_run(struct run_result *r, unsigned mask, bool passed)
     r->measured = true;
     r->n_placement = 2;
     r->placement = placement;
-    r->backing = (struct backing_info){.page_size_bytes = 4096,
-                                       .verified = true,
-                                       .thp_fraction = 0.0,
-                                       .rss_bytes = 503316480};
+    r->backing = (struct backing_info){
+        .page_size_bytes = 4096, .verified = true, .thp_fraction = 0.0, .rss_bytes = 503316480};
     snprintf(r->backing.how, sizeof(r->backing.how), "anonymous mmap");
     for (int k = 0; k < KERNEL_COUNT; k++) {
-        if (!(mask & (1u << k)))
-            continue;
+        if (!(mask & (1u << k))) continue;
         struct kernel_result *x = &r->results[r->n_results++];
         x->kernel = (enum kernel_id)k;
         x->bytes_counted = kernel_bytes_counted(&kernel_table[k], c->elements, c->type);
-        x->bytes_estimated_traffic = kernel_bytes_traffic(&kernel_table[k], c->elements, c->type, 0);
+        x->bytes_estimated_traffic =
+            kernel_bytes_traffic(&kernel_table[k], c->elements, c->type, 0);
         x->min_time_s = 0.029557 + 0.001 * k;
         x->avg_time_s = 0.033877 + 0.001 * k;
         x->max_time_s = 0.043512 + 0.001 * k;
@@ -116,8 +114,7 @@ static void check_golden(int (*writer)(FILE *, const struct report *), const cha
         fclose(f);
     }
     FILE *f = fopen(path, "r");
-    if (!f)
-        fail_msg("missing golden file %s (run with UPDATE_GOLDEN=1)", path);
+    if (!f) fail_msg("missing golden file %s (run with UPDATE_GOLDEN=1)", path);
     char *want = calloc(1, 1 << 20);
     size_t want_len = fread(want, 1, (1 << 20) - 1, f);
     fclose(f);
