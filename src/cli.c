@@ -269,7 +269,7 @@ enum cli_action cli_parse(int argc, char **argv, struct options *o)
         case ':': usage_error("option '%s' needs a value%s", current, ""); return CLI_EXIT_USAGE;
         case '?':
             if (optopt)
-                usage_error("unknown option '-%c'%s", (char[]){(char)optopt, 0}, "");
+                usage_error("unknown option '-%s'%s", (char[]){(char)optopt, 0}, "");
             else
                 usage_error("unknown option '%s'%s", current, "");
             return CLI_EXIT_USAGE;

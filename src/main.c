@@ -1,4 +1,5 @@
 /* membench: parse -> plan -> run -> report. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,41 @@
 #include "src/report.h"
 #include "src/run_stream.h"
 #include "version.h"
+
+/* libgomp reads OMP_NUM_THREADS while it loads, before main(), and prints its own complaint
+ * about a malformed value; this runs earlier still (the executable's preinit array) so the
+ * user sees one membench line and exit status 2 instead. */
+static void check_omp_num_threads(int argc, char **argv, char **envp)
+{
+    (void)argc;
+    (void)argv;
+    static const char key[] = "OMP_NUM_THREADS=";
+    for (char **e = envp; e && *e; e++) {
+        if (strncmp(*e, key, sizeof(key) - 1) != 0)
+            continue;
+        const char *v = *e + sizeof(key) - 1;
+        int ok = *v != '\0', digits = 0, nonzero = 0;
+        for (const char *p = v; *p && ok; p++) {
+            if (*p >= '0' && *p <= '9') {
+                digits++;
+                nonzero |= *p != '0';
+            } else if (*p == ',' && digits > 0 && nonzero && p[1]) {
+                digits = nonzero = 0;
+            } else {
+                ok = 0;
+            }
+        }
+        if (!ok || digits == 0 || !nonzero || strlen(v) > 16) {
+            fprintf(stderr,
+                    "membench: OMP_NUM_THREADS='%.40s' is not a thread count; set it to a "
+                    "whole number such as 16, or unset it\n",
+                    v);
+            exit(EXIT_USAGE);
+        }
+    }
+}
+__attribute__((section(".preinit_array"), used)) static void (*const preinit_check)(
+    int, char **, char **) = check_omp_num_threads;
 
 static void warn_thread_counts(const struct plan *plan, const struct topology_facts *topo)
 {

@@ -97,7 +97,7 @@ int parse_size(const char *text, struct size_spec *out, char *why, size_t why_le
         return 0;
     }
     for (size_t i = 0; i < sizeof(byte_units) / sizeof(byte_units[0]); i++) {
-        if (strcmp(suffix, byte_units[i].suffix) != 0) continue;
+        if (strcasecmp(suffix, byte_units[i].suffix) != 0) continue;
         double bytes = value * byte_units[i].factor;
         if (bytes > 9.0e18) return fail(why, why_len, "size '%s' is too large", text);
         if (bytes < 1.0) return fail(why, why_len, "size '%s' is less than one byte", text);

@@ -29,7 +29,7 @@ static json_t *system_json(const struct report *rep)
     json_object_set_new(sys, "llc_bytes_total",
                         t->llc_bytes_total ? json_integer((json_int_t)t->llc_bytes_total)
                                            : json_null());
-    json_object_set_new(sys, "llc_count", json_integer(t->llc_count));
+    json_object_set_new(sys, "llc_count", t->llc_count ? json_integer(t->llc_count) : json_null());
     json_object_set_new(sys, "llc_level", t->llc_level ? json_integer(t->llc_level) : json_null());
     json_object_set_new(sys, "llc_source", json_string(t->llc_source));
     json_object_set_new(sys, "topology_is_this_system", json_boolean(t->this_system));

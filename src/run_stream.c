@@ -130,7 +130,7 @@ int run_stream(const struct run_config *cfg, const struct topology *topo,
     placement_observe(pus_end, nthreads);
 
     if (getenv("MEMBENCH_TEST_CORRUPT")) /* test hook: proves a wrong result fails the run */
-        ((char *)a)[(n / 2) * es] ^= 0x40;
+        ((char *)a)[(n / 2) * es + es - 2] ^= 0x40; /* an exponent or leading mantissa bit */
 
     validate_arrays(a, b, c, n, cfg->type, &expect, validation_tolerance(cfg->type, cfg->ntimes),
                     &out->validation);

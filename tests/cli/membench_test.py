@@ -1,0 +1,115 @@
+"""Shared helpers for the membench command-line tests (stdlib only)."""
+
+import json
+import os
+import subprocess
+import sys
+import unittest
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+#: The tests/ directory (holds topologies/).
+TESTS_DIR = os.environ.get("TESTS_DIR") or os.path.dirname(_HERE)
+
+#: The membench binary under test.
+BIN = os.environ.get("MEMBENCH_BIN") or os.path.join(
+    os.path.dirname(TESTS_DIR), "build", "membench")
+
+#: Small real runs: 2 M doubles per array (48 MB in all), 3 repetitions.
+SMALL = ["--size", "2000000", "-n", "3"]
+
+#: Inherited variables that change what membench does; removed from every run.
+_SCRUB_PREFIXES = ("HWLOC_", "OMP_", "GOMP_", "MEMBENCH_TEST_", "HUGETLB_")
+_SCRUB_NAMES = ("GLIBC_TUNABLES",)
+
+#: Variables set for every run unless env_extra overrides (None unsets).
+DEFAULT_ENV = {"OMP_NUM_THREADS": "2", "LC_ALL": "C"}
+
+
+def topology(name):
+    """Path of a committed topology file in tests/topologies/."""
+    return os.path.join(TESTS_DIR, "topologies", name)
+
+
+def make_env(env_extra=None):
+    """A clean environment for membench; a None value in env_extra unsets."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(_SCRUB_PREFIXES) and k not in _SCRUB_NAMES}
+    env.update(DEFAULT_ENV)
+    for key, value in (env_extra or {}).items():
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = value
+    return env
+
+
+def run(args, env_extra=None, timeout=120, cwd=None):
+    """Run membench with args; return (rc, stdout, stderr) as text."""
+    try:
+        proc = subprocess.run([BIN] + list(args), env=make_env(env_extra),
+                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, timeout=timeout, cwd=cwd)
+    except subprocess.TimeoutExpired as exc:
+        raise AssertionError("membench %s timed out after %s s"
+                             % (" ".join(args), timeout)) from exc
+    out = proc.stdout.decode("utf-8", errors="replace")
+    err = proc.stderr.decode("utf-8", errors="replace")
+    return proc.returncode, out, err
+
+
+def describe(args, rc, out, err):
+    """A failure message showing the command and what it printed."""
+    return "membench %r: rc=%d\n--- stdout ---\n%s--- stderr ---\n%s" % (
+        list(args), rc, out[-3000:], err[-3000:])
+
+
+class MembenchTestCase(unittest.TestCase):
+    """Base class: skips when the binary is missing; common assertions."""
+
+    maxDiff = None
+
+    def setUp(self):
+        if not (os.path.isfile(BIN) and os.access(BIN, os.X_OK)):
+            raise unittest.SkipTest("membench binary not found: %s" % BIN)
+
+    def run_ok(self, args, env_extra=None, timeout=120):
+        """Run and assert exit status 0; return (stdout, stderr)."""
+        rc, out, err = run(args, env_extra, timeout)
+        self.assertEqual(rc, 0, describe(args, rc, out, err))
+        return out, err
+
+    def run_json(self, args, env_extra=None, timeout=120):
+        """Run with --format json, assert exit 0, return the parsed document."""
+        args = list(args) + ["--format", "json"]
+        out, err = self.run_ok(args, env_extra, timeout)
+        try:
+            doc = json.loads(out)
+        except ValueError as exc:
+            self.fail("invalid JSON (%s)\n%s" % (exc, describe(args, 0, out, err)))
+        self.assertEqual(doc.get("schema"), 1)
+        return doc
+
+    def assert_error(self, args, status, keywords, env_extra=None):
+        """Assert exit status, empty stdout and one 'membench: ' line naming keywords."""
+        rc, out, err = run(args, env_extra, timeout=30)
+        msg = describe(args, rc, out, err)
+        self.assertEqual(rc, status, msg)
+        self.assertEqual(out, "", msg)
+        lines = err.splitlines()
+        self.assertEqual(len(lines), 1, "expected exactly one stderr line\n" + msg)
+        self.assertTrue(err.endswith("\n"), msg)
+        line = lines[0]
+        self.assertTrue(line.startswith("membench: "), msg)
+        for word in keywords:
+            self.assertIn(word, line, msg)
+        return line
+
+
+def main():
+    """Run the tests of __main__; exit 77 if all were skipped, else 0 or 1."""
+    prog = unittest.main(module="__main__", exit=False, verbosity=2)
+    result = prog.result
+    if result.testsRun > 0 and len(result.skipped) == result.testsRun:
+        sys.exit(77)
+    sys.exit(0 if result.wasSuccessful() else 1)

@@ -1,0 +1,98 @@
+"""Bad command lines: exit 2, nothing on stdout, one 'membench: ' line naming the problem."""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import membench_test  # noqa: E402
+
+NOT_AVAILABLE = "not available in this version"
+
+# (test name, arguments, extra environment, words the error line must contain)
+CASES = [
+    ("unknown_long_option", ["--bogus"], None, ["--bogus", "unknown option"]),
+    ("unknown_short_option", ["-x"], None, ["'-x'", "unknown option"]),
+    ("missing_value_size", ["--size"], None, ["--size", "value"]),
+    ("missing_value_output", ["-o"], None, ["-o", "value"]),
+    ("missing_value_type", ["--copy", "--type"], None, ["--type", "value"]),
+    ("positional_argument", ["foo"], None, ["'foo'"]),
+    ("size_zero", ["--size", "0"], None, ["--size", "'0'", "zero"]),
+    ("size_negative", ["--size", "-5"], None, ["--size", "'-5'", "negative"]),
+    ("size_not_a_number", ["--size", "abc"], None, ["--size", "'abc'"]),
+    ("size_fractional_elements", ["--size", "1.5"], None,
+     ["--size", "'1.5'", "fractional"]),
+    ("size_unknown_multiplier", ["--size", "4xFOO"], None, ["--size", "4xFOO", "unit"]),
+    ("size_unknown_unit", ["--size", "10QB"], None, ["--size", "10QB", "unit"]),
+    ("size_exponent_not_a_unit", ["--size", "1e9"], None, ["--size", "1e9"]),
+    ("size_inf", ["--size", "inf"], None, ["--size", "'inf'"]),
+    ("size_nan", ["--size", "nan"], None, ["--size", "'nan'"]),
+    ("size_overflow", ["--size", "99999999999999999999999"], None,
+     ["--size", "99999999999999999999999", "too large"]),
+    ("size_empty", ["--size", ""], None, ["--size", "empty"]),
+    ("size_empty_list_item", ["--size", "1GiB,,2GiB"], None,
+     ["--size", "1GiB,,2GiB", "empty"]),
+    ("size_below_one_element", ["--size", "1B"], None, ["--size", "'1B'"]),
+    ("threads_zero", ["--threads", "0"], None, ["--threads", "'0'", "4096"]),
+    ("threads_negative", ["--threads", "-1"], None, ["--threads", "'-1'"]),
+    ("threads_trailing_garbage", ["--threads", "1x"], None, ["--threads", "'1x'"]),
+    ("threads_too_many", ["--threads", "5000"], None, ["--threads", "'5000'", "4096"]),
+    ("threads_empty_list_item", ["-t", "1,,2"], None, ["--threads", "empty"]),
+    ("ntimes_one", ["--ntimes", "1"], None, ["--ntimes", "'1'", "2"]),
+    ("ntimes_zero", ["--ntimes", "0"], None, ["--ntimes", "'0'"]),
+    ("ntimes_not_a_number", ["-n", "abc"], None, ["--ntimes", "'abc'"]),
+    ("type_int", ["--type", "int"], None, ["--type", "int", "double"]),
+    ("format_xml", ["--format", "xml"], None, ["--format", "xml", "json"]),
+    ("offset_negative", ["--offset", "-1"], None, ["--offset", "'-1'"]),
+    ("offset_huge", ["--offset", "99999999999999999999"], None,
+     ["--offset", "99999999999999999999"]),
+    ("stores_weird", ["--stores", "weird"], None, ["--stores", "weird"]),
+    ("pages_3m", ["--pages", "3m"], None, ["--pages", "3m"]),
+    ("bind_weird", ["--bind", "weird"], None, ["--bind", "weird"]),
+    ("output_empty", ["-o", ""], None, ["output", "empty"]),
+    ("omp_num_threads_not_a_number", [], {"OMP_NUM_THREADS": "abc"},
+     ["OMP_NUM_THREADS", "'abc'"]),
+    # Contract values that this version does not implement yet.
+    ("pages_2m_not_available", ["--pages", "2m"], None, ["--pages", "2m", NOT_AVAILABLE]),
+    ("pages_1g_not_available", ["--pages", "1g"], None, ["--pages", "1g", NOT_AVAILABLE]),
+    ("bind_compact_not_available", ["--bind", "compact"], None,
+     ["--bind", "compact", NOT_AVAILABLE]),
+    ("bind_scatter_not_available", ["--bind", "scatter"], None,
+     ["--bind", "scatter", NOT_AVAILABLE]),
+    ("stores_nt_not_available", ["--stores", "nt"], None, ["--stores", "nt", NOT_AVAILABLE]),
+]
+
+
+class BadInputTest(membench_test.MembenchTestCase):
+    """One test per bad command line, generated from CASES."""
+
+    def test_cases_are_distinct(self):
+        """Every case is a different command line."""
+        lines = [(tuple(a), tuple(sorted((e or {}).items()))) for _, a, e, _ in CASES]
+        self.assertEqual(len(lines), len(set(lines)))
+        self.assertGreaterEqual(len(lines), 20)
+
+    def test_bad_value_after_good_options(self):
+        """A bad value still fails when preceded by valid options."""
+        self.assert_error(["--triad", "-n", "3", "--dry-run", "--size", "abc"], 2,
+                          ["--size", "'abc'"])
+
+    def test_later_format_overrides_and_is_checked(self):
+        """The last --format given is validated."""
+        self.assert_error(["--format", "json", "--format", "xml"], 2, ["--format", "xml"])
+
+
+def _make_test(args, env, keywords):
+    def test(self):
+        self.assert_error(args, 2, keywords, env_extra=env)
+    test.__doc__ = "membench %s%s exits 2 with one error line." % (
+        " ".join(repr(a) if a == "" else a for a in args),
+        " with %s" % env if env else "")
+    return test
+
+
+for _name, _args, _env, _words in CASES:
+    setattr(BadInputTest, "test_" + _name, _make_test(_args, _env, _words))
+
+
+if __name__ == "__main__":
+    membench_test.main()
