@@ -1,17 +1,19 @@
 #ifndef MEMBENCH_PLACEMENT_H
 #define MEMBENCH_PLACEMENT_H
 
+#include <stdbool.h>
+
 #include "affinity/topology.h"
 
 struct placement_entry {
-    int thread, pu, core, package, numa;
+    int thread;
+    int planned_pu; /* -1 when membench does not bind */
+    int pu;         /* where the thread ran (OS index) */
+    int core, package, numa, llc;
+    bool bound; /* binding applied and read back as requested */
 };
 
-/* Where each of nthreads OpenMP threads runs now, as PU OS indices (-1 if unknown). */
-void placement_observe(int *pus, int nthreads);
-
-/* Core, package and NUMA node of each observed PU. */
-void placement_describe(const struct topology *topo, const int *pus, int n,
-                        struct placement_entry *out);
+/* Fills core, package, NUMA node and LLC of each entry from its pu. */
+void placement_locate(const struct topology *topo, struct placement_entry *entries, int n);
 
 #endif

@@ -1,6 +1,7 @@
 #include "affinity/topology.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int count_allowed(hwloc_topology_t hw, hwloc_obj_type_t type)
@@ -61,6 +62,26 @@ int topology_load(struct topology *topo, char *why, size_t why_len)
     }
     struct topology_facts *f = &topo->facts;
     f->this_system = hwloc_topology_is_thissystem(topo->hw);
+    const char *synthetic = getenv("HWLOC_SYNTHETIC"), *xml = getenv("HWLOC_XMLFILE");
+    if (synthetic && *synthetic)
+        snprintf(f->source, sizeof(f->source), "HWLOC_SYNTHETIC=%.160s", synthetic);
+    else if (xml && *xml)
+        snprintf(f->source, sizeof(f->source), "HWLOC_XMLFILE=%.160s", xml);
+    else
+        snprintf(f->source, sizeof(f->source), "this machine");
+    /* hwloc quietly falls back to the real machine when the variable does not parse; a test
+     * of a fake machine must never silently measure the host instead. */
+    const char *forced = getenv("HWLOC_THISSYSTEM");
+    if ((synthetic && *synthetic) || (xml && *xml)) {
+        if (f->this_system && !(forced && strcmp(forced, "1") == 0)) {
+            snprintf(why, why_len,
+                     "%s was not accepted by hwloc; fix the topology description or unset it",
+                     f->source);
+            hwloc_topology_destroy(topo->hw);
+            topo->hw = NULL;
+            return -2;
+        }
+    }
     cpu_model(topo->hw, f->cpu_model, sizeof(f->cpu_model));
     f->packages = count_allowed(topo->hw, HWLOC_OBJ_PACKAGE);
     f->numa_nodes = count_allowed(topo->hw, HWLOC_OBJ_NUMANODE);
@@ -90,19 +111,20 @@ static int logical_index_of(hwloc_topology_t hw, hwloc_obj_t pu, hwloc_obj_type_
     return o ? (int)o->logical_index : -1;
 }
 
-void topology_locate_pu(const struct topology *topo, int pu_os, int *core, int *package, int *numa)
+struct pu_location topology_locate_pu(const struct topology *topo, int pu_os)
 {
-    *core = *package = *numa = -1;
-    if (pu_os < 0) return;
-    hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(topo->hw, (unsigned)pu_os);
-    if (!pu) return;
-    *core = logical_index_of(topo->hw, pu, HWLOC_OBJ_CORE);
-    *package = logical_index_of(topo->hw, pu, HWLOC_OBJ_PACKAGE);
-    hwloc_obj_t node = NULL;
+    struct pu_location where = {-1, -1, -1, -1};
+    hwloc_obj_t pu = pu_os >= 0 ? hwloc_get_pu_obj_by_os_index(topo->hw, (unsigned)pu_os) : NULL;
+    if (!pu) return where;
+    where.core = logical_index_of(topo->hw, pu, HWLOC_OBJ_CORE);
+    where.package = logical_index_of(topo->hw, pu, HWLOC_OBJ_PACKAGE);
+    if (topo->facts.llc_level > 0 && strcmp(topo->facts.llc_source, "hwloc") == 0)
+        where.llc = logical_index_of(
+            topo->hw, pu, (hwloc_obj_type_t)(HWLOC_OBJ_L1CACHE + topo->facts.llc_level - 1));
     for (hwloc_obj_t o = NULL; (o = hwloc_get_next_obj_by_type(topo->hw, HWLOC_OBJ_NUMANODE, o));)
-        if (hwloc_bitmap_isset(o->cpuset, (unsigned)pu_os)) {
-            node = o;
+        if (o->cpuset && hwloc_bitmap_isset(o->cpuset, (unsigned)pu_os)) {
+            where.numa = (int)o->logical_index;
             break;
         }
-    *numa = node ? (int)node->logical_index : -1;
+    return where;
 }

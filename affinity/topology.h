@@ -15,6 +15,7 @@ struct topology_facts {
     uint64_t llc_bytes_total; /* summed over those instances; 0 when unknown */
     const char *llc_source;   /* "hwloc", "sysfs" or "unknown" */
     bool this_system;         /* false for HWLOC_SYNTHETIC / HWLOC_XMLFILE topologies */
+    char source[200];         /* "this machine", "HWLOC_SYNTHETIC=...", "HWLOC_XMLFILE=..." */
 };
 
 struct topology {
@@ -23,12 +24,16 @@ struct topology {
 };
 
 /* Loads the topology (honouring HWLOC_SYNTHETIC / HWLOC_XMLFILE) and fills facts.
- * Returns 0, or -1 with a reason. */
+ * Returns 0; -1 with a reason when hwloc fails; -2 when those variables do not parse. */
 int topology_load(struct topology *topo, char *why, size_t why_len);
 void topology_unload(struct topology *topo);
 
-/* Core, package and NUMA node (logical indices) of a PU given by OS index; -1 if unknown. */
-void topology_locate_pu(const struct topology *topo, int pu_os, int *core, int *package, int *numa);
+/* Where a PU (OS index) sits: logical indices, -1 where unknown. */
+struct pu_location {
+    int core, package, numa, llc;
+};
+
+struct pu_location topology_locate_pu(const struct topology *topo, int pu_os);
 
 /* LLC facts from a sysfs tree (normally /sys/devices/system/cpu), for machines where hwloc has
  * no cache information. Returns 0 and fills level/count/bytes, or -1 when nothing is known. */

@@ -1,13 +1,13 @@
 #include "kernels/kernel_table.h"
 
-void stream_copy_double(void *a, void *b, void *c, size_t n, double q);
-void stream_scale_double(void *a, void *b, void *c, size_t n, double q);
-void stream_add_double(void *a, void *b, void *c, size_t n, double q);
-void stream_triad_double(void *a, void *b, void *c, size_t n, double q);
-void stream_copy_float(void *a, void *b, void *c, size_t n, double q);
-void stream_scale_float(void *a, void *b, void *c, size_t n, double q);
-void stream_add_float(void *a, void *b, void *c, size_t n, double q);
-void stream_triad_float(void *a, void *b, void *c, size_t n, double q);
+void stream_copy_double(void *a, void *b, void *c, size_t begin, size_t end, double q);
+void stream_scale_double(void *a, void *b, void *c, size_t begin, size_t end, double q);
+void stream_add_double(void *a, void *b, void *c, size_t begin, size_t end, double q);
+void stream_triad_double(void *a, void *b, void *c, size_t begin, size_t end, double q);
+void stream_copy_float(void *a, void *b, void *c, size_t begin, size_t end, double q);
+void stream_scale_float(void *a, void *b, void *c, size_t begin, size_t end, double q);
+void stream_add_float(void *a, void *b, void *c, size_t begin, size_t end, double q);
+void stream_triad_float(void *a, void *b, void *c, size_t begin, size_t end, double q);
 
 const struct kernel_desc kernel_table[KERNEL_COUNT] = {
     {KERNEL_COPY,

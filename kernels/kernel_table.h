@@ -10,9 +10,9 @@ enum kernel_id { KERNEL_COPY, KERNEL_SCALE, KERNEL_ADD, KERNEL_TRIAD, KERNEL_COU
 
 #define KERNEL_MASK_ALL ((1u << KERNEL_COUNT) - 1)
 
-/* One parallel pass over n elements of the STREAM arrays a, b, c with scalar q.
- * Called from serial code; the function opens its own OpenMP region with schedule(static). */
-typedef void (*kernel_fn)(void *a, void *b, void *c, size_t n, double q);
+/* One thread's share [begin, end) of a pass over the STREAM arrays a, b, c with scalar q.
+ * Called inside the runner's parallel region; no OpenMP inside. */
+typedef void (*kernel_fn)(void *a, void *b, void *c, size_t begin, size_t end, double q);
 
 /* A kernel is a row of this table: every byte count and rate comes from here. */
 struct kernel_desc {
@@ -40,12 +40,17 @@ uint64_t kernel_bytes_counted(const struct kernel_desc *k, uint64_t n, enum elem
 uint64_t kernel_bytes_traffic(const struct kernel_desc *k, uint64_t n, enum elem_type type,
                               int nontemporal);
 
-/* First touch: a=2, b=0.5, c=1 in parallel with the same static schedule as the kernels, so
- * each thread's pages are those it will use. */
-void stream_init_arrays(void *a, void *b, void *c, size_t n, enum elem_type type);
+/* First touch of [begin, end): a=2, b=0.5, c=1, by the thread that will run the kernels on
+ * that range, so its pages land on that thread's NUMA node. */
+void stream_init_arrays(void *a, void *b, void *c, size_t begin, size_t end, enum elem_type type);
 
-/* Multiplies every element of the three arrays by 2^exponent (exact in binary floating
- * point), used between repetitions to keep values in range. */
-void stream_scale_arrays(void *a, void *b, void *c, size_t n, enum elem_type type, int exponent);
+/* Multiplies [begin, end) of the three arrays by 2^exponent (exact in binary floating point),
+ * used between repetitions to keep values in range. */
+void stream_scale_arrays(void *a, void *b, void *c, size_t begin, size_t end, enum elem_type type,
+                         int exponent);
+
+/* Start of thread's range when n elements are split over nthreads; the range ends where the
+ * next thread's begins (n for the last). Boundaries fall on cache lines. */
+size_t stream_chunk_begin(size_t n, int nthreads, int thread, enum elem_type type);
 
 #endif

@@ -5,12 +5,16 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "affinity/policy.h"
 #include "kernels/kernel_table.h"
 #include "src/parse.h"
 
 #define LIST_MAX 64
 
 enum output_format { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON };
+
+/* --per-domain: also report each domain's share of a run, measured at the same time. */
+enum domain_kind { DOMAIN_NONE, DOMAIN_NUMA, DOMAIN_PACKAGE, DOMAIN_LLC };
 
 /* The command line, parsed and checked; nothing here depends on the machine. */
 struct options {
@@ -21,8 +25,10 @@ struct options {
     size_t n_sizes; /* 0 = the STREAM rule */
     const char *pages[LIST_MAX];
     size_t n_pages;
-    const char *binds[LIST_MAX];
-    size_t n_binds;
+    struct bind_spec binds[LIST_MAX];
+    size_t n_binds; /* 0 = scatter (compact from one thread per core up), or OpenMP's own
+                       binding when OMP_PROC_BIND/OMP_PLACES/GOMP_CPU_AFFINITY are set */
+    enum domain_kind per_domain;
     const char *stores[LIST_MAX];
     size_t n_stores;
     unsigned ntimes;
@@ -41,5 +47,7 @@ enum cli_action { CLI_RUN, CLI_EXIT_OK, CLI_EXIT_USAGE };
 enum cli_action cli_parse(int argc, char **argv, struct options *opts);
 
 void cli_print_help(FILE *out);
+void cli_free(struct options *opts);
+const char *domain_kind_name(enum domain_kind kind);
 
 #endif

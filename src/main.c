@@ -20,8 +20,7 @@ static void check_omp_num_threads(int argc, char **argv, char **envp)
     (void)argv;
     static const char key[] = "OMP_NUM_THREADS=";
     for (char **e = envp; e && *e; e++) {
-        if (strncmp(*e, key, sizeof(key) - 1) != 0)
-            continue;
+        if (strncmp(*e, key, sizeof(key) - 1) != 0) continue;
         const char *v = *e + sizeof(key) - 1;
         int ok = *v != '\0', digits = 0, nonzero = 0;
         for (const char *p = v; *p && ok; p++) {
@@ -43,8 +42,9 @@ static void check_omp_num_threads(int argc, char **argv, char **envp)
         }
     }
 }
-__attribute__((section(".preinit_array"), used)) static void (*const preinit_check)(
-    int, char **, char **) = check_omp_num_threads;
+__attribute__((section(".preinit_array"),
+               used)) static void (*const preinit_check)(int, char **,
+                                                         char **) = check_omp_num_threads;
 
 static void warn_thread_counts(const struct plan *plan, const struct topology_facts *topo)
 {
@@ -72,13 +72,18 @@ static int write_report(const struct options *opts, const struct report *rep,
     }
 }
 
+static bool report_shows_warnings(const struct options *opts)
+{
+    return opts->format == FORMAT_TEXT && !opts->quiet && !opts->output;
+}
+
 static int measure(const struct options *opts, const struct plan *plan, const struct topology *topo,
                    struct report *rep)
 {
     for (size_t i = 0; i < plan->n_runs; i++) {
         struct run_result *r = &rep->runs[i];
         if (opts->dry_run) {
-            run_describe(&plan->runs[i], r);
+            run_describe(&plan->runs[i], topo, r);
             continue;
         }
         int rc = run_stream(&plan->runs[i], topo, &rep->timer, r);
@@ -88,8 +93,9 @@ static int measure(const struct options *opts, const struct plan *plan, const st
             log_error("run %zu failed validation: array %c[%zu] = %.17g, expected %.17g", i + 1,
                       r->validation.failed_array, r->validation.first_bad_index,
                       r->validation.first_bad_value, r->validation.first_bad_expected);
-        for (int w = 0; w < r->n_warnings; w++)
-            log_warn("run %zu: %s", i + 1, r->warnings[w]);
+        if (!report_shows_warnings(opts)) /* else they are in the report already */
+            for (int w = 0; w < r->n_warnings; w++)
+                log_warn("run %zu: %s", i + 1, r->warnings[w]);
     }
     return EXIT_OK;
 }
@@ -102,18 +108,21 @@ int main(int argc, char **argv)
     case CLI_EXIT_USAGE: return EXIT_USAGE;
     case CLI_RUN: break;
     }
+    log_set_quiet(opts.quiet);
 
     struct topology topo;
     char why[300];
-    if (topology_load(&topo, why, sizeof(why)) != 0) {
+    int loaded = topology_load(&topo, why, sizeof(why));
+    if (loaded != 0) {
         log_error("%s", why);
-        return EXIT_RESOURCE;
+        cli_free(&opts);
+        return loaded == -2 ? EXIT_USAGE : EXIT_RESOURCE;
     }
     struct report rep = {.version = MEMBENCH_VERSION, .topo = topo.facts, .dry_run = opts.dry_run};
     sysinfo_read(&rep.sys);
 
     struct plan plan;
-    int rc = plan_build(&opts, &topo.facts, &rep.sys, &plan);
+    int rc = plan_build(&opts, &topo, &rep.sys, &plan);
     if (rc != EXIT_OK) {
         plan_free(&plan);
         topology_unload(&topo);
@@ -145,5 +154,6 @@ int main(int argc, char **argv)
     free(rep.runs);
     plan_free(&plan);
     topology_unload(&topo);
+    cli_free(&opts);
     return rc;
 }

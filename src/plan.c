@@ -30,47 +30,106 @@ int default_threads(const struct topology_facts *topo, unsigned *threads, const 
     return 0;
 }
 
-/* Without --bind, membench binds nothing; OpenMP's own variables, if set, still apply. */
-static const char *default_bind(void)
+/* The OpenMP binding variable the user set, if any. */
+static const char *openmp_binding_variable(void)
 {
     static const char *const vars[] = {"OMP_PROC_BIND", "OMP_PLACES", "GOMP_CPU_AFFINITY"};
     for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
         const char *v = getenv(vars[i]);
-        if (v && *v && strcmp(v, "false") != 0) return "openmp-env";
+        if (v && *v && strcmp(v, "false") != 0) return vars[i];
     }
-    return "none";
+    return NULL;
 }
 
-static int resolve_size(const struct options *o, size_t index, const struct topology_facts *topo,
-                        struct run_config *r)
+/* Without --bind: OpenMP's own binding when its variables are set, else scatter while there
+ * are fewer threads than cores and compact from one thread per core up (the same cores, and
+ * SMT siblings only once every core has a thread). */
+static void default_bind(const struct topology_facts *topo, unsigned threads,
+                         struct bind_spec *spec)
+{
+    memset(spec, 0, sizeof(*spec));
+    if (openmp_binding_variable()) {
+        spec->kind = BIND_OPENMP_ENV;
+        snprintf(spec->text, sizeof(spec->text), "openmp-env");
+    } else if (threads < (unsigned)topo->cores) {
+        spec->kind = BIND_SCATTER;
+        snprintf(spec->text, sizeof(spec->text), "scatter");
+    } else {
+        spec->kind = BIND_COMPACT;
+        snprintf(spec->text, sizeof(spec->text), "compact");
+    }
+}
+
+static int place_threads(const struct topology *topo, const struct bind_spec *spec,
+                         struct run_config *r)
+{
+    r->bind_kind = spec->kind;
+    snprintf(r->bind, sizeof(r->bind), "%s", spec->text);
+    r->llc_count = topo->facts.llc_count;
+    r->llc_bytes = topo->facts.llc_bytes_total;
+    if (spec->kind == BIND_NONE || spec->kind == BIND_OPENMP_ENV)
+        return EXIT_OK; /* threads may run anywhere: every allowed LLC counts */
+    r->pus = malloc(r->threads * sizeof(int));
+    if (!r->pus) {
+        log_error("out of memory planning placement");
+        return EXIT_RESOURCE;
+    }
+    char why[300];
+    if (placement_plan(topo, spec, (int)r->threads, r->pus, why, sizeof(why)) != 0) {
+        log_error("%s", why);
+        return EXIT_USAGE;
+    }
+    llc_in_use(topo, r->pus, (int)r->threads, &r->llc_count, &r->llc_bytes);
+    return EXIT_OK;
+}
+
+static const char *topo_no_llc_reason = "hwloc and sysfs report none";
+
+static int resolve_size(const struct options *o, size_t index, struct run_config *r)
 {
     size_t es = elem_size(o->type);
     char why[300];
     if (o->n_sizes == 0) {
-        if (topo->llc_bytes_total == 0) {
-            log_error("the last-level cache size is unknown on this machine (hwloc and sysfs "
-                      "report none); give the array size with --size, e.g. --size 1GiB");
+        if (r->llc_bytes == 0) {
+            log_error("the last-level cache size is unknown (%s); give the array size with "
+                      "--size, e.g. --size 1GiB",
+                      topo_no_llc_reason);
             return EXIT_RESOURCE;
         }
-        uint64_t n = (uint64_t)(STREAM_LLC_MULTIPLE * (double)topo->llc_bytes_total / (double)es);
-        if (n * es < STREAM_LLC_MULTIPLE * topo->llc_bytes_total) n++;
+        uint64_t n = (uint64_t)(STREAM_LLC_MULTIPLE * (double)r->llc_bytes / (double)es);
+        if (n * es < STREAM_LLC_MULTIPLE * r->llc_bytes) n++;
         r->elements = n > STREAM_MIN_ELEMENTS ? n : STREAM_MIN_ELEMENTS;
         snprintf(r->size_label, sizeof(r->size_label), "4xLLC (STREAM rule)");
         return EXIT_OK;
     }
     const struct size_spec *spec = &o->sizes[index];
-    if (spec->kind == SIZE_LLC_MULTIPLE && topo->llc_bytes_total == 0) {
-        log_error("--size %s: the last-level cache size is unknown on this machine (hwloc and "
-                  "sysfs report none); give the size in bytes instead, e.g. --size 1GiB",
-                  spec->text);
+    if (spec->kind == SIZE_LLC_MULTIPLE && r->llc_bytes == 0) {
+        log_error("--size %s: the last-level cache size is unknown (%s); give the size in bytes "
+                  "instead, e.g. --size 1GiB",
+                  spec->text, topo_no_llc_reason);
         return EXIT_RESOURCE;
     }
-    if (size_to_elements(spec, topo->llc_bytes_total, es, &r->elements, why, sizeof(why)) != 0) {
-        log_error("--size: %s", why);
+    if (size_to_elements(spec, r->llc_bytes, es, &r->elements, why, sizeof(why)) != 0) {
+        log_error("--size: %s; see membench --help", why);
         return EXIT_USAGE;
     }
     snprintf(r->size_label, sizeof(r->size_label), "%s", spec->text);
     return EXIT_OK;
+}
+
+/* Runs of one sweep compare best at one array size: the largest any of them needs, so every
+ * run still keeps the STREAM rule for the LLCs its own threads use. */
+static void share_largest_rule_size(struct plan *plan)
+{
+    uint64_t largest = 0;
+    for (size_t i = 0; i < plan->n_runs; i++)
+        if (plan->runs[i].elements > largest) largest = plan->runs[i].elements;
+    for (size_t i = 0; i < plan->n_runs; i++) {
+        struct run_config *r = &plan->runs[i];
+        if (r->elements == largest) continue;
+        r->elements = largest;
+        snprintf(r->size_label, sizeof(r->size_label), "4xLLC (STREAM rule, largest of the sweep)");
+    }
 }
 
 static int check_memory(const struct run_config *r, const struct sys_info *sys)
@@ -82,21 +141,25 @@ static int check_memory(const struct run_config *r, const struct sys_info *sys)
     }
     double allowed = MEMORY_MARGIN * (double)sys->mem_available_bytes;
     if ((double)r->total_bytes <= allowed) return EXIT_OK;
-    char need[32], avail[32], each[32];
+    char need[32], usable[32], avail[32], each[32];
     format_bytes(r->total_bytes, need, sizeof(need));
+    format_bytes((uint64_t)allowed, usable, sizeof(usable));
     format_bytes(sys->mem_available_bytes, avail, sizeof(avail));
     format_bytes(r->array_bytes, each, sizeof(each));
-    log_error("the three arrays need %s (3 x %s) but only %s is available (MemAvailable, "
-              "%.0f%% usable); choose a smaller --size",
-              need, each, avail, MEMORY_MARGIN * 100.0);
+    log_error("the three arrays need %s (3 x %s) but only %s may be used (%.0f%% of MemAvailable "
+              "%s); choose a smaller --size",
+              need, each, usable, MEMORY_MARGIN * 100.0, avail);
     return EXIT_RESOURCE;
 }
 
-int plan_build(const struct options *o, const struct topology_facts *topo,
-               const struct sys_info *sys, struct plan *plan)
+int plan_build(const struct options *o, const struct topology *topology, const struct sys_info *sys,
+               struct plan *plan)
 {
+    const struct topology_facts *topo = &topology->facts;
     memset(plan, 0, sizeof(*plan));
-    plan->llc_bytes = topo->llc_bytes_total;
+    if (!topo->this_system) topo_no_llc_reason = "the given topology has no caches";
+    const char *omp_var = openmp_binding_variable();
+    if (o->n_binds && omp_var) log_note("--bind given: membench's placement overrides %s", omp_var);
     size_t n_threads = o->n_threads ? o->n_threads : 1;
     size_t n_sizes = o->n_sizes ? o->n_sizes : 1;
     size_t n_binds = o->n_binds ? o->n_binds : 1;
@@ -130,10 +193,15 @@ int plan_build(const struct options *o, const struct topology_facts *topo,
                 for (size_t ist = 0; ist < n_stores; ist++)
                     for (size_t it = 0; it < n_threads; it++) {
                         struct run_config *r = &plan->runs[k++];
+                        plan->n_runs = k;
                         r->threads = o->n_threads ? o->threads[it] : env_threads;
                         r->threads_from = o->n_threads ? "--threads" : env_from;
                         r->pages = o->n_pages ? o->pages[ip] : "default";
-                        r->bind = o->n_binds ? o->binds[ib] : default_bind();
+                        struct bind_spec fallback;
+                        default_bind(topo, r->threads, &fallback);
+                        int rc = place_threads(topology, o->n_binds ? &o->binds[ib] : &fallback, r);
+                        if (rc != EXIT_OK) return rc;
+                        r->per_domain = o->per_domain;
                         /* auto picks normal stores until non-temporal kernels exist */
                         r->stores = "normal";
                         (void)ist;
@@ -141,20 +209,28 @@ int plan_build(const struct options *o, const struct topology_facts *topo,
                         r->ntimes = o->ntimes;
                         r->offset = o->offset;
                         r->kernel_mask = o->kernel_mask;
-                        int rc = resolve_size(o, is, topo, r);
-                        if (rc != EXIT_OK) return rc;
-                        size_t es = elem_size(o->type);
-                        r->array_bytes = r->elements * es;
-                        r->total_bytes = 3 * r->array_bytes + 3 * (uint64_t)o->offset * es;
-                        rc = check_memory(r, sys);
+                        rc = resolve_size(o, is, r);
                         if (rc != EXIT_OK) return rc;
                     }
     plan->n_runs = k;
+    if (o->n_sizes == 0) share_largest_rule_size(plan);
+    for (size_t i = 0; i < plan->n_runs; i++) {
+        struct run_config *r = &plan->runs[i];
+        size_t es = elem_size(o->type);
+        r->array_bytes = r->elements * es;
+        r->total_bytes = 3 * r->array_bytes + 3 * (uint64_t)o->offset * es;
+        r->below_stream_rule =
+            r->llc_bytes && r->array_bytes < STREAM_LLC_MULTIPLE * (double)r->llc_bytes;
+        int rc = check_memory(r, sys);
+        if (rc != EXIT_OK) return rc;
+    }
     return EXIT_OK;
 }
 
 void plan_free(struct plan *plan)
 {
+    for (size_t i = 0; plan->runs && i < plan->n_runs; i++)
+        free(plan->runs[i].pus);
     free(plan->runs);
     plan->runs = NULL;
     plan->n_runs = 0;

@@ -17,7 +17,12 @@
 struct run_config {
     unsigned threads;
     const char *threads_from; /* "--threads", "OMP_NUM_THREADS" or "physical cores" */
-    const char *bind;
+    enum bind_kind bind_kind;
+    char bind[72]; /* as reported: "scatter", "compact", "0,2,4-7", "none", "openmp-env" */
+    int *pus;      /* planned PU (OS index) per thread; NULL when membench does not bind */
+    int llc_count; /* LLC instances the threads use: the basis of xLLC sizes */
+    uint64_t llc_bytes;
+    enum domain_kind per_domain;
     const char *pages;
     const char *stores;
     enum elem_type type;
@@ -28,18 +33,18 @@ struct run_config {
     unsigned ntimes;
     size_t offset;
     unsigned kernel_mask;
+    bool below_stream_rule; /* arrays smaller than 4x the LLCs in use: caches inflate rates */
 };
 
 struct plan {
     struct run_config *runs;
     size_t n_runs;
-    uint64_t llc_bytes; /* LLC total the sizes were computed from; 0 if unknown */
 };
 
 /* Expands the options into runs and checks each fits in memory. Returns an exit status:
  * EXIT_OK, EXIT_USAGE or EXIT_RESOURCE, after a one-line error. */
-int plan_build(const struct options *opts, const struct topology_facts *topo,
-               const struct sys_info *sys, struct plan *plan);
+int plan_build(const struct options *opts, const struct topology *topo, const struct sys_info *sys,
+               struct plan *plan);
 void plan_free(struct plan *plan);
 
 /* Default thread count: $OMP_NUM_THREADS if set (first level), else physical cores.

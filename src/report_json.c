@@ -33,6 +33,7 @@ static json_t *system_json(const struct report *rep)
     json_object_set_new(sys, "llc_level", t->llc_level ? json_integer(t->llc_level) : json_null());
     json_object_set_new(sys, "llc_source", json_string(t->llc_source));
     json_object_set_new(sys, "topology_is_this_system", json_boolean(t->this_system));
+    json_object_set_new(sys, "topology_source", json_string(t->source));
     json_object_set_new(sys, "thp_enabled", json_string(s->thp_enabled));
     json_object_set_new(sys, "kernel", json_string(s->kernel));
     json_object_set_new(sys, "mem_available_bytes",
@@ -48,12 +49,19 @@ static json_t *config_json(const struct run_config *c)
     for (int k = 0; k < KERNEL_COUNT; k++)
         if (c->kernel_mask & (1u << k))
             json_array_append_new(kernels, json_string(kernel_table[k].name));
-    return json_pack("{s:i,s:s,s:s,s:s,s:I,s:I,s:I,s:s,s:i,s:s,s:s,s:i,s:o}", "threads",
-                     (int)c->threads, "threads_from", c->threads_from, "bind", c->bind, "pages",
-                     c->pages, "array_elements", (json_int_t)c->elements, "array_bytes",
-                     (json_int_t)c->array_bytes, "total_bytes", (json_int_t)c->total_bytes,
-                     "size_rule", c->size_label, "ntimes", (int)c->ntimes, "stores", c->stores,
-                     "type", elem_type_name(c->type), "offset", (int)c->offset, "kernels", kernels);
+    json_t *o = json_pack(
+        "{s:i,s:s,s:s,s:s,s:I,s:I,s:I,s:s,s:i,s:s,s:s,s:i,s:o}", "threads", (int)c->threads,
+        "threads_from", c->threads_from, "bind", c->bind, "pages", c->pages, "array_elements",
+        (json_int_t)c->elements, "array_bytes", (json_int_t)c->array_bytes, "total_bytes",
+        (json_int_t)c->total_bytes, "size_rule", c->size_label, "ntimes", (int)c->ntimes, "stores",
+        c->stores, "type", elem_type_name(c->type), "offset", (int)c->offset, "kernels", kernels);
+    json_object_set_new(o, "llc_count_used",
+                        c->llc_count ? json_integer(c->llc_count) : json_null());
+    json_object_set_new(o, "llc_bytes_used",
+                        c->llc_bytes ? json_integer((json_int_t)c->llc_bytes) : json_null());
+    json_object_set_new(o, "per_domain", json_string(domain_kind_name(c->per_domain)));
+    json_object_set_new(o, "below_stream_rule", json_boolean(c->below_stream_rule));
+    return o;
 }
 
 static json_t *placement_json(const struct run_result *r)
@@ -61,9 +69,31 @@ static json_t *placement_json(const struct run_result *r)
     json_t *list = json_array();
     for (int i = 0; i < r->n_placement; i++) {
         const struct placement_entry *p = &r->placement[i];
-        json_array_append_new(list,
-                              json_pack("{s:i,s:i,s:i,s:i,s:i}", "thread", p->thread, "pu", p->pu,
-                                        "core", p->core, "package", p->package, "numa", p->numa));
+        json_t *o = json_pack("{s:i,s:i,s:i,s:i,s:i}", "thread", p->thread, "pu", p->pu, "core",
+                              p->core, "package", p->package, "numa", p->numa);
+        json_object_set_new(o, "llc", p->llc >= 0 ? json_integer(p->llc) : json_null());
+        json_object_set_new(o, "planned_pu",
+                            p->planned_pu >= 0 ? json_integer(p->planned_pu) : json_null());
+        if (r->measured) json_object_set_new(o, "bound", json_boolean(p->bound));
+        json_array_append_new(list, o);
+    }
+    return list;
+}
+
+static json_t *domains_json(const struct run_result *r)
+{
+    json_t *list = json_array();
+    for (int d = 0; d < r->n_domains; d++) {
+        const struct domain_result *dom = &r->domains[d];
+        json_t *rates = json_object();
+        for (int i = 0; i < r->n_results; i++) {
+            int k = r->results[i].kernel;
+            json_object_set_new(rates, kernel_table[k].name, real_or_null(dom->best_rate_mbps[k]));
+        }
+        json_array_append_new(list, json_pack("{s:s,s:i,s:i,s:I,s:o}", "kind",
+                                              domain_kind_name(r->config.per_domain), "index",
+                                              dom->index, "threads", dom->n_threads, "elements",
+                                              (json_int_t)dom->elements, "best_rate_mbps", rates));
     }
     return list;
 }
@@ -112,6 +142,8 @@ static json_t *run_json(const struct run_result *r)
     json_object_set_new(o, "threads_migrated", json_boolean(r->migrated));
     json_object_set_new(o, "backing", backing_json(r));
     json_object_set_new(o, "results", results_json(r));
+    if (r->config.per_domain != DOMAIN_NONE) json_object_set_new(o, "domains", domains_json(r));
+    json_object_set_new(o, "threads_misplaced", json_integer(r->n_misplaced));
     json_t *v = json_object();
     json_object_set_new(v, "passed", json_boolean(r->validation.passed));
     json_object_set_new(v, "max_rel_error", real_or_null(r->validation.max_rel_error));

@@ -1,3 +1,4 @@
+#include <stddef.h>
 #include <string.h>
 
 #include "src/report.h"
@@ -10,6 +11,9 @@ static void write_system(FILE *out, const struct report *rep)
     const struct sys_info *s = &rep->sys;
     fprintf(out, RULE "membench %s: STREAM-style memory bandwidth\n" RULE, rep->version);
     fprintf(out, "Host: %s, Linux %s\n", s->hostname, s->kernel);
+    if (!t->this_system)
+        fprintf(out, "Topology: %s (not this machine: nothing below is measured on it)\n",
+                t->source);
     fprintf(out, "CPU: %s; %d package%s, %d NUMA node%s, %d cores, %d PUs\n", t->cpu_model,
             t->packages, t->packages == 1 ? "" : "s", t->numa_nodes, t->numa_nodes == 1 ? "" : "s",
             t->cores, t->pus);
@@ -35,14 +39,40 @@ static void write_system(FILE *out, const struct report *rep)
     fprintf(out, "\n" RULE);
 }
 
+static int count_distinct(const struct placement_entry *p, int n, size_t offset)
+{
+    int distinct = 0;
+    for (int i = 0; i < n; i++) {
+        int v = *(const int *)((const char *)&p[i] + offset), seen = 0;
+        for (int j = 0; j < i && !seen; j++)
+            seen = *(const int *)((const char *)&p[j] + offset) == v;
+        distinct += !seen;
+    }
+    return distinct;
+}
+
 static void write_placement(FILE *out, const struct run_result *r)
 {
     if (r->n_placement == 0) return;
-    fprintf(out, "Placement (thread:PU/core/package/NUMA):");
-    for (int i = 0; i < r->n_placement; i++) {
-        const struct placement_entry *p = &r->placement[i];
-        fprintf(out, " %d:%d/%d/%d/%d", p->thread, p->pu, p->core, p->package, p->numa);
-    }
+    const struct placement_entry *p = r->placement;
+    int n = r->n_placement;
+    int pus = count_distinct(p, n, offsetof(struct placement_entry, pu));
+    int cores = count_distinct(p, n, offsetof(struct placement_entry, core));
+    int packages = count_distinct(p, n, offsetof(struct placement_entry, package));
+    int numas = count_distinct(p, n, offsetof(struct placement_entry, numa));
+    const char *how = !r->config.pus   ? "not bound by membench"
+                      : !r->measured   ? "planned"
+                      : r->n_misplaced ? "bound, NOT as planned"
+                                       : "bound and verified";
+    fprintf(out,
+            "Placement: %d thread%s on %d PU%s, %d core%s, %d package%s, %d NUMA node%s (%s)%s%s\n",
+            n, n == 1 ? "" : "s", pus, pus == 1 ? "" : "s", cores, cores == 1 ? "" : "s", packages,
+            packages == 1 ? "" : "s", numas, numas == 1 ? "" : "s", how,
+            pus < n ? "; PUs shared by several threads" : "",
+            cores < pus ? "; SMT siblings used" : "");
+    fprintf(out, "Thread:PU");
+    for (int i = 0; i < n; i++)
+        fprintf(out, " %d:%d", p[i].thread, p[i].pu);
     fprintf(out, "%s\n", r->migrated ? " (threads migrated during the run)" : "");
 }
 
@@ -72,6 +102,15 @@ static void write_config(FILE *out, const struct report *rep, size_t index)
     fprintf(out, "Total memory required = %.1f MiB (= %.1f GiB).\n", total_mib, total_mib / 1024.0);
     fprintf(out, "Array size rule: %s; element type %s, %zu bytes\n", c->size_label,
             elem_type_name(c->type), elem_size(c->type));
+    if (c->below_stream_rule)
+        fprintf(out, "NOTE: arrays are below the STREAM rule (4x the LLC in use): caches inflate "
+                     "these rates\n");
+    if (c->llc_bytes) {
+        char llc[32];
+        format_bytes(c->llc_bytes, llc, sizeof(llc));
+        fprintf(out, "Last-level cache used by these threads: %d instance%s, %s\n", c->llc_count,
+                c->llc_count == 1 ? "" : "s", llc);
+    }
     fprintf(out, "Each kernel will be executed %u times.\n", c->ntimes);
     fprintf(out, " The *best* time for each kernel (excluding the first iteration)\n"
                  " will be used to compute the reported bandwidth.\n");
@@ -79,6 +118,26 @@ static void write_config(FILE *out, const struct report *rep, size_t index)
             c->threads_from, c->bind, c->stores);
     write_placement(out, r);
     if (r->measured) write_backing(out, r);
+}
+
+static void write_domains(FILE *out, const struct run_result *r)
+{
+    if (r->n_domains == 0) return;
+    fprintf(out, "Per-%s best rates, MB/s (all domains measured at the same time):\n",
+            domain_kind_name(r->config.per_domain));
+    fprintf(out, "Domain     Threads");
+    for (int i = 0; i < r->n_results; i++)
+        fprintf(out, " %12s", kernel_table[r->results[i].kernel].name);
+    fprintf(out, "\n");
+    for (int d = 0; d < r->n_domains; d++) {
+        const struct domain_result *dom = &r->domains[d];
+        char label[32];
+        snprintf(label, sizeof(label), "%s %d", domain_kind_name(r->config.per_domain), dom->index);
+        fprintf(out, "%-10s %7d", label, dom->n_threads);
+        for (int i = 0; i < r->n_results; i++)
+            fprintf(out, " %12.1f", dom->best_rate_mbps[r->results[i].kernel]);
+        fprintf(out, "\n");
+    }
 }
 
 static void write_results(FILE *out, const struct run_result *r)
@@ -100,6 +159,7 @@ static void write_results(FILE *out, const struct run_result *r)
                 "error %.3e > %.1e)\n",
                 v->failed_array, v->first_bad_index, v->first_bad_value, v->first_bad_expected,
                 v->max_rel_error, v->tolerance);
+    write_domains(out, r);
     for (int i = 0; i < r->n_warnings; i++)
         fprintf(out, "WARNING: %s\n", r->warnings[i]);
     fprintf(out, RULE);

@@ -26,12 +26,24 @@ struct kernel_result {
 
 #define RUN_WARNINGS_MAX 8
 
+/* One domain's share of a run (--per-domain), timed from the common start of each kernel to
+ * the last of its threads finishing, while every other domain ran too. */
+struct domain_result {
+    int index; /* logical index of the NUMA node, package or LLC; -1 when unknown */
+    int n_threads;
+    uint64_t elements;                   /* handled by its threads */
+    double best_rate_mbps[KERNEL_COUNT]; /* indexed by enum kernel_id */
+};
+
 struct run_result {
     struct run_config config;
     bool measured; /* false for --dry-run */
     int n_placement;
     struct placement_entry *placement;
-    bool migrated; /* a thread ran on a different PU at the end than at first touch */
+    bool migrated;   /* a thread ran on a different PU at the end than at first touch */
+    int n_misplaced; /* threads not running where the plan put them */
+    int n_domains;
+    struct domain_result *domains;
     struct backing_info backing;
     int n_results;
     struct kernel_result results[KERNEL_COUNT];

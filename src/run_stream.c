@@ -1,11 +1,13 @@
 #include "src/run_stream.h"
 
 #include <omp.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "affinity/bind.h"
 #include "src/log.h"
 
 #define ARRAY_ALIGN (2u << 20)
@@ -27,7 +29,7 @@ static void add_warning(struct run_result *out, const char *fmt, ...)
     va_end(ap);
 }
 
-void run_describe(const struct run_config *cfg, struct run_result *out)
+void run_describe(const struct run_config *cfg, const struct topology *topo, struct run_result *out)
 {
     memset(out, 0, sizeof(*out));
     out->config = *cfg;
@@ -39,15 +41,16 @@ void run_describe(const struct run_config *cfg, struct run_result *out)
         r->bytes_estimated_traffic =
             kernel_bytes_traffic(&kernel_table[k], cfg->elements, cfg->type, 0);
     }
-}
-
-static void record_placement(const struct topology *topo, const int *pus, int n,
-                             struct run_result *out)
-{
-    out->placement = calloc((size_t)n, sizeof(*out->placement));
+    if (!cfg->pus) return;
+    out->placement = calloc(cfg->threads, sizeof(*out->placement));
     if (!out->placement) return;
-    out->n_placement = n;
-    placement_describe(topo, pus, n, out->placement);
+    out->n_placement = (int)cfg->threads;
+    for (unsigned t = 0; t < cfg->threads; t++) {
+        out->placement[t].thread = (int)t;
+        out->placement[t].planned_pu = cfg->pus[t];
+        out->placement[t].pu = cfg->pus[t];
+    }
+    placement_locate(topo, out->placement, out->n_placement);
 }
 
 static void summarise(const double *times, unsigned ntimes, struct kernel_result *r)
@@ -64,10 +67,154 @@ static void summarise(const double *times, unsigned ntimes, struct kernel_result
     r->best_rate_mbps = lo > 0.0 ? 1e-6 * (double)r->bytes_counted / lo : 0.0;
 }
 
+static int domain_of(const struct placement_entry *p, enum domain_kind kind)
+{
+    switch (kind) {
+    case DOMAIN_NUMA: return p->numa;
+    case DOMAIN_PACKAGE: return p->package;
+    case DOMAIN_LLC: return p->llc;
+    default: return -1;
+    }
+}
+
+/* Groups threads by domain; thread_domain[t] becomes an index into out->domains. */
+static int build_domains(const struct run_config *cfg, struct run_result *out, int *thread_domain)
+{
+    int n = 0;
+    out->domains = calloc(cfg->threads, sizeof(*out->domains));
+    if (!out->domains) return -1;
+    for (int t = 0; t < out->n_placement; t++) {
+        int id = domain_of(&out->placement[t], cfg->per_domain), d;
+        for (d = 0; d < n && out->domains[d].index != id; d++)
+            ;
+        if (d == n) out->domains[n++].index = id;
+        thread_domain[t] = d;
+        out->domains[d].n_threads++;
+    }
+    out->n_domains = n;
+    return 0;
+}
+
+/* Everything the threads of one run share; written by the master between barriers. */
+struct team {
+    const struct run_config *cfg;
+    const struct topology *topo;
+    void *a, *b, *c;
+    size_t n;
+    double *times;       /* [kernel][rep] */
+    double *finish;      /* per thread, seconds after the kernel's start */
+    int *thread_domain;  /* per thread, index into domains; NULL without --per-domain */
+    double *domain_best; /* [kernel][domain] best time */
+    struct expected_values expect;
+    int team_size;
+};
+
+static void record_domains(struct team *tm, struct run_result *out, int k, unsigned rep)
+{
+    if (!tm->thread_domain || rep == 0) return;
+    double *best = &tm->domain_best[(size_t)k * (size_t)out->n_domains];
+    for (int d = 0; d < out->n_domains; d++) {
+        double slowest = 0.0;
+        for (int t = 0; t < tm->team_size; t++)
+            if (tm->thread_domain[t] == d && tm->finish[t] > slowest) slowest = tm->finish[t];
+        if (best[d] == 0.0 || slowest < best[d]) best[d] = slowest;
+    }
+}
+
+/* The timed loop: one parallel region, each thread bound once and working on the same range
+ * it first touched; every kernel starts together after a barrier and ends at the next. */
+static void run_team(struct team *tm, struct run_result *out, int *pus_start, int *pus_end)
+{
+    const struct run_config *cfg = tm->cfg;
+    double t0 = 0.0;
+    int exponent = 0;
+#pragma omp parallel num_threads(cfg->threads)
+    {
+        int t = omp_get_thread_num(), nt = omp_get_num_threads();
+#pragma omp master
+        tm->team_size = nt;
+        bool bound = false;
+        pus_start[t] =
+            bind_this_thread(tm->topo, cfg->bind_kind, cfg->pus ? cfg->pus[t] : -1, &bound);
+        if (out->placement) out->placement[t].bound = bound;
+        size_t lo = stream_chunk_begin(tm->n, nt, t, cfg->type);
+        size_t hi = t + 1 < nt ? stream_chunk_begin(tm->n, nt, t + 1, cfg->type) : tm->n;
+        stream_init_arrays(tm->a, tm->b, tm->c, lo, hi, cfg->type);
+        for (unsigned rep = 0; rep < cfg->ntimes; rep++) {
+            for (int k = 0; k < KERNEL_COUNT; k++) {
+                if (!(cfg->kernel_mask & (1u << k))) continue;
+#pragma omp barrier
+#pragma omp master
+                t0 = timer_now();
+#pragma omp barrier
+                kernel_table[k].fn[cfg->type](tm->a, tm->b, tm->c, lo, hi, STREAM_SCALAR);
+                tm->finish[t] = timer_now() - t0;
+#pragma omp barrier
+#pragma omp master
+                {
+                    tm->times[(size_t)k * cfg->ntimes + rep] = timer_now() - t0;
+                    expected_step(&tm->expect, (enum kernel_id)k, cfg->type, STREAM_SCALAR);
+                    record_domains(tm, out, k, rep);
+                }
+            }
+#pragma omp barrier
+#pragma omp master
+            {
+                exponent = expected_rescale_exponent(&tm->expect);
+                if (exponent) expected_rescale(&tm->expect, exponent);
+            }
+#pragma omp barrier
+            if (exponent) stream_scale_arrays(tm->a, tm->b, tm->c, lo, hi, cfg->type, exponent);
+        }
+        pus_end[t] = sched_getcpu();
+    }
+}
+
+static void check_placement(const struct run_config *cfg, const int *pus_start, const int *pus_end,
+                            struct run_result *out)
+{
+    for (unsigned t = 0; t < cfg->threads; t++) {
+        out->migrated |= pus_start[t] != pus_end[t];
+        if (cfg->pus && (pus_start[t] != cfg->pus[t] || pus_end[t] != cfg->pus[t])) {
+            if (out->n_misplaced == 0)
+                add_warning(out,
+                            "placement not as planned: thread %u should run on PU %d but ran "
+                            "on PU %d",
+                            t, cfg->pus[t],
+                            pus_start[t] != cfg->pus[t] ? pus_start[t] : pus_end[t]);
+            out->n_misplaced++;
+        }
+    }
+    if (out->migrated && !cfg->pus)
+        add_warning(out, "threads moved between CPUs during the run (unbound); results may vary "
+                         "from run to run, use --bind");
+}
+
+static void finish_domains(const struct team *tm, struct run_result *out)
+{
+    const struct run_config *cfg = tm->cfg;
+    for (int t = 0; t < tm->team_size; t++) {
+        size_t lo = stream_chunk_begin(tm->n, tm->team_size, t, cfg->type);
+        size_t hi = t + 1 < tm->team_size
+                        ? stream_chunk_begin(tm->n, tm->team_size, t + 1, cfg->type)
+                        : tm->n;
+        out->domains[tm->thread_domain[t]].elements += hi - lo;
+    }
+    for (int i = 0; i < out->n_results; i++) {
+        int k = out->results[i].kernel;
+        for (int d = 0; d < out->n_domains; d++) {
+            double best = tm->domain_best[(size_t)k * (size_t)out->n_domains + (size_t)d];
+            uint64_t bytes =
+                kernel_bytes_counted(&kernel_table[k], out->domains[d].elements, cfg->type);
+            out->domains[d].best_rate_mbps[k] = best > 0.0 ? 1e-6 * (double)bytes / best : 0.0;
+        }
+    }
+}
+
 int run_stream(const struct run_config *cfg, const struct topology *topo,
                const struct timer_info *timer, struct run_result *out)
 {
-    run_describe(cfg, out);
+    run_describe(cfg, topo, out);
     char why[300];
     const struct mem_backend *backend = mem_backend_find(cfg->pages);
     if (!backend) {
@@ -86,66 +233,71 @@ int run_stream(const struct run_config *cfg, const struct topology *topo,
         return EXIT_RESOURCE;
     }
     char *base = region.base;
-    void *a = base + 0 * stride;
-    void *b = base + 1 * stride + 1 * cfg->offset * es;
-    void *c = base + 2 * stride + 2 * cfg->offset * es;
-    size_t n = (size_t)cfg->elements;
+    struct team tm = {.cfg = cfg, .topo = topo, .n = (size_t)cfg->elements};
+    tm.a = base;
+    tm.b = base + 1 * stride + 1 * cfg->offset * es;
+    tm.c = base + 2 * stride + 2 * cfg->offset * es;
+    expected_init(&tm.expect);
 
-    int nthreads = (int)cfg->threads;
-    omp_set_dynamic(0);
-    omp_set_num_threads(nthreads);
-    int *pus_start = calloc((size_t)nthreads, sizeof(int));
-    int *pus_end = calloc((size_t)nthreads, sizeof(int));
-    double *times = calloc((size_t)KERNEL_COUNT * cfg->ntimes, sizeof(double));
-    if (!pus_start || !pus_end || !times) {
+    unsigned nt = cfg->threads;
+    if (!out->placement) {
+        out->placement = calloc(nt, sizeof(*out->placement));
+        out->n_placement = out->placement ? (int)nt : 0;
+        for (unsigned t = 0; out->placement && t < nt; t++) {
+            out->placement[t].thread = (int)t;
+            out->placement[t].planned_pu = -1;
+        }
+    }
+    int *pus_start = calloc(nt, sizeof(int)), *pus_end = calloc(nt, sizeof(int));
+    tm.times = calloc((size_t)KERNEL_COUNT * cfg->ntimes, sizeof(double));
+    tm.finish = calloc(nt, sizeof(double));
+    if (cfg->per_domain != DOMAIN_NONE && out->placement) {
+        tm.thread_domain = calloc(nt, sizeof(int));
+        tm.domain_best = calloc((size_t)KERNEL_COUNT * nt, sizeof(double));
+    }
+    int rc = EXIT_OK;
+    if (!pus_start || !pus_end || !tm.times || !tm.finish || !out->placement ||
+        (cfg->per_domain != DOMAIN_NONE && (!tm.thread_domain || !tm.domain_best))) {
         log_error("out of memory for bookkeeping");
-        free(pus_start);
-        free(pus_end);
-        free(times);
-        backend->release(&region);
-        return EXIT_RESOURCE;
+        rc = EXIT_RESOURCE;
+        goto done;
+    }
+    /* Domains follow the plan; unbound threads are grouped by where they are first seen. */
+    if (tm.thread_domain && cfg->pus && build_domains(cfg, out, tm.thread_domain) != 0) {
+        rc = EXIT_RESOURCE;
+        goto done;
+    }
+    if (tm.thread_domain && !cfg->pus) {
+        free(tm.thread_domain);
+        tm.thread_domain = NULL;
+        add_warning(out, "--per-domain needs bound threads; use --bind compact or scatter");
     }
 
-    placement_observe(pus_start, nthreads);
-    stream_init_arrays(a, b, c, n, cfg->type);
+    omp_set_dynamic(0);
+    run_team(&tm, out, pus_start, pus_end);
+    if (tm.team_size != (int)nt) {
+        log_error("OpenMP started %d threads instead of %u; check OMP_THREAD_LIMIT", tm.team_size,
+                  nt);
+        rc = EXIT_RESOURCE;
+        goto done;
+    }
     backing_verify("/proc/self/smaps", (uintptr_t)base, (uintptr_t)(base + 3 * stride),
                    backend->how, &out->backing);
 
-    struct expected_values expect;
-    expected_init(&expect);
-    for (unsigned rep = 0; rep < cfg->ntimes; rep++) {
-        for (int k = 0; k < KERNEL_COUNT; k++) {
-            if (!(cfg->kernel_mask & (1u << k))) continue;
-            double t0 = timer_now();
-            kernel_table[k].fn[cfg->type](a, b, c, n, STREAM_SCALAR);
-            times[(size_t)k * cfg->ntimes + rep] = timer_now() - t0;
-            expected_step(&expect, (enum kernel_id)k, cfg->type, STREAM_SCALAR);
-        }
-        int exponent = expected_rescale_exponent(&expect);
-        if (exponent != 0) {
-            stream_scale_arrays(a, b, c, n, cfg->type, exponent);
-            expected_rescale(&expect, exponent);
-        }
-    }
-    placement_observe(pus_end, nthreads);
-
     if (getenv("MEMBENCH_TEST_CORRUPT")) /* test hook: proves a wrong result fails the run */
-        ((char *)a)[(n / 2) * es + es - 2] ^= 0x40; /* an exponent or leading mantissa bit */
+        ((char *)tm.a)[(tm.n / 2) * es + es - 2] ^= 0x40; /* an exponent or leading bit */
+    validate_arrays(tm.a, tm.b, tm.c, tm.n, cfg->type, &tm.expect,
+                    validation_tolerance(cfg->type, cfg->ntimes), &out->validation);
 
-    validate_arrays(a, b, c, n, cfg->type, &expect, validation_tolerance(cfg->type, cfg->ntimes),
-                    &out->validation);
-    backend->release(&region);
-
-    record_placement(topo, pus_start, nthreads, out);
-    for (int t = 0; t < nthreads; t++)
-        out->migrated |= pus_start[t] != pus_end[t];
-    if (out->migrated)
-        add_warning(out, "threads moved between CPUs during the run (unbound); results may vary "
-                         "from run to run");
+    for (unsigned t = 0; t < nt; t++)
+        out->placement[t].pu = pus_start[t];
+    placement_locate(topo, out->placement, out->n_placement);
+    check_placement(cfg, pus_start, pus_end, out);
+    if (tm.thread_domain) finish_domains(&tm, out);
 
     for (int i = 0; i < out->n_results; i++) {
         struct kernel_result *r = &out->results[i];
-        summarise(&times[(size_t)r->kernel * cfg->ntimes], cfg->ntimes, r);
+        summarise(&tm.times[(size_t)r->kernel * cfg->ntimes], cfg->ntimes, r);
         r->min_ticks = timer->granularity_s > 0 ? r->min_time_s / timer->granularity_s : 0.0;
         if (r->min_ticks < TIMER_MIN_TICKS)
             add_warning(out,
@@ -154,8 +306,13 @@ int run_stream(const struct run_config *cfg, const struct topology *topo,
                         kernel_table[r->kernel].name, r->min_ticks);
     }
     out->measured = true;
+done:
+    backend->release(&region);
     free(pus_start);
     free(pus_end);
-    free(times);
-    return EXIT_OK;
+    free(tm.times);
+    free(tm.finish);
+    free(tm.thread_domain);
+    free(tm.domain_best);
+    return rc;
 }

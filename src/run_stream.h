@@ -8,7 +8,9 @@
 int run_stream(const struct run_config *cfg, const struct topology *topo,
                const struct timer_info *timer, struct run_result *out);
 
-/* Fills the parts of a result that are known before measuring (for --dry-run). */
-void run_describe(const struct run_config *cfg, struct run_result *out);
+/* Fills the parts of a result that are known before measuring: byte counts and the planned
+ * placement (all of --dry-run). */
+void run_describe(const struct run_config *cfg, const struct topology *topo,
+                  struct run_result *out);
 
 #endif

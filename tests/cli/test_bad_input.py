@@ -54,10 +54,19 @@ CASES = [
     # Contract values that this version does not implement yet.
     ("pages_2m_not_available", ["--pages", "2m"], None, ["--pages", "2m", NOT_AVAILABLE]),
     ("pages_1g_not_available", ["--pages", "1g"], None, ["--pages", "1g", NOT_AVAILABLE]),
-    ("bind_compact_not_available", ["--bind", "compact"], None,
-     ["--bind", "compact", NOT_AVAILABLE]),
-    ("bind_scatter_not_available", ["--bind", "scatter"], None,
-     ["--bind", "scatter", NOT_AVAILABLE]),
+    ("bind_open_range", ["--bind", "0-"], None, ["--bind", "0-", "range"]),
+    ("bind_backward_range", ["--bind", "3-1", "-t", "1"], None, ["--bind", "3-1", "empty"]),
+    ("bind_list_empty_item", ["--bind", "0,,1"], None, ["--bind", "0,,1", "empty"]),
+    ("bind_list_trailing_comma", ["--bind", "0,1,"], None, ["--bind", "0,1,", "comma"]),
+    ("bind_duplicate_pu", ["--bind", "0,0", "-t", "2"], None, ["--bind", "PU 0", "twice"]),
+    ("bind_pu_not_in_machine", ["--bind", "999", "-t", "1"], None,
+     ["--bind 999", "PU 999", "allowed"]),
+    ("bind_list_too_short", ["--bind", "0", "-t", "2"], None,
+     ["--bind 0", "1 PU for 2 threads"]),
+    ("bind_policy_typo", ["--bind", "compakt"], None,
+     ["--bind", "compakt", "compact, scatter, none"]),
+    ("per_domain_unknown", ["--per-domain", "socket"], None,
+     ["--per-domain", "socket", "numa|package|llc"]),
     ("stores_nt_not_available", ["--stores", "nt"], None, ["--stores", "nt", NOT_AVAILABLE]),
 ]
 

@@ -95,12 +95,13 @@ class SeedNodeTest(TopologyTestCase):
             self.assertEqual(r["config"]["threads_from"], "--threads")
 
     def test_size_threads_product(self):
-        """-s 1xLLC,2xLLC -t 1,2: every combination once."""
+        """-s 1xLLC,2xLLC -t 1,2: every combination once; xLLC counts the LLCs the
+        threads use (scatter puts 1 thread on one socket's L3, 2 threads on both)."""
         doc = self.plan(["-s", "1xLLC,2xLLC", "-t", "1,2"], SEED)
         combos = sorted((r["config"]["array_elements"], r["config"]["threads"])
                         for r in doc["runs"])
         one = SEED_LLC // 8
-        self.assertEqual(combos, [(one, 1), (one, 2), (2 * one, 1), (2 * one, 2)])
+        self.assertEqual(combos, [(one // 2, 1), (one, 1), (one, 2), (2 * one, 2)])
 
     def test_repeated_size_option_sweeps(self):
         """-s repeated is the same as a comma list."""

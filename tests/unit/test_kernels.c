@@ -54,16 +54,16 @@ static void arithmetic_double(void **state)
         b[j] = 2.0 * j;
         c[j] = 3.0 * j;
     }
-    kernel_table[KERNEL_TRIAD].fn[TYPE_DOUBLE](a, b, c, N, 0.5);
+    kernel_table[KERNEL_TRIAD].fn[TYPE_DOUBLE](a, b, c, 0, N, 0.5);
     for (int j = 0; j < N; j++)
         assert_true(a[j] == 2.0 * j + 0.5 * 3.0 * j);
-    kernel_table[KERNEL_ADD].fn[TYPE_DOUBLE](a, b, c, N, 0.5);
+    kernel_table[KERNEL_ADD].fn[TYPE_DOUBLE](a, b, c, 0, N, 0.5);
     for (int j = 0; j < N; j++)
         assert_true(c[j] == a[j] + b[j]);
-    kernel_table[KERNEL_SCALE].fn[TYPE_DOUBLE](a, b, c, N, 0.25);
+    kernel_table[KERNEL_SCALE].fn[TYPE_DOUBLE](a, b, c, 0, N, 0.25);
     for (int j = 0; j < N; j++)
         assert_true(b[j] == 0.25 * c[j]);
-    kernel_table[KERNEL_COPY].fn[TYPE_DOUBLE](a, b, c, N, 0.0);
+    kernel_table[KERNEL_COPY].fn[TYPE_DOUBLE](a, b, c, 0, N, 0.0);
     for (int j = 0; j < N; j++)
         assert_true(c[j] == a[j]);
     free(a);
@@ -76,12 +76,12 @@ static void arithmetic_float(void **state)
     (void)state;
     enum { N = 77 };
     float a[N], b[N], c[N];
-    stream_init_arrays(a, b, c, N, TYPE_FLOAT);
+    stream_init_arrays(a, b, c, 0, N, TYPE_FLOAT);
     assert_true(a[N - 1] == 2.0f && b[0] == 0.5f && c[40] == 1.0f);
-    kernel_table[KERNEL_TRIAD].fn[TYPE_FLOAT](a, b, c, N, 3.0);
+    kernel_table[KERNEL_TRIAD].fn[TYPE_FLOAT](a, b, c, 0, N, 3.0);
     for (int j = 0; j < N; j++)
         assert_true(a[j] == 3.5f);
-    stream_scale_arrays(a, b, c, N, TYPE_FLOAT, -3);
+    stream_scale_arrays(a, b, c, 0, N, TYPE_FLOAT, -3);
     assert_true(a[5] == 3.5f / 8.0f && b[5] == 0.5f / 8.0f && c[5] == 1.0f / 8.0f);
 }
 
@@ -91,18 +91,18 @@ static void model_matches(unsigned mask, enum elem_type type, unsigned reps)
     enum { N = 515 };
     double store[3][N];
     void *a = store[0], *b = store[1], *c = store[2];
-    stream_init_arrays(a, b, c, N, type);
+    stream_init_arrays(a, b, c, 0, N, type);
     struct expected_values e;
     expected_init(&e);
     for (unsigned r = 0; r < reps; r++) {
         for (int k = 0; k < KERNEL_COUNT; k++)
             if (mask & (1u << k)) {
-                kernel_table[k].fn[type](a, b, c, N, STREAM_SCALAR);
+                kernel_table[k].fn[type](a, b, c, 0, N, STREAM_SCALAR);
                 expected_step(&e, (enum kernel_id)k, type, STREAM_SCALAR);
             }
         int x = expected_rescale_exponent(&e);
         if (x) {
-            stream_scale_arrays(a, b, c, N, type, x);
+            stream_scale_arrays(a, b, c, 0, N, type, x);
             expected_rescale(&e, x);
         }
     }
@@ -131,7 +131,7 @@ static void detects_wrong_values(void **state)
     (void)state;
     enum { N = 1000 };
     double a[N], b[N], c[N];
-    stream_init_arrays(a, b, c, N, TYPE_DOUBLE);
+    stream_init_arrays(a, b, c, 0, N, TYPE_DOUBLE);
     struct expected_values e;
     expected_init(&e);
     struct validation_result v;
@@ -151,6 +151,26 @@ static void detects_wrong_values(void **state)
     assert_false(v.passed);
     assert_int_equal(v.failed_array, 'c');
     assert_int_equal(v.first_bad_index, 3);
+}
+
+static void chunks_cover_and_align(void **state)
+{
+    (void)state;
+    static const size_t sizes[] = {0, 1, 7, 8, 9, 1000, 1003, 20971520, 20971523};
+    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+        for (int threads = 1; threads <= 67; threads += 3)
+            for (int type = TYPE_DOUBLE; type <= TYPE_FLOAT; type++) {
+                size_t n = sizes[i], line = 64 / elem_size(type), prev = 0;
+                assert_int_equal(stream_chunk_begin(n, threads, 0, type), 0);
+                for (int t = 1; t < threads; t++) {
+                    size_t b = stream_chunk_begin(n, threads, t, type);
+                    assert_true(b >= prev); /* ordered, so ranges never overlap */
+                    assert_true(b == n || b % line == 0);
+                    assert_true(b - prev <= (n + line - 1) / line / threads * line + line);
+                    prev = b;
+                }
+                assert_true(prev <= n);
+            }
 }
 
 static void tolerances(void **state)
@@ -181,10 +201,15 @@ static void rescale_is_exact_and_rare(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(table_rows),         cmocka_unit_test(byte_counts),
-        cmocka_unit_test(arithmetic_double),  cmocka_unit_test(arithmetic_float),
-        cmocka_unit_test(model_every_subset), cmocka_unit_test(detects_wrong_values),
-        cmocka_unit_test(tolerances),         cmocka_unit_test(rescale_is_exact_and_rare),
+        cmocka_unit_test(table_rows),
+        cmocka_unit_test(byte_counts),
+        cmocka_unit_test(arithmetic_double),
+        cmocka_unit_test(arithmetic_float),
+        cmocka_unit_test(model_every_subset),
+        cmocka_unit_test(detects_wrong_values),
+        cmocka_unit_test(tolerances),
+        cmocka_unit_test(chunks_cover_and_align),
+        cmocka_unit_test(rescale_is_exact_and_rare),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,7 +12,25 @@
 
 #include "src/report.h"
 
-static struct placement_entry placement[2] = {{0, 0, 0, 0, 0}, {1, 8, 8, 1, 1}};
+static struct placement_entry placement[2] = {
+    {.thread = 0,
+     .planned_pu = 0,
+     .pu = 0,
+     .core = 0,
+     .package = 0,
+     .numa = 0,
+     .llc = 0,
+     .bound = true},
+    {.thread = 1,
+     .planned_pu = 8,
+     .pu = 8,
+     .core = 8,
+     .package = 1,
+     .numa = 1,
+     .llc = 1,
+     .bound = true},
+};
+static int planned[2] = {0, 8};
 
 static void fill_run(struct run_result *r, unsigned mask, bool passed)
 {
@@ -20,7 +38,11 @@ static void fill_run(struct run_result *r, unsigned mask, bool passed)
     struct run_config *c = &r->config;
     c->threads = 2;
     c->threads_from = "--threads";
-    c->bind = "none";
+    snprintf(c->bind, sizeof(c->bind), "scatter");
+    c->bind_kind = BIND_SCATTER;
+    c->pus = planned;
+    c->llc_count = 2;
+    c->llc_bytes = 41943040;
     c->pages = "default";
     c->stores = "normal";
     c->type = TYPE_DOUBLE;
@@ -56,7 +78,19 @@ static void fill_run(struct run_result *r, unsigned mask, bool passed)
                                                .first_bad_index = 10485760,
                                                .first_bad_value = passed ? 0.0 : NAN,
                                                .first_bad_expected = 2.0};
-    if (!passed) {
+    if (passed) {
+        static struct domain_result domains[2];
+        c->per_domain = DOMAIN_NUMA;
+        r->n_domains = 2;
+        r->domains = domains;
+        for (int d = 0; d < 2; d++) {
+            domains[d] =
+                (struct domain_result){.index = d, .n_threads = 1, .elements = c->elements / 2};
+            for (int k = 0; k < KERNEL_COUNT; k++)
+                domains[d].best_rate_mbps[k] = r->results[k].best_rate_mbps / 2 - d * 100.0;
+        }
+    } else {
+        r->n_misplaced = 1;
         r->n_warnings = 1;
         snprintf(r->warnings[0], sizeof(r->warnings[0]), "Copy took only 3 clock ticks");
     }
@@ -80,6 +114,7 @@ static struct report make_report(void)
     t->llc_bytes_total = 41943040;
     t->llc_source = "hwloc";
     t->this_system = true;
+    snprintf(t->source, sizeof(t->source), "this machine");
     struct sys_info *s = &rep.sys;
     snprintf(s->hostname, sizeof(s->hostname), "node001");
     snprintf(s->kernel, sizeof(s->kernel), "6.1.0-test");
