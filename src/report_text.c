@@ -165,6 +165,44 @@ static void write_results(FILE *out, const struct run_result *r)
     fprintf(out, RULE);
 }
 
+/* One row per run, so a sweep reads as a table (seed 001's thread and binding tables). */
+static const struct kernel_result *find_result(const struct run_result *r, int kernel)
+{
+    for (int i = 0; i < r->n_results; i++)
+        if ((int)r->results[i].kernel == kernel) return &r->results[i];
+    return NULL;
+}
+
+/* One row per run, so a sweep reads as a table (seed 001's thread and binding tables). */
+static void write_summary(FILE *out, const struct report *rep)
+{
+    unsigned kernels = 0;
+    for (size_t i = 0; i < rep->n_runs; i++)
+        kernels |= rep->runs[i].config.kernel_mask;
+    fprintf(out, "Summary: best rate per run, MB/s\n");
+    fprintf(out, "Run Threads Bind           Pages    Array size  ");
+    for (int k = 0; k < KERNEL_COUNT; k++)
+        if (kernels & (1u << k)) fprintf(out, " %10s", kernel_table[k].name);
+    fprintf(out, "  Valid\n");
+    for (size_t i = 0; i < rep->n_runs; i++) {
+        const struct run_result *r = &rep->runs[i];
+        char size[32];
+        format_bytes(r->config.array_bytes, size, sizeof(size));
+        fprintf(out, "%3zu %7u %-14.14s %-8.8s %-12s", i + 1, r->config.threads, r->config.bind,
+                r->config.pages, size);
+        for (int k = 0; k < KERNEL_COUNT; k++) {
+            if (!(kernels & (1u << k))) continue;
+            const struct kernel_result *x = find_result(r, k);
+            if (x)
+                fprintf(out, " %10.1f", x->best_rate_mbps);
+            else
+                fprintf(out, " %10s", "-");
+        }
+        fprintf(out, "  %s\n", r->validation.passed ? "yes" : "NO");
+    }
+    fprintf(out, RULE);
+}
+
 int report_write_text(FILE *out, const struct report *rep)
 {
     write_system(out, rep);
@@ -175,7 +213,10 @@ int report_write_text(FILE *out, const struct report *rep)
         else
             fprintf(out, RULE);
     }
-    if (rep->dry_run) fprintf(out, "Dry run: nothing was allocated or measured.\n");
+    if (rep->dry_run)
+        fprintf(out, "Dry run: nothing was allocated or measured.\n");
+    else if (rep->n_runs > 1)
+        write_summary(out, rep);
     return ferror(out) ? -1 : 0;
 }
 
@@ -192,7 +233,8 @@ int report_write_quiet(FILE *out, const struct report *rep)
         for (int k = 0; k < r->n_results; k++)
             fprintf(out, "%s: %.1f ", kernel_table[r->results[k].kernel].name,
                     r->results[k].best_rate_mbps);
-        fprintf(out, "MB/s threads=%u elements=%llu type=%s validated=%s\n", r->config.threads,
+        fprintf(out, "MB/s threads=%u bind=%s pages=%s elements=%llu type=%s validated=%s\n",
+                r->config.threads, r->config.bind, r->config.pages,
                 (unsigned long long)r->config.elements, elem_type_name(r->config.type),
                 r->validation.passed ? "yes" : "NO");
     }
