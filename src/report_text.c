@@ -12,7 +12,9 @@ static void write_system(FILE *out, const struct report *rep)
     fprintf(out, RULE "membench %s: STREAM-style memory bandwidth\n" RULE, rep->version);
     fprintf(out, "Host: %s, Linux %s\n", s->hostname, s->kernel);
     if (!t->this_system)
-        fprintf(out, "Topology: %s (not this machine: nothing below is measured on it)\n",
+        fprintf(out,
+                "Topology: %s (a description, not this machine; Host, Timer, pages and memory are "
+                "this machine's)\n",
                 t->source);
     fprintf(out, "CPU: %s; %d package%s, %d NUMA node%s, %d cores, %d PUs\n", t->cpu_model,
             t->packages, t->packages == 1 ? "" : "s", t->numa_nodes, t->numa_nodes == 1 ? "" : "s",
