@@ -1,51 +1,14 @@
 #include "kernels/kernel_table.h"
 
-void stream_copy_double(void *a, void *b, void *c, size_t begin, size_t end, double q);
-void stream_scale_double(void *a, void *b, void *c, size_t begin, size_t end, double q);
-void stream_add_double(void *a, void *b, void *c, size_t begin, size_t end, double q);
-void stream_triad_double(void *a, void *b, void *c, size_t begin, size_t end, double q);
-void stream_copy_float(void *a, void *b, void *c, size_t begin, size_t end, double q);
-void stream_scale_float(void *a, void *b, void *c, size_t begin, size_t end, double q);
-void stream_add_float(void *a, void *b, void *c, size_t begin, size_t end, double q);
-void stream_triad_float(void *a, void *b, void *c, size_t begin, size_t end, double q);
-
 const struct kernel_desc kernel_table[KERNEL_COUNT] = {
-    {KERNEL_COPY,
-     "Copy",
-     "Copy:      ",
-     "--copy",
-     "c = a",
-     1,
-     1,
-     0,
-     {stream_copy_double, stream_copy_float}},
-    {KERNEL_SCALE,
-     "Scale",
-     "Scale:     ",
-     "--scale",
-     "b = q*c",
-     1,
-     1,
-     1,
-     {stream_scale_double, stream_scale_float}},
-    {KERNEL_ADD,
-     "Add",
-     "Add:       ",
-     "--add",
-     "c = a + b",
-     2,
-     1,
-     1,
-     {stream_add_double, stream_add_float}},
-    {KERNEL_TRIAD,
-     "Triad",
-     "Triad:     ",
-     "--triad",
-     "a = b + q*c",
-     2,
-     1,
-     2,
-     {stream_triad_double, stream_triad_float}},
+    {KERNEL_COPY, "Copy", "Copy:      ", "--copy", "c = a", 1, 1, 0, false},
+    {KERNEL_SCALE, "Scale", "Scale:     ", "--scale", "b = q*c", 1, 1, 1, false},
+    {KERNEL_ADD, "Add", "Add:       ", "--add", "c = a + b", 2, 1, 1, false},
+    {KERNEL_TRIAD, "Triad", "Triad:     ", "--triad", "a = b + q*c", 2, 1, 2, false},
+    {KERNEL_DOT, "Dot", "Dot:       ", "--dot", "sum += a*b", 2, 0, 2, true},
+    {KERNEL_READ, "Read", "Read:      ", "--read", "sum += a", 1, 0, 1, true},
+    {KERNEL_WRITE, "Write", "Write:     ", "--write", "c = q", 0, 1, 0, false},
+    {KERNEL_NSTREAM, "Nstream", "Nstream:   ", "--nstream", "a += b + q*c", 3, 1, 3, false},
 };
 
 size_t elem_size(enum elem_type type)

@@ -1,18 +1,35 @@
 #ifndef MEMBENCH_KERNEL_TABLE_H
 #define MEMBENCH_KERNEL_TABLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 enum elem_type { TYPE_DOUBLE, TYPE_FLOAT };
 
-enum kernel_id { KERNEL_COPY, KERNEL_SCALE, KERNEL_ADD, KERNEL_TRIAD, KERNEL_COUNT };
+enum kernel_id {
+    KERNEL_COPY,
+    KERNEL_SCALE,
+    KERNEL_ADD,
+    KERNEL_TRIAD,
+    KERNEL_DOT,
+    KERNEL_READ,
+    KERNEL_WRITE,
+    KERNEL_NSTREAM,
+    KERNEL_COUNT
+};
 
+#define KERNEL_MASK_STREAM 0xFu /* the default: STREAM's four */
 #define KERNEL_MASK_ALL ((1u << KERNEL_COUNT) - 1)
 
-/* One thread's share [begin, end) of a pass over the STREAM arrays a, b, c with scalar q.
- * Called inside the runner's parallel region; no OpenMP inside. */
-typedef void (*kernel_fn)(void *a, void *b, void *c, size_t begin, size_t end, double q);
+enum store_kind { STORES_NORMAL, STORES_NT };
+
+enum isa { ISA_SSE2, ISA_AVX2, ISA_AVX512, ISA_COUNT };
+
+/* One thread's share [begin, end) of a pass over the arrays a, b, c with scalar q. Called
+ * inside the runner's parallel region; no OpenMP inside. Reductions return their partial
+ * sum, the others 0. */
+typedef double (*kernel_fn)(void *a, void *b, void *c, size_t begin, size_t end, double q);
 
 /* A kernel is a row of this table: every byte count and rate comes from here. */
 struct kernel_desc {
@@ -24,13 +41,24 @@ struct kernel_desc {
     unsigned words_read;
     unsigned words_written;
     unsigned flops;
-    kernel_fn fn[2]; /* indexed by enum elem_type */
+    bool reduction; /* returns a sum that is validated instead of an array */
 };
 
 extern const struct kernel_desc kernel_table[KERNEL_COUNT];
 
 size_t elem_size(enum elem_type type);
 const char *elem_type_name(enum elem_type type);
+
+/* The variant of kernel k for an ISA, store kind and element type. The ISA must be one the
+ * CPU supports (isa_supported). */
+kernel_fn kernel_function(enum kernel_id k, enum isa isa, enum store_kind stores,
+                          enum elem_type type);
+
+const char *isa_name(enum isa isa);
+bool isa_supported(enum isa isa);
+enum isa isa_best(void);
+/* "avx512", "avx2", "sse2" -> 0 and *isa; else -1. */
+int isa_parse(const char *text, enum isa *isa);
 
 /* Bytes STREAM credits per pass: (words read + words written) x n x element size. */
 uint64_t kernel_bytes_counted(const struct kernel_desc *k, uint64_t n, enum elem_type type);

@@ -1,45 +1,9 @@
-/* The four STREAM loops, once per element type, over one thread's range [begin, end).
- * No OpenMP here: the runner owns the parallel region, the chunking and the timing. restrict
- * lets the compiler vectorise. */
+/* First touch, exact rescaling and chunking of the arrays; the kernels themselves are in
+ * stream_<isa>.c. No OpenMP here: the runner owns the parallel region. */
 #include "kernels/kernel_table.h"
 
 // clang-format off
-#define DEFINE_STREAM_KERNELS(T, SUFFIX)                                                        \
-    void stream_copy_##SUFFIX(void *va, void *vb, void *vc, size_t begin, size_t end, double q) \
-    {                                                                                           \
-        (void)vb; (void)q;                                                                      \
-        const T *restrict a = va;                                                               \
-        T *restrict c = vc;                                                                     \
-        for (size_t j = begin; j < end; j++)                                                    \
-            c[j] = a[j];                                                                        \
-    }                                                                                           \
-    void stream_scale_##SUFFIX(void *va, void *vb, void *vc, size_t begin, size_t end, double q)\
-    {                                                                                           \
-        (void)va;                                                                               \
-        const T s = (T)q;                                                                       \
-        T *restrict b = vb;                                                                     \
-        const T *restrict c = vc;                                                               \
-        for (size_t j = begin; j < end; j++)                                                    \
-            b[j] = s * c[j];                                                                    \
-    }                                                                                           \
-    void stream_add_##SUFFIX(void *va, void *vb, void *vc, size_t begin, size_t end, double q)  \
-    {                                                                                           \
-        (void)q;                                                                                \
-        const T *restrict a = va;                                                               \
-        const T *restrict b = vb;                                                               \
-        T *restrict c = vc;                                                                     \
-        for (size_t j = begin; j < end; j++)                                                    \
-            c[j] = a[j] + b[j];                                                                 \
-    }                                                                                           \
-    void stream_triad_##SUFFIX(void *va, void *vb, void *vc, size_t begin, size_t end, double q)\
-    {                                                                                           \
-        const T s = (T)q;                                                                       \
-        T *restrict a = va;                                                                     \
-        const T *restrict b = vb;                                                               \
-        const T *restrict c = vc;                                                               \
-        for (size_t j = begin; j < end; j++)                                                    \
-            a[j] = b[j] + s * c[j];                                                             \
-    }                                                                                           \
+#define DEFINE_HELPERS(T, SUFFIX)                                                               \
     static void init_##SUFFIX(T *restrict a, T *restrict b, T *restrict c, size_t begin,        \
                               size_t end)                                                       \
     {                                                                                           \
@@ -60,17 +24,8 @@
     }
 // clang-format on
 
-void stream_copy_double(void *, void *, void *, size_t, size_t, double);
-void stream_scale_double(void *, void *, void *, size_t, size_t, double);
-void stream_add_double(void *, void *, void *, size_t, size_t, double);
-void stream_triad_double(void *, void *, void *, size_t, size_t, double);
-void stream_copy_float(void *, void *, void *, size_t, size_t, double);
-void stream_scale_float(void *, void *, void *, size_t, size_t, double);
-void stream_add_float(void *, void *, void *, size_t, size_t, double);
-void stream_triad_float(void *, void *, void *, size_t, size_t, double);
-
-DEFINE_STREAM_KERNELS(double, double)
-DEFINE_STREAM_KERNELS(float, float)
+DEFINE_HELPERS(double, double)
+DEFINE_HELPERS(float, float)
 
 void stream_init_arrays(void *a, void *b, void *c, size_t begin, size_t end, enum elem_type type)
 {

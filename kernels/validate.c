@@ -17,7 +17,9 @@ static void step_double(struct expected_values *e, enum kernel_id k, double q)
     case KERNEL_SCALE: e->b = q * e->c; break;
     case KERNEL_ADD: e->c = e->a + e->b; break;
     case KERNEL_TRIAD: e->a = e->b + q * e->c; break;
-    default: break;
+    case KERNEL_WRITE: e->c = q; break;
+    case KERNEL_NSTREAM: e->a = e->a + (e->b + q * e->c); break;
+    default: break; /* reductions change no array */
     }
 }
 
@@ -29,6 +31,8 @@ static void step_float(struct expected_values *e, enum kernel_id k, float q)
     case KERNEL_SCALE: b = q * c; break;
     case KERNEL_ADD: c = a + b; break;
     case KERNEL_TRIAD: a = b + q * c; break;
+    case KERNEL_WRITE: c = q; break;
+    case KERNEL_NSTREAM: a = a + (b + q * c); break;
     default: break;
     }
     e->a = a;
@@ -42,6 +46,23 @@ void expected_step(struct expected_values *e, enum kernel_id k, enum elem_type t
         step_float(e, k, (float)q);
     else
         step_double(e, k, q);
+}
+
+double expected_reduction(const struct expected_values *e, enum kernel_id k, enum elem_type type,
+                          uint64_t n)
+{
+    double per_element;
+    if (type == TYPE_FLOAT)
+        per_element = k == KERNEL_DOT ? (double)((float)e->a * (float)e->b) : (double)(float)e->a;
+    else
+        per_element = k == KERNEL_DOT ? e->a * e->b : e->a;
+    return per_element * (double)n;
+}
+
+double reduction_tolerance(enum elem_type type)
+{
+    /* Blocks of 1024 elements summed in the element type, then in double. */
+    return type == TYPE_FLOAT ? 1e-5 : 1e-10;
 }
 
 int expected_rescale_exponent(const struct expected_values *e)
@@ -112,6 +133,7 @@ void validate_arrays(const void *a, const void *b, const void *c, size_t n, enum
     out->failed_array = 0;
     out->first_bad_index = 0;
     out->first_bad_value = out->first_bad_expected = 0.0;
+    out->failed_reduction = -1;
     for (int i = 0; i < 3; i++) {
         size_t bad;
         double worst = type == TYPE_FLOAT ? check_float(arrays[i], n, wants[i], tolerance, &bad)

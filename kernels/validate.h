@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "kernels/kernel_table.h"
 
@@ -18,6 +19,11 @@ struct expected_values {
 
 void expected_init(struct expected_values *e);
 void expected_step(struct expected_values *e, enum kernel_id k, enum elem_type type, double q);
+
+/* What a reduction kernel (Dot, Read) over n elements must return for the current values. */
+double expected_reduction(const struct expected_values *e, enum kernel_id k, enum elem_type type,
+                          uint64_t n);
+double reduction_tolerance(enum elem_type type);
 
 /* Power of two to multiply everything by so values stay far from overflow and underflow;
  * 0 when no rescaling is needed. Scaling by 2^k is exact. */
@@ -35,6 +41,7 @@ struct validation_result {
     char failed_array; /* 'a', 'b', 'c' or 0 */
     size_t first_bad_index;
     double first_bad_value, first_bad_expected;
+    int failed_reduction; /* kernel id of a reduction off its closed form, else -1 */
 };
 
 void validate_arrays(const void *a, const void *b, const void *c, size_t n, enum elem_type type,

@@ -89,7 +89,10 @@ static int measure(const struct options *opts, const struct plan *plan, const st
         int rc = run_stream(&plan->runs[i], topo, &rep->timer, r);
         rep->n_runs = i + 1;
         if (rc != EXIT_OK) return rc;
-        if (!r->validation.passed)
+        if (!r->validation.passed && r->validation.failed_reduction >= 0)
+            log_error("run %zu failed validation: the %s sum is off its closed form", i + 1,
+                      kernel_table[r->validation.failed_reduction].name);
+        else if (!r->validation.passed)
             log_error("run %zu failed validation: array %c[%zu] = %.17g, expected %.17g", i + 1,
                       r->validation.failed_array, r->validation.first_bad_index,
                       r->validation.first_bad_value, r->validation.first_bad_expected);

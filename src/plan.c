@@ -117,6 +117,18 @@ static int resolve_size(const struct options *o, size_t index, struct run_config
     return EXIT_OK;
 }
 
+/* Non-temporal stores skip the write-allocate read but bypass the caches, so they only help
+ * when the arrays are far larger than the caches: auto uses them exactly when the STREAM rule
+ * holds (and the LLC is known). */
+static void choose_stores(struct run_config *r)
+{
+    bool nt = strcmp(r->stores_requested, "nt") == 0 ||
+              (strcmp(r->stores_requested, "auto") == 0 && r->llc_bytes && !r->below_stream_rule);
+    r->stores_kind = nt ? STORES_NT : STORES_NORMAL;
+    r->stores = nt ? "nt" : "normal";
+    r->tuned = nt;
+}
+
 /* Runs of one sweep compare best at one array size: the largest any of them needs, so every
  * run still keeps the STREAM rule for the LLCs its own threads use. */
 static void share_largest_rule_size(struct plan *plan)
@@ -202,9 +214,7 @@ int plan_build(const struct options *o, const struct topology *topology, const s
                         int rc = place_threads(topology, o->n_binds ? &o->binds[ib] : &fallback, r);
                         if (rc != EXIT_OK) return rc;
                         r->per_domain = o->per_domain;
-                        /* auto picks normal stores until non-temporal kernels exist */
-                        r->stores = "normal";
-                        (void)ist;
+                        r->stores_requested = o->n_stores ? o->stores[ist] : "auto";
                         r->type = o->type;
                         r->ntimes = o->ntimes;
                         r->offset = o->offset;
@@ -214,6 +224,12 @@ int plan_build(const struct options *o, const struct topology *topology, const s
                     }
     plan->n_runs = k;
     if (o->n_sizes == 0) share_largest_rule_size(plan);
+    enum isa isa = o->isa_forced ? o->isa : isa_best();
+    if (!isa_supported(isa)) {
+        log_error("--isa %s: this CPU does not support it; use --isa %s or leave it out",
+                  isa_name(isa), isa_name(isa_best()));
+        return EXIT_RESOURCE;
+    }
     for (size_t i = 0; i < plan->n_runs; i++) {
         struct run_config *r = &plan->runs[i];
         size_t es = elem_size(o->type);
@@ -221,6 +237,8 @@ int plan_build(const struct options *o, const struct topology *topology, const s
         r->total_bytes = 3 * r->array_bytes + 3 * (uint64_t)o->offset * es;
         r->below_stream_rule =
             r->llc_bytes && r->array_bytes < STREAM_LLC_MULTIPLE * (double)r->llc_bytes;
+        r->isa = isa;
+        choose_stores(r);
         int rc = check_memory(r, sys);
         if (rc != EXIT_OK) return rc;
     }

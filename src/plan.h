@@ -24,7 +24,11 @@ struct run_config {
     uint64_t llc_bytes;
     enum domain_kind per_domain;
     const char *pages;
-    const char *stores;
+    const char *stores_requested; /* "auto", "normal" or "nt" as given */
+    const char *stores;           /* what runs: "normal" or "nt" */
+    enum store_kind stores_kind;
+    bool tuned; /* non-temporal stores: STREAM's rules call such results "tuned" */
+    enum isa isa;
     enum elem_type type;
     uint64_t elements;
     uint64_t array_bytes;

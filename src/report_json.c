@@ -61,6 +61,9 @@ static json_t *config_json(const struct run_config *c)
                         c->llc_bytes ? json_integer((json_int_t)c->llc_bytes) : json_null());
     json_object_set_new(o, "per_domain", json_string(domain_kind_name(c->per_domain)));
     json_object_set_new(o, "below_stream_rule", json_boolean(c->below_stream_rule));
+    json_object_set_new(o, "stores_requested", json_string(c->stores_requested));
+    json_object_set_new(o, "tuned", json_boolean(c->tuned));
+    json_object_set_new(o, "isa", json_string(isa_name(c->isa)));
     return o;
 }
 
@@ -128,6 +131,8 @@ static json_t *results_json(const struct run_result *r)
         json_object_set_new(o, "bytes_estimated_traffic",
                             json_integer((json_int_t)k->bytes_estimated_traffic));
         json_object_set_new(o, "min_time_ticks", real_or_null(k->min_ticks));
+        if (k->reduction_checked)
+            json_object_set_new(o, "reduction_rel_error", real_or_null(k->reduction_rel_error));
         json_array_append_new(list, o);
     }
     return list;

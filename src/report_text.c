@@ -116,10 +116,26 @@ static void write_config(FILE *out, const struct report *rep, size_t index)
     fprintf(out, "Each kernel will be executed %u times.\n", c->ntimes);
     fprintf(out, " The *best* time for each kernel (excluding the first iteration)\n"
                  " will be used to compute the reported bandwidth.\n");
-    fprintf(out, "Number of Threads = %u (from %s); binding %s; stores %s\n", c->threads,
-            c->threads_from, c->bind, c->stores);
+    fprintf(out, "Number of Threads = %u (from %s); binding %s\n", c->threads, c->threads_from,
+            c->bind);
+    fprintf(out, "Kernels: %s, %s stores%s\n", isa_name(c->isa),
+            c->stores_kind == STORES_NT ? "non-temporal" : "normal",
+            c->tuned ? " -- a TUNED run under STREAM's rules" : "");
     write_placement(out, r);
     if (r->measured) write_backing(out, r);
+}
+
+static void write_reductions(FILE *out, const struct run_result *r)
+{
+    for (int i = 0; i < r->n_results; i++) {
+        const struct kernel_result *k = &r->results[i];
+        if (!k->reduction_checked) continue;
+        double tol = reduction_tolerance(r->config.type);
+        fprintf(out, "%s sum %s its closed form: max relative error %.3e %s %.1e\n",
+                kernel_table[k->kernel].name,
+                k->reduction_rel_error <= tol ? "matches" : "DOES NOT match",
+                k->reduction_rel_error, k->reduction_rel_error <= tol ? "<=" : ">", tol);
+    }
 }
 
 static void write_domains(FILE *out, const struct run_result *r)
@@ -152,7 +168,7 @@ static void write_results(FILE *out, const struct run_result *r)
     }
     fprintf(out, RULE);
     const struct validation_result *v = &r->validation;
-    if (v->passed)
+    if (v->passed || v->failed_array == 0)
         fprintf(out, "Solution Validates: max relative error %.3e <= %.1e on all three arrays\n",
                 v->max_rel_error, v->tolerance);
     else
@@ -161,6 +177,7 @@ static void write_results(FILE *out, const struct run_result *r)
                 "error %.3e > %.1e)\n",
                 v->failed_array, v->first_bad_index, v->first_bad_value, v->first_bad_expected,
                 v->max_rel_error, v->tolerance);
+    write_reductions(out, r);
     write_domains(out, r);
     for (int i = 0; i < r->n_warnings; i++)
         fprintf(out, "WARNING: %s\n", r->warnings[i]);

@@ -21,7 +21,9 @@ struct kernel_result {
     double avg_time_s, min_time_s, max_time_s;
     uint64_t bytes_counted;
     uint64_t bytes_estimated_traffic;
-    double min_ticks; /* min_time in timer granularity steps */
+    double min_ticks;           /* min_time in timer granularity steps */
+    bool reduction_checked;     /* Dot, Read: the sum was compared with the closed form */
+    double reduction_rel_error; /* worst over the repetitions */
 };
 
 #define RUN_WARNINGS_MAX 8

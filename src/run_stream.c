@@ -1,5 +1,6 @@
 #include "src/run_stream.h"
 
+#include <math.h>
 #include <omp.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -38,8 +39,8 @@ void run_describe(const struct run_config *cfg, const struct topology *topo, str
         struct kernel_result *r = &out->results[out->n_results++];
         r->kernel = (enum kernel_id)k;
         r->bytes_counted = kernel_bytes_counted(&kernel_table[k], cfg->elements, cfg->type);
-        r->bytes_estimated_traffic =
-            kernel_bytes_traffic(&kernel_table[k], cfg->elements, cfg->type, 0);
+        r->bytes_estimated_traffic = kernel_bytes_traffic(&kernel_table[k], cfg->elements,
+                                                          cfg->type, cfg->stores_kind == STORES_NT);
     }
     if (!cfg->pus) return;
     out->placement = calloc(cfg->threads, sizeof(*out->placement));
@@ -105,6 +106,9 @@ struct team {
     double *finish;      /* per thread, seconds after the kernel's start */
     int *thread_domain;  /* per thread, index into domains; NULL without --per-domain */
     double *domain_best; /* [kernel][domain] best time */
+    double *partial;     /* per thread, a reduction's partial sum */
+    double reduction_err[KERNEL_COUNT]; /* worst relative error of each reduction */
+    kernel_fn fns[KERNEL_COUNT];
     struct expected_values expect;
     int team_size;
 };
@@ -119,6 +123,16 @@ static void record_domains(struct team *tm, struct run_result *out, int k, unsig
             if (tm->thread_domain[t] == d && tm->finish[t] > slowest) slowest = tm->finish[t];
         if (best[d] == 0.0 || slowest < best[d]) best[d] = slowest;
     }
+}
+
+static void check_reduction(struct team *tm, int k)
+{
+    double sum = 0.0;
+    for (int t = 0; t < tm->team_size; t++)
+        sum += tm->partial[t];
+    double want = expected_reduction(&tm->expect, (enum kernel_id)k, tm->cfg->type, tm->n);
+    double err = want != 0.0 ? fabs(sum - want) / fabs(want) : fabs(sum);
+    if (!(err <= tm->reduction_err[k])) tm->reduction_err[k] = isnan(err) ? INFINITY : err;
 }
 
 /* The timed loop: one parallel region, each thread bound once and working on the same range
@@ -147,12 +161,13 @@ static void run_team(struct team *tm, struct run_result *out, int *pus_start, in
 #pragma omp master
                 t0 = timer_now();
 #pragma omp barrier
-                kernel_table[k].fn[cfg->type](tm->a, tm->b, tm->c, lo, hi, STREAM_SCALAR);
+                tm->partial[t] = tm->fns[k](tm->a, tm->b, tm->c, lo, hi, STREAM_SCALAR);
                 tm->finish[t] = timer_now() - t0;
 #pragma omp barrier
 #pragma omp master
                 {
                     tm->times[(size_t)k * cfg->ntimes + rep] = timer_now() - t0;
+                    if (kernel_table[k].reduction) check_reduction(tm, k);
                     expected_step(&tm->expect, (enum kernel_id)k, cfg->type, STREAM_SCALAR);
                     record_domains(tm, out, k, rep);
                 }
@@ -167,6 +182,22 @@ static void run_team(struct team *tm, struct run_result *out, int *pus_start, in
             if (exponent) stream_scale_arrays(tm->a, tm->b, tm->c, lo, hi, cfg->type, exponent);
         }
         pus_end[t] = sched_getcpu();
+    }
+}
+
+/* Reductions are checked on every repetition against the closed form; the worst counts. */
+static void validate_reductions(const struct team *tm, struct run_result *out)
+{
+    double tol = reduction_tolerance(tm->cfg->type);
+    for (int i = 0; i < out->n_results; i++) {
+        struct kernel_result *r = &out->results[i];
+        if (!kernel_table[r->kernel].reduction) continue;
+        r->reduction_rel_error = tm->reduction_err[r->kernel];
+        r->reduction_checked = true;
+        if (!(r->reduction_rel_error <= tol)) {
+            out->validation.passed = false;
+            out->validation.failed_reduction = (int)r->kernel;
+        }
     }
 }
 
@@ -251,12 +282,15 @@ int run_stream(const struct run_config *cfg, const struct topology *topo,
     int *pus_start = calloc(nt, sizeof(int)), *pus_end = calloc(nt, sizeof(int));
     tm.times = calloc((size_t)KERNEL_COUNT * cfg->ntimes, sizeof(double));
     tm.finish = calloc(nt, sizeof(double));
+    tm.partial = calloc(nt, sizeof(double));
+    for (int k = 0; k < KERNEL_COUNT; k++)
+        tm.fns[k] = kernel_function((enum kernel_id)k, cfg->isa, cfg->stores_kind, cfg->type);
     if (cfg->per_domain != DOMAIN_NONE && out->placement) {
         tm.thread_domain = calloc(nt, sizeof(int));
         tm.domain_best = calloc((size_t)KERNEL_COUNT * nt, sizeof(double));
     }
     int rc = EXIT_OK;
-    if (!pus_start || !pus_end || !tm.times || !tm.finish || !out->placement ||
+    if (!pus_start || !pus_end || !tm.times || !tm.finish || !tm.partial || !out->placement ||
         (cfg->per_domain != DOMAIN_NONE && (!tm.thread_domain || !tm.domain_best))) {
         log_error("out of memory for bookkeeping");
         rc = EXIT_RESOURCE;
@@ -288,6 +322,7 @@ int run_stream(const struct run_config *cfg, const struct topology *topo,
         ((char *)tm.a)[(tm.n / 2) * es + es - 2] ^= 0x40; /* an exponent or leading bit */
     validate_arrays(tm.a, tm.b, tm.c, tm.n, cfg->type, &tm.expect,
                     validation_tolerance(cfg->type, cfg->ntimes), &out->validation);
+    validate_reductions(&tm, out);
 
     for (unsigned t = 0; t < nt; t++)
         out->placement[t].pu = pus_start[t];
@@ -312,6 +347,7 @@ done:
     free(pus_end);
     free(tm.times);
     free(tm.finish);
+    free(tm.partial);
     free(tm.thread_domain);
     free(tm.domain_best);
     return rc;

@@ -67,7 +67,8 @@ CASES = [
      ["--bind", "compakt", "compact, scatter, none"]),
     ("per_domain_unknown", ["--per-domain", "socket"], None,
      ["--per-domain", "socket", "numa|package|llc"]),
-    ("stores_nt_not_available", ["--stores", "nt"], None, ["--stores", "nt", NOT_AVAILABLE]),
+    ("isa_unknown", ["--isa", "neon"], None, ["--isa", "neon", "avx512, avx2 or sse2"]),
+    ("isa_env_unknown", [], {"MEMBENCH_ISA": "avx1024"}, ["MEMBENCH_ISA", "avx1024"]),
 ]
 
 

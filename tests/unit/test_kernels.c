@@ -15,8 +15,10 @@
 static void table_rows(void **state)
 {
     (void)state;
-    static const char *names[] = {"Copy", "Scale", "Add", "Triad"};
-    static const unsigned words[] = {2, 2, 3, 3}, flops[] = {0, 1, 1, 2};
+    static const char *names[] = {"Copy", "Scale", "Add",   "Triad",
+                                  "Dot",  "Read",  "Write", "Nstream"};
+    static const unsigned words[] = {2, 2, 3, 3, 2, 1, 1, 4}, flops[] = {0, 1, 1, 2, 2, 1, 0, 3};
+    static const unsigned written[] = {1, 1, 1, 1, 0, 0, 1, 1};
     for (int k = 0; k < KERNEL_COUNT; k++) {
         const struct kernel_desc *d = &kernel_table[k];
         assert_int_equal(d->id, k);
@@ -24,10 +26,21 @@ static void table_rows(void **state)
         assert_int_equal(strlen(d->label), 11); /* STREAM's label width */
         assert_int_equal(strncmp(d->label, names[k], strlen(names[k])), 0);
         assert_int_equal(d->words_read + d->words_written, words[k]);
+        assert_int_equal(d->words_written, written[k]);
         assert_int_equal(d->flops, flops[k]);
-        assert_non_null(d->fn[TYPE_DOUBLE]);
-        assert_non_null(d->fn[TYPE_FLOAT]);
+        assert_int_equal(d->reduction, k == KERNEL_DOT || k == KERNEL_READ);
+        for (int isa = 0; isa < ISA_COUNT; isa++)
+            for (int t = 0; t < 2; t++) {
+                assert_non_null(kernel_function(k, isa, STORES_NORMAL, t));
+                assert_non_null(kernel_function(k, isa, STORES_NT, t));
+            }
     }
+    assert_true(isa_supported(ISA_SSE2));
+    enum isa isa;
+    assert_int_equal(isa_parse("avx2", &isa), 0);
+    assert_int_equal(isa, ISA_AVX2);
+    assert_int_equal(isa_parse("neon", &isa), -1);
+    assert_true(isa_supported(isa_best()));
 }
 
 static void byte_counts(void **state)
@@ -54,16 +67,16 @@ static void arithmetic_double(void **state)
         b[j] = 2.0 * j;
         c[j] = 3.0 * j;
     }
-    kernel_table[KERNEL_TRIAD].fn[TYPE_DOUBLE](a, b, c, 0, N, 0.5);
+    kernel_function(KERNEL_TRIAD, ISA_SSE2, STORES_NORMAL, TYPE_DOUBLE)(a, b, c, 0, N, 0.5);
     for (int j = 0; j < N; j++)
         assert_true(a[j] == 2.0 * j + 0.5 * 3.0 * j);
-    kernel_table[KERNEL_ADD].fn[TYPE_DOUBLE](a, b, c, 0, N, 0.5);
+    kernel_function(KERNEL_ADD, ISA_SSE2, STORES_NORMAL, TYPE_DOUBLE)(a, b, c, 0, N, 0.5);
     for (int j = 0; j < N; j++)
         assert_true(c[j] == a[j] + b[j]);
-    kernel_table[KERNEL_SCALE].fn[TYPE_DOUBLE](a, b, c, 0, N, 0.25);
+    kernel_function(KERNEL_SCALE, ISA_SSE2, STORES_NORMAL, TYPE_DOUBLE)(a, b, c, 0, N, 0.25);
     for (int j = 0; j < N; j++)
         assert_true(b[j] == 0.25 * c[j]);
-    kernel_table[KERNEL_COPY].fn[TYPE_DOUBLE](a, b, c, 0, N, 0.0);
+    kernel_function(KERNEL_COPY, ISA_SSE2, STORES_NORMAL, TYPE_DOUBLE)(a, b, c, 0, N, 0.0);
     for (int j = 0; j < N; j++)
         assert_true(c[j] == a[j]);
     free(a);
@@ -78,7 +91,7 @@ static void arithmetic_float(void **state)
     float a[N], b[N], c[N];
     stream_init_arrays(a, b, c, 0, N, TYPE_FLOAT);
     assert_true(a[N - 1] == 2.0f && b[0] == 0.5f && c[40] == 1.0f);
-    kernel_table[KERNEL_TRIAD].fn[TYPE_FLOAT](a, b, c, 0, N, 3.0);
+    kernel_function(KERNEL_TRIAD, ISA_SSE2, STORES_NORMAL, TYPE_FLOAT)(a, b, c, 0, N, 3.0);
     for (int j = 0; j < N; j++)
         assert_true(a[j] == 3.5f);
     stream_scale_arrays(a, b, c, 0, N, TYPE_FLOAT, -3);
@@ -86,7 +99,7 @@ static void arithmetic_float(void **state)
 }
 
 /* Runs the real kernels and the model side by side for one subset of kernels. */
-static void model_matches(unsigned mask, enum elem_type type, unsigned reps)
+static void model_matches(unsigned mask, enum elem_type type, unsigned reps, enum isa isa)
 {
     enum { N = 515 };
     double store[3][N];
@@ -97,7 +110,13 @@ static void model_matches(unsigned mask, enum elem_type type, unsigned reps)
     for (unsigned r = 0; r < reps; r++) {
         for (int k = 0; k < KERNEL_COUNT; k++)
             if (mask & (1u << k)) {
-                kernel_table[k].fn[type](a, b, c, 0, N, STREAM_SCALAR);
+                double sum =
+                    kernel_function(k, isa, STORES_NORMAL, type)(a, b, c, 0, N, STREAM_SCALAR);
+                if (kernel_table[k].reduction) {
+                    double want = expected_reduction(&e, k, type, N);
+                    if (fabs(sum - want) > reduction_tolerance(type) * fabs(want))
+                        fail_msg("%s: %.17g, expected %.17g", kernel_table[k].name, sum, want);
+                }
                 expected_step(&e, (enum kernel_id)k, type, STREAM_SCALAR);
             }
         int x = expected_rescale_exponent(&e);
@@ -118,11 +137,14 @@ static void model_matches(unsigned mask, enum elem_type type, unsigned reps)
 static void model_every_subset(void **state)
 {
     (void)state;
+    enum isa best = isa_best();
     for (unsigned mask = 1; mask <= KERNEL_MASK_ALL; mask++) {
-        model_matches(mask, TYPE_DOUBLE, 10);
-        model_matches(mask, TYPE_FLOAT, 10);
-        model_matches(mask, TYPE_DOUBLE, 3000); /* STREAM's q=3 would overflow here */
-        model_matches(mask, TYPE_FLOAT, 500);   /* ... and at 33 repetitions in float */
+        model_matches(mask, TYPE_DOUBLE, 10, best);
+        model_matches(mask, TYPE_FLOAT, 10, ISA_SSE2);
+        if (mask <= KERNEL_MASK_STREAM || mask == KERNEL_MASK_ALL) {
+            model_matches(mask, TYPE_DOUBLE, 3000, best); /* STREAM's q=3 overflows here */
+            model_matches(mask, TYPE_FLOAT, 500, best);   /* ... and at 33 in float */
+        }
     }
 }
 
@@ -173,6 +195,97 @@ static void chunks_cover_and_align(void **state)
             }
 }
 
+/* A scalar reference of every kernel, in the element type with the same operation order. */
+#define REFERENCE(T)                                                                               \
+    static double reference_##T(int k, T *a, T *b, T *c, size_t lo, size_t hi, T s)                \
+    {                                                                                              \
+        double sum = 0.0;                                                                          \
+        for (size_t j = lo; j < hi; j++)                                                           \
+            switch (k) {                                                                           \
+            case KERNEL_COPY: c[j] = a[j]; break;                                                  \
+            case KERNEL_SCALE: b[j] = s * c[j]; break;                                             \
+            case KERNEL_ADD: c[j] = a[j] + b[j]; break;                                            \
+            case KERNEL_TRIAD: a[j] = b[j] + s * c[j]; break;                                      \
+            case KERNEL_DOT: sum += (double)(a[j] * b[j]); break;                                  \
+            case KERNEL_READ: sum += (double)a[j]; break;                                          \
+            case KERNEL_WRITE: c[j] = s; break;                                                    \
+            case KERNEL_NSTREAM: a[j] = a[j] + (b[j] + s * c[j]); break;                           \
+            }                                                                                      \
+        return sum;                                                                                \
+    }
+REFERENCE(double)
+REFERENCE(float)
+
+static void fill_distinct(void *x, size_t n, enum elem_type type, double seed)
+{
+    for (size_t j = 0; j < n; j++) {
+        double v = seed + (double)(j % 97) * 0.125;
+        if (type == TYPE_FLOAT)
+            ((float *)x)[j] = (float)v;
+        else
+            ((double *)x)[j] = v;
+    }
+}
+
+/* Every ISA the CPU has x stores x type x kernel, on odd sizes, misaligned starts (offsets)
+ * and ranges split like 1..4 threads, equals the scalar reference element for element. */
+static void every_variant_matches_reference(void **state)
+{
+    (void)state;
+    static const size_t sizes[] = {1, 7, 1000003};
+    const size_t max_n = 1000003 + 8;
+    void *got[3], *want[3];
+    for (int i = 0; i < 3; i++) {
+        got[i] = aligned_alloc(64, max_n * 8 + 64);
+        want[i] = aligned_alloc(64, max_n * 8 + 64);
+    }
+    for (int isa = 0; isa < ISA_COUNT; isa++) {
+        if (!isa_supported(isa)) continue;
+        for (int stores = 0; stores < 2; stores++)
+            for (int type = 0; type < 2; type++)
+                for (int k = 0; k < KERNEL_COUNT; k++)
+                    for (size_t si = 0; si < 3; si++)
+                        for (size_t offset = 0; offset < 3; offset++) {
+                            size_t n = sizes[si], es = elem_size(type);
+                            int threads = (int)(1 + (si + offset + (size_t)k) % 4);
+                            char *g[3], *w[3];
+                            for (int i = 0; i < 3; i++) {
+                                g[i] = (char *)got[i] + (size_t)i * offset * es;
+                                w[i] = (char *)want[i] + (size_t)i * offset * es;
+                                fill_distinct(g[i], n, type, 1.0 + i);
+                                fill_distinct(w[i], n, type, 1.0 + i);
+                            }
+                            kernel_fn fn = kernel_function(k, isa, stores, type);
+                            double sum = 0.0, ref = 0.0;
+                            for (int t = 0; t < threads; t++) {
+                                size_t lo = stream_chunk_begin(n, threads, t, type);
+                                size_t hi = t + 1 < threads
+                                                ? stream_chunk_begin(n, threads, t + 1, type)
+                                                : n;
+                                sum += fn(g[0], g[1], g[2], lo, hi, 0.75);
+                                ref += type == TYPE_FLOAT
+                                           ? reference_float(k, (float *)w[0], (float *)w[1],
+                                                             (float *)w[2], lo, hi, 0.75f)
+                                           : reference_double(k, (double *)w[0], (double *)w[1],
+                                                              (double *)w[2], lo, hi, 0.75);
+                            }
+                            for (int i = 0; i < 3; i++)
+                                if (memcmp(g[i], w[i], n * es) != 0)
+                                    fail_msg("%s isa %s stores %d type %d n %zu offset %zu: "
+                                             "array %c differs",
+                                             kernel_table[k].name, isa_name(isa), stores, type, n,
+                                             offset, 'a' + i);
+                            if (fabs(sum - ref) > 1e-6 * fabs(ref))
+                                fail_msg("%s isa %s n %zu: sum %.17g, reference %.17g",
+                                         kernel_table[k].name, isa_name(isa), n, sum, ref);
+                        }
+    }
+    for (int i = 0; i < 3; i++) {
+        free(got[i]);
+        free(want[i]);
+    }
+}
+
 static void tolerances(void **state)
 {
     (void)state;
@@ -208,6 +321,7 @@ int main(void)
         cmocka_unit_test(model_every_subset),
         cmocka_unit_test(detects_wrong_values),
         cmocka_unit_test(tolerances),
+        cmocka_unit_test(every_variant_matches_reference),
         cmocka_unit_test(chunks_cover_and_align),
         cmocka_unit_test(rescale_is_exact_and_rare),
     };

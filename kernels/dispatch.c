@@ -1,0 +1,53 @@
+/* Runtime choice of the kernel variant: the widest vector ISA the CPU has, unless forced. */
+#include <string.h>
+
+#include "kernels/kernel_table.h"
+
+kernel_fn kernel_lookup_avx512(enum kernel_id k, enum store_kind stores, enum elem_type type);
+kernel_fn kernel_lookup_avx2(enum kernel_id k, enum store_kind stores, enum elem_type type);
+kernel_fn kernel_lookup_sse2(enum kernel_id k, enum store_kind stores, enum elem_type type);
+
+static const char *const names[ISA_COUNT] = {"sse2", "avx2", "avx512"};
+
+const char *isa_name(enum isa isa)
+{
+    return names[isa];
+}
+
+bool isa_supported(enum isa isa)
+{
+    __builtin_cpu_init();
+    switch (isa) {
+    case ISA_AVX512: return __builtin_cpu_supports("avx512f");
+    case ISA_AVX2: return __builtin_cpu_supports("avx2");
+    case ISA_SSE2: return true; /* every x86-64 CPU */
+    default: return false;
+    }
+}
+
+enum isa isa_best(void)
+{
+    for (int i = ISA_COUNT - 1; i > 0; i--)
+        if (isa_supported((enum isa)i)) return (enum isa)i;
+    return ISA_SSE2;
+}
+
+int isa_parse(const char *text, enum isa *isa)
+{
+    for (int i = 0; i < ISA_COUNT; i++)
+        if (strcmp(text, names[i]) == 0) {
+            *isa = (enum isa)i;
+            return 0;
+        }
+    return -1;
+}
+
+kernel_fn kernel_function(enum kernel_id k, enum isa isa, enum store_kind stores,
+                          enum elem_type type)
+{
+    switch (isa) {
+    case ISA_AVX512: return kernel_lookup_avx512(k, stores, type);
+    case ISA_AVX2: return kernel_lookup_avx2(k, stores, type);
+    default: return kernel_lookup_sse2(k, stores, type);
+    }
+}
