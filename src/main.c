@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "src/cli.h"
 #include "src/log.h"
@@ -77,6 +78,23 @@ static bool report_shows_warnings(const struct options *opts)
     return opts->format == FORMAT_TEXT && !opts->quiet && !opts->output;
 }
 
+/* A sweep can take minutes: say where it is, on a terminal only, on one rewritten line. */
+static bool progress_wanted(const struct options *opts, const struct plan *plan)
+{
+    return plan->n_runs > 1 && !opts->quiet && isatty(STDERR_FILENO);
+}
+
+static void show_progress(const struct options *opts, const struct plan *plan, size_t i)
+{
+    if (!progress_wanted(opts, plan)) return;
+    const struct run_config *c = &plan->runs[i];
+    char size[32];
+    format_bytes(c->array_bytes, size, sizeof(size));
+    fprintf(stderr, "\rmembench: run %zu of %zu: %u threads, %s, %s pages, %s per array\033[K",
+            i + 1, plan->n_runs, c->threads, c->bind, c->pages, size);
+    fflush(stderr);
+}
+
 static int measure(const struct options *opts, const struct plan *plan, const struct topology *topo,
                    struct report *rep)
 {
@@ -86,7 +104,10 @@ static int measure(const struct options *opts, const struct plan *plan, const st
             run_describe(&plan->runs[i], topo, r);
             continue;
         }
+        show_progress(opts, plan, i);
         int rc = run_stream(&plan->runs[i], topo, &rep->timer, r);
+        if (progress_wanted(opts, plan) && (rc != EXIT_OK || i + 1 == plan->n_runs))
+            fprintf(stderr, "\r\033[K"); /* the report follows on a clean line */
         rep->n_runs = i + 1;
         if (rc != EXIT_OK) return rc;
         if (!r->validation.passed && r->validation.failed_reduction >= 0)
