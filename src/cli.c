@@ -30,6 +30,7 @@ enum long_only {
     OPT_WRITE,
     OPT_NSTREAM,
     OPT_ISA,
+    OPT_PEAK,
 };
 
 static const struct option long_options[] = {
@@ -55,6 +56,7 @@ static const struct option long_options[] = {
     {"write", no_argument, NULL, OPT_WRITE},
     {"nstream", no_argument, NULL, OPT_NSTREAM},
     {"isa", required_argument, NULL, OPT_ISA},
+    {"peak", required_argument, NULL, OPT_PEAK},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -104,6 +106,8 @@ void cli_print_help(FILE *out)
         "  -o, --output FILE       write the report to FILE, atomically\n"
         "  -q, --quiet             one line per run\n"
         "  --dry-run               print the plan (topology, LLC, sizes, memory) and exit\n"
+        "  --peak GB/s             theoretical memory bandwidth, to report %% of peak\n"
+        "                          (default: estimated from SMBIOS when readable)\n"
         "  -h, --help              this help\n"
         "  -V, --version           version\n"
         "\n"
@@ -243,6 +247,17 @@ static int parse_isa(struct options *o, const char *source, const char *arg)
     return 0;
 }
 
+static int parse_peak(struct options *o, const char *arg)
+{
+    char *end;
+    double gbs = strtod(arg, &end);
+    if (end == arg || *end || !(gbs > 0.0) || gbs > 1e6)
+        return usage_error("--peak '%s': give the theoretical peak in GB/s, e.g. --peak 102.4%s",
+                           arg, "");
+    o->peak_mbps = gbs * 1000.0;
+    return 0;
+}
+
 static void set_defaults(struct options *o)
 {
     memset(o, 0, sizeof(*o));
@@ -272,6 +287,7 @@ static int apply_option(struct options *o, int c, const char *arg)
     case OPT_WRITE: o->kernel_mask |= 1u << KERNEL_WRITE; return 0;
     case OPT_NSTREAM: o->kernel_mask |= 1u << KERNEL_NSTREAM; return 0;
     case OPT_ISA: return parse_isa(o, "--isa", arg);
+    case OPT_PEAK: return parse_peak(o, arg);
     case 't': return parse_list(o, "--threads", arg, add_threads, NULL);
     case 's': return parse_list(o, "--size", arg, add_size, NULL);
     case OPT_PAGES: return parse_list(o, "--pages", arg, add_word, &pages);

@@ -40,6 +40,7 @@ struct options {
     const char *output;
     bool quiet;
     bool dry_run;
+    double peak_mbps; /* --peak, 0 when not given */
 };
 
 enum cli_action { CLI_RUN, CLI_EXIT_OK, CLI_EXIT_USAGE };

@@ -144,6 +144,12 @@ int main(int argc, char **argv)
     }
     struct report rep = {.version = MEMBENCH_VERSION, .topo = topo.facts, .dry_run = opts.dry_run};
     sysinfo_read(&rep.sys);
+    provenance_read(&rep.prov);
+    if (opts.peak_mbps > 0) {
+        rep.prov.peak_mbps = opts.peak_mbps;
+        snprintf(rep.prov.peak_source, sizeof(rep.prov.peak_source), "--peak");
+    }
+    double started = timer_now();
 
     struct plan plan;
     int rc = plan_build(&opts, &topo, &rep.sys, &plan);
@@ -153,6 +159,10 @@ int main(int argc, char **argv)
         return rc;
     }
     warn_thread_counts(&plan, &topo.facts);
+    if (strcmp(rep.prov.governor, "unknown") != 0 && strcmp(rep.prov.governor, "performance") != 0)
+        log_warn("the CPU frequency governor is '%s', not 'performance': bandwidth follows the "
+                 "core clock; set it with 'cpupower frequency-set -g performance'",
+                 rep.prov.governor);
 
     struct output_file out;
     if (output_open(&out, opts.output) != 0) {
@@ -164,6 +174,7 @@ int main(int argc, char **argv)
     rep.runs = calloc(plan.n_runs, sizeof(*rep.runs));
     rep.n_runs = plan.n_runs;
     rc = rep.runs ? measure(&opts, &plan, &topo, &rep) : EXIT_RESOURCE;
+    rep.prov.duration_s = timer_now() - started;
 
     if (rc == EXIT_OK && (write_report(&opts, &rep, &out) != 0 || output_commit(&out) != 0))
         rc = EXIT_RESOURCE;

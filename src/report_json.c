@@ -43,6 +43,20 @@ static json_t *system_json(const struct report *rep)
     return sys;
 }
 
+static json_t *provenance_json(const struct provenance *p)
+{
+    json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s}", "microcode", p->microcode, "governor",
+                          p->governor, "compiler", p->compiler, "cflags", p->cflags, "omp_env",
+                          p->omp_env, "start_time", p->start_iso);
+    json_object_set_new(o, "cpu_mhz", p->cur_mhz > 0 ? json_real(p->cur_mhz) : json_null());
+    json_object_set_new(o, "cpu_max_mhz", p->max_mhz > 0 ? json_real(p->max_mhz) : json_null());
+    json_object_set_new(o, "mem_total_bytes", json_integer((json_int_t)p->mem_total_bytes));
+    json_object_set_new(o, "duration_s", real_or_null(p->duration_s));
+    json_object_set_new(o, "peak_mbps", p->peak_mbps > 0 ? json_real(p->peak_mbps) : json_null());
+    json_object_set_new(o, "peak_source", json_string(p->peak_source));
+    return o;
+}
+
 static json_t *config_json(const struct run_config *c)
 {
     json_t *kernels = json_array();
@@ -117,7 +131,7 @@ static json_t *backing_json(const struct run_result *r)
     return o;
 }
 
-static json_t *results_json(const struct run_result *r)
+static json_t *results_json(const struct run_result *r, double peak_mbps)
 {
     json_t *list = json_array();
     for (int i = 0; i < r->n_results; i++) {
@@ -131,6 +145,9 @@ static json_t *results_json(const struct run_result *r)
         json_object_set_new(o, "bytes_estimated_traffic",
                             json_integer((json_int_t)k->bytes_estimated_traffic));
         json_object_set_new(o, "min_time_ticks", real_or_null(k->min_ticks));
+        if (peak_mbps > 0)
+            json_object_set_new(o, "pct_of_peak",
+                                real_or_null(100.0 * k->best_rate_mbps / peak_mbps));
         if (k->reduction_checked)
             json_object_set_new(o, "reduction_rel_error", real_or_null(k->reduction_rel_error));
         json_array_append_new(list, o);
@@ -138,7 +155,7 @@ static json_t *results_json(const struct run_result *r)
     return list;
 }
 
-static json_t *run_json(const struct run_result *r)
+static json_t *run_json(const struct run_result *r, double peak_mbps)
 {
     json_t *o = json_object();
     json_object_set_new(o, "config", config_json(&r->config));
@@ -146,7 +163,7 @@ static json_t *run_json(const struct run_result *r)
     if (!r->measured) return o;
     json_object_set_new(o, "threads_migrated", json_boolean(r->migrated));
     json_object_set_new(o, "backing", backing_json(r));
-    json_object_set_new(o, "results", results_json(r));
+    json_object_set_new(o, "results", results_json(r, peak_mbps));
     if (r->config.per_domain != DOMAIN_NONE) json_object_set_new(o, "domains", domains_json(r));
     json_object_set_new(o, "threads_misplaced", json_integer(r->n_misplaced));
     json_t *v = json_object();
@@ -168,6 +185,7 @@ int report_write_json(FILE *out, const struct report *rep)
     json_object_set_new(root, "membench_version", json_string(rep->version));
     json_object_set_new(root, "dry_run", json_boolean(rep->dry_run));
     json_object_set_new(root, "system", system_json(rep));
+    json_object_set_new(root, "provenance", provenance_json(&rep->prov));
     json_object_set_new(root, "timer",
                         json_pack("{s:s,s:o,s:o,s:o}", "clock", rep->timer.clock_name,
                                   "resolution_s", real_or_null(rep->timer.resolution_s),
@@ -175,7 +193,7 @@ int report_write_json(FILE *out, const struct report *rep)
                                   "call_cost_s", real_or_null(rep->timer.call_cost_s)));
     json_t *runs = json_array();
     for (size_t i = 0; i < rep->n_runs; i++)
-        json_array_append_new(runs, run_json(&rep->runs[i]));
+        json_array_append_new(runs, run_json(&rep->runs[i], rep->prov.peak_mbps));
     json_object_set_new(root, "runs", runs);
     int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
     fputc('\n', out);

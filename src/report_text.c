@@ -30,6 +30,18 @@ static void write_system(FILE *out, const struct report *rep)
     fprintf(out, "Timer: %s, resolution %.0f ns, granularity %.0f ns, %.0f ns per reading\n",
             rep->timer.clock_name, rep->timer.resolution_s * 1e9, rep->timer.granularity_s * 1e9,
             rep->timer.call_cost_s * 1e9);
+    const struct provenance *p = &rep->prov;
+    fprintf(out, "CPU frequency: governor %s, ", p->governor);
+    if (p->cur_mhz > 0)
+        fprintf(out, "%.0f MHz now", p->cur_mhz);
+    else
+        fprintf(out, "clock unknown");
+    if (p->max_mhz > 0) fprintf(out, ", %.0f MHz max", p->max_mhz);
+    fprintf(out, "; microcode %s\n", p->microcode);
+    if (p->peak_mbps > 0)
+        fprintf(out, "Peak memory bandwidth: %.1f MB/s (%s)\n", p->peak_mbps, p->peak_source);
+    else
+        fprintf(out, "Peak memory bandwidth: %s\n", p->peak_source);
     fprintf(out, "Transparent huge pages: %s; huge page pools:", s->thp_enabled);
     if (s->n_pools == 0) fprintf(out, " none");
     for (int i = 0; i < s->n_pools; i++) {
@@ -158,7 +170,7 @@ static void write_domains(FILE *out, const struct run_result *r)
     }
 }
 
-static void write_results(FILE *out, const struct run_result *r)
+static void write_results(FILE *out, const struct run_result *r, double peak_mbps)
 {
     fprintf(out, RULE "Function    Best Rate MB/s  Avg time     Min time     Max time\n");
     for (int i = 0; i < r->n_results; i++) {
@@ -177,6 +189,13 @@ static void write_results(FILE *out, const struct run_result *r)
                 "error %.3e > %.1e)\n",
                 v->failed_array, v->first_bad_index, v->first_bad_value, v->first_bad_expected,
                 v->max_rel_error, v->tolerance);
+    if (peak_mbps > 0) {
+        fprintf(out, "Of peak (%.1f MB/s):", peak_mbps);
+        for (int i = 0; i < r->n_results; i++)
+            fprintf(out, " %s %.0f%%", kernel_table[r->results[i].kernel].name,
+                    100.0 * r->results[i].best_rate_mbps / peak_mbps);
+        fprintf(out, "\n");
+    }
     write_reductions(out, r);
     write_domains(out, r);
     for (int i = 0; i < r->n_warnings; i++)
@@ -228,7 +247,7 @@ int report_write_text(FILE *out, const struct report *rep)
     for (size_t i = 0; i < rep->n_runs; i++) {
         write_config(out, rep, i);
         if (rep->runs[i].measured)
-            write_results(out, &rep->runs[i]);
+            write_results(out, &rep->runs[i], rep->prov.peak_mbps);
         else
             fprintf(out, RULE);
     }

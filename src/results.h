@@ -10,6 +10,7 @@
 #include "kernels/kernel_table.h"
 #include "kernels/validate.h"
 #include "src/plan.h"
+#include "src/provenance.h"
 #include "src/sysinfo.h"
 #include "src/timer.h"
 
@@ -56,6 +57,7 @@ struct run_result {
 
 struct report {
     const char *version;
+    struct provenance prov;
     struct topology_facts topo;
     struct sys_info sys;
     struct timer_info timer;

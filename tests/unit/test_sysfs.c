@@ -12,6 +12,7 @@
 
 #include "affinity/topology.h"
 #include "hugepages/backend.h"
+#include "src/provenance.h"
 #include "src/sysinfo.h"
 
 static char tmp_root[64];
@@ -159,6 +160,53 @@ static void smaps_ranges(void **state)
     assert_int_equal(info.page_size_bytes, 0);
 }
 
+static void write_dimm(const char *entries, int index, unsigned size_mb, unsigned mts,
+                       unsigned configured)
+{
+    char dir[400], path[420];
+    snprintf(dir, sizeof(dir), "%s/17-%d", entries, index);
+    mkdir(dir, 0755);
+    unsigned char r[0x28] = {0};
+    r[0] = 17;
+    r[1] = sizeof(r);
+    r[0x0A] = 64; /* data width, bits */
+    r[0x0C] = (unsigned char)(size_mb & 0xFF);
+    r[0x0D] = (unsigned char)(size_mb >> 8);
+    r[0x15] = (unsigned char)(mts & 0xFF);
+    r[0x16] = (unsigned char)(mts >> 8);
+    r[0x20] = (unsigned char)(configured & 0xFF);
+    r[0x21] = (unsigned char)(configured >> 8);
+    snprintf(path, sizeof(path), "%s/raw", dir);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fwrite(r, 1, sizeof(r), f);
+    fclose(f);
+}
+
+/* Seed 001's arithmetic: populated DIMMs x MT/s x 8 bytes, configured speed first. */
+static void smbios_peak(void **state)
+{
+    (void)state;
+    char entries[300];
+    snprintf(entries, sizeof(entries), "%s/dmi", tmp_root);
+    mkdir(entries, 0755);
+    struct provenance p;
+    memset(&p, 0, sizeof(p));
+    peak_from_smbios(entries, &p);
+    assert_true(p.peak_mbps == 0.0);
+    assert_non_null(strstr(p.peak_source, "unknown"));
+    for (int i = 0; i < 8; i++)
+        write_dimm(entries, i, 8192, 1866, 1600); /* rated 1866, running at 1600 */
+    write_dimm(entries, 8, 0, 0, 0);              /* an empty slot */
+    peak_from_smbios(entries, &p);
+    assert_true(p.peak_mbps == 102400.0);
+    assert_non_null(strstr(p.peak_source, "8 DIMMs x 1600 MT/s"));
+    write_dimm(entries, 9, 8192, 0, 0); /* populated, speed unknown: no estimate at all */
+    peak_from_smbios(entries, &p);
+    assert_true(p.peak_mbps == 0.0);
+    assert_non_null(strstr(p.peak_source, "without speed"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -166,6 +214,7 @@ int main(void)
         cmocka_unit_test(llc_unknown_without_caches),
         cmocka_unit_test(meminfo_and_choice_files),
         cmocka_unit_test(smaps_ranges),
+        cmocka_unit_test(smbios_peak),
     };
     return cmocka_run_group_tests(tests, make_root, remove_root);
 }
