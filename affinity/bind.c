@@ -10,7 +10,7 @@ int bind_this_thread(const struct topology *topo, enum bind_kind kind, int pu, b
     if (pu >= 0)
         hwloc_bitmap_only(want, (unsigned)pu);
     else
-        hwloc_bitmap_copy(want, hwloc_topology_get_allowed_cpuset(topo->hw));
+        hwloc_bitmap_copy(want, topo->usable);
     if (hwloc_set_cpubind(topo->hw, want, HWLOC_CPUBIND_THREAD) == 0 && pu >= 0) {
         hwloc_bitmap_t got = hwloc_bitmap_alloc();
         *bound = hwloc_get_cpubind(topo->hw, got, HWLOC_CPUBIND_THREAD) == 0 &&

@@ -119,8 +119,7 @@ static void push(struct obj_list *l, hwloc_obj_t o)
 
 static int allowed(const struct topology *topo, hwloc_obj_t o)
 {
-    return o->cpuset &&
-           hwloc_bitmap_intersects(o->cpuset, hwloc_topology_get_allowed_cpuset(topo->hw));
+    return o->cpuset && hwloc_bitmap_intersects(o->cpuset, topo->usable);
 }
 
 /* Cores under obj, taking one from each child in turn so consecutive cores land in different
@@ -156,7 +155,7 @@ static void compact_cores(const struct topology *topo, struct obj_list *out)
 /* Allowed PUs in policy order: the first PU of every core, then every core's second, ... */
 static int pu_order(const struct topology *topo, const struct obj_list *cores, int *order)
 {
-    hwloc_const_cpuset_t ok = hwloc_topology_get_allowed_cpuset(topo->hw);
+    hwloc_const_cpuset_t ok = topo->usable;
     int n = 0;
     for (int level = 0;; level++) {
         int added = 0;
@@ -184,7 +183,7 @@ int placement_plan(const struct topology *topo, const struct bind_spec *spec, in
 {
     for (int t = 0; t < n; t++)
         pus[t] = -1;
-    hwloc_const_cpuset_t ok = hwloc_topology_get_allowed_cpuset(topo->hw);
+    hwloc_const_cpuset_t ok = topo->usable;
     if (spec->kind == BIND_NONE || spec->kind == BIND_OPENMP_ENV) return 0;
     if (spec->kind == BIND_LIST) {
         if (spec->n_pus < n) {

@@ -4,9 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int count_allowed(hwloc_topology_t hw, hwloc_obj_type_t type)
+static int count_allowed(hwloc_topology_t hw, hwloc_const_cpuset_t allowed, hwloc_obj_type_t type)
 {
-    hwloc_const_cpuset_t allowed = hwloc_topology_get_allowed_cpuset(hw);
     int n = 0;
     for (hwloc_obj_t o = NULL; (o = hwloc_get_next_obj_by_type(hw, type, o));)
         if (!o->cpuset || hwloc_bitmap_intersects(o->cpuset, allowed)) n++;
@@ -15,9 +14,9 @@ static int count_allowed(hwloc_topology_t hw, hwloc_obj_type_t type)
 
 /* The deepest-numbered data or unified cache level, summed over every instance that covers
  * an allowed CPU: a node with one L3 per CCX has many, and all of them hold STREAM arrays. */
-static void llc_from_hwloc(hwloc_topology_t hw, struct topology_facts *f)
+static void llc_from_hwloc(hwloc_topology_t hw, hwloc_const_cpuset_t allowed,
+                           struct topology_facts *f)
 {
-    hwloc_const_cpuset_t allowed = hwloc_topology_get_allowed_cpuset(hw);
     static const hwloc_obj_type_t levels[] = {HWLOC_OBJ_L5CACHE, HWLOC_OBJ_L4CACHE,
                                               HWLOC_OBJ_L3CACHE, HWLOC_OBJ_L2CACHE,
                                               HWLOC_OBJ_L1CACHE};
@@ -52,6 +51,24 @@ static void cpu_model(hwloc_topology_t hw, char *buf, size_t len)
     }
 }
 
+/* The CPUs membench may use: those the OS allows (cgroups) and this process is bound to
+ * (taskset, mpirun --bind-to, a batch system). Nothing is ever placed outside them. */
+static void usable_cpus(struct topology *topo)
+{
+    struct topology_facts *f = &topo->facts;
+    topo->usable = hwloc_bitmap_dup(hwloc_topology_get_allowed_cpuset(topo->hw));
+    if (f->this_system) {
+        hwloc_bitmap_t bound = hwloc_bitmap_alloc();
+        if (hwloc_get_cpubind(topo->hw, bound, HWLOC_CPUBIND_PROCESS) == 0 &&
+            hwloc_bitmap_intersects(bound, topo->usable))
+            hwloc_bitmap_and(topo->usable, topo->usable, bound);
+        hwloc_bitmap_free(bound);
+    }
+    f->restricted =
+        !hwloc_bitmap_isequal(topo->usable, hwloc_topology_get_complete_cpuset(topo->hw));
+    hwloc_bitmap_list_snprintf(f->cpus, sizeof(f->cpus), topo->usable);
+}
+
 int topology_load(struct topology *topo, char *why, size_t why_len)
 {
     memset(topo, 0, sizeof(*topo));
@@ -83,14 +100,15 @@ int topology_load(struct topology *topo, char *why, size_t why_len)
         }
     }
     cpu_model(topo->hw, f->cpu_model, sizeof(f->cpu_model));
-    f->packages = count_allowed(topo->hw, HWLOC_OBJ_PACKAGE);
-    f->numa_nodes = count_allowed(topo->hw, HWLOC_OBJ_NUMANODE);
-    f->cores = count_allowed(topo->hw, HWLOC_OBJ_CORE);
-    f->pus = count_allowed(topo->hw, HWLOC_OBJ_PU);
+    usable_cpus(topo);
+    f->packages = count_allowed(topo->hw, topo->usable, HWLOC_OBJ_PACKAGE);
+    f->numa_nodes = count_allowed(topo->hw, topo->usable, HWLOC_OBJ_NUMANODE);
+    f->cores = count_allowed(topo->hw, topo->usable, HWLOC_OBJ_CORE);
+    f->pus = count_allowed(topo->hw, topo->usable, HWLOC_OBJ_PU);
     if (f->packages == 0) f->packages = 1;
     if (f->cores == 0) f->cores = f->pus;
     f->llc_source = "unknown";
-    llc_from_hwloc(topo->hw, f);
+    llc_from_hwloc(topo->hw, topo->usable, f);
     /* sysfs describes this machine: never mix it into a synthetic or XML topology. */
     if (f->llc_bytes_total == 0 && f->this_system &&
         llc_from_sysfs("/sys/devices/system/cpu", &f->llc_level, &f->llc_count,
@@ -101,6 +119,8 @@ int topology_load(struct topology *topo, char *why, size_t why_len)
 
 void topology_unload(struct topology *topo)
 {
+    if (topo->usable) hwloc_bitmap_free(topo->usable);
+    topo->usable = NULL;
     if (topo->hw) hwloc_topology_destroy(topo->hw);
     topo->hw = NULL;
 }

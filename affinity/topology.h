@@ -16,10 +16,13 @@ struct topology_facts {
     const char *llc_source;   /* "hwloc", "sysfs" or "unknown" */
     bool this_system;         /* false for HWLOC_SYNTHETIC / HWLOC_XMLFILE topologies */
     char source[200];         /* "this machine", "HWLOC_SYNTHETIC=...", "HWLOC_XMLFILE=..." */
+    char cpus[256];           /* the usable PUs as a list, "0-15" */
+    bool restricted;          /* fewer PUs usable than the machine has (taskset, cgroup) */
 };
 
 struct topology {
     hwloc_topology_t hw;
+    hwloc_bitmap_t usable; /* allowed by the OS and by this process's binding */
     struct topology_facts facts;
 };
 

@@ -19,6 +19,9 @@ static void write_system(FILE *out, const struct report *rep)
     fprintf(out, "CPU: %s; %d package%s, %d NUMA node%s, %d cores, %d PUs\n", t->cpu_model,
             t->packages, t->packages == 1 ? "" : "s", t->numa_nodes, t->numa_nodes == 1 ? "" : "s",
             t->cores, t->pus);
+    if (t->restricted)
+        fprintf(out, "Usable PUs: %s only (restricted by taskset, cgroups or the batch system)\n",
+                t->cpus);
     if (t->llc_bytes_total) {
         char total[32];
         format_bytes(t->llc_bytes_total, total, sizeof(total));

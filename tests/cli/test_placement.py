@@ -181,6 +181,25 @@ class RealBindingTest(MembenchTestCase):
         self.assertGreaterEqual(summed, total * 0.999)
         self.assertTrue(all(d["best_rate_mbps"]["Triad"] > 0 for d in domains))
 
+    def test_taskset_restricts_binding(self):
+        """Under taskset -c CPU, 2 threads bind only to that CPU, and the report says so."""
+        import json
+        import shutil
+        import subprocess
+        if not shutil.which("taskset"):
+            self.skipTest("taskset not installed")
+        cpu = min(os.sched_getaffinity(0))
+        args = ["taskset", "-c", str(cpu), membench_test.BIN, "--copy", "--size", "1000000",
+                "-n", "3", "-t", "2", "--format", "json"]
+        proc = subprocess.run(args, env=membench_test.make_env(), capture_output=True,
+                              text=True, timeout=60)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        doc = json.loads(proc.stdout)
+        self.assertEqual(doc["system"]["cpus_usable"], str(cpu))
+        self.assertTrue(doc["system"]["cpus_restricted"])
+        self.assertEqual([p["pu"] for p in doc["runs"][0]["placement"]], [cpu, cpu])
+        self.assertIn("oversubscribed", proc.stderr)
+
     def test_text_summary_line(self):
         out, _ = self.run_ok(["--copy", "--size", "1000000", "-n", "3", "-t", "1",
                               "--bind", "compact"])
