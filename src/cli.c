@@ -31,6 +31,12 @@ enum long_only {
     OPT_NSTREAM,
     OPT_ISA,
     OPT_PEAK,
+    OPT_ACCEPTANCE,
+    OPT_EXPECT,
+    OPT_TOLERANCE,
+    OPT_REFERENCE,
+    OPT_SAVE_REFERENCE,
+    OPT_TIME_LIMIT,
 };
 
 static const struct option long_options[] = {
@@ -57,6 +63,12 @@ static const struct option long_options[] = {
     {"nstream", no_argument, NULL, OPT_NSTREAM},
     {"isa", required_argument, NULL, OPT_ISA},
     {"peak", required_argument, NULL, OPT_PEAK},
+    {"acceptance", no_argument, NULL, OPT_ACCEPTANCE},
+    {"expect", required_argument, NULL, OPT_EXPECT},
+    {"tolerance", required_argument, NULL, OPT_TOLERANCE},
+    {"reference", required_argument, NULL, OPT_REFERENCE},
+    {"save-reference", required_argument, NULL, OPT_SAVE_REFERENCE},
+    {"time-limit", required_argument, NULL, OPT_TIME_LIMIT},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -106,6 +118,15 @@ void cli_print_help(FILE *out)
         "  -o, --output FILE       write the report to FILE, atomically\n"
         "  -q, --quiet             one line per run\n"
         "  --dry-run               print the plan (topology, LLC, sizes, memory) and exit\n"
+        "Node acceptance:\n"
+        "  --acceptance            the acceptance profile: all physical cores, scatter,\n"
+        "                          STREAM-rule arrays, the four kernels, validated, within\n"
+        "                          --time-limit (default 30 s) by running fewer repetitions\n"
+        "  --expect K=MB/s[,...]   expected best rates, e.g. triad=90000,copy=85000\n"
+        "  --tolerance PCT         allowed shortfall below expectations (default 5)\n"
+        "  --reference FILE        expectations and system fingerprint of a good node\n"
+        "  --save-reference FILE   write this node's results as a reference\n"
+        "  --time-limit SECONDS    stop repeating once the next repetition would not fit\n"
         "  --peak GB/s             theoretical memory bandwidth, to report %% of peak\n"
         "                          (default: estimated from SMBIOS when readable)\n"
         "  -h, --help              this help\n"
@@ -247,6 +268,20 @@ static int parse_isa(struct options *o, const char *source, const char *arg)
     return 0;
 }
 
+static int parse_positive(const char *arg, const char *option, const char *hint, double min,
+                          double max, double *out)
+{
+    char *end;
+    double v = strtod(arg, &end);
+    if (end == arg || *end || !(v >= min) || !(v <= max)) {
+        char msg[200];
+        snprintf(msg, sizeof(msg), "%s '%.60s'", option, arg);
+        return usage_error("%s: give %s", msg, hint);
+    }
+    *out = v;
+    return 0;
+}
+
 static int parse_peak(struct options *o, const char *arg)
 {
     char *end;
@@ -264,6 +299,10 @@ static void set_defaults(struct options *o)
     o->ntimes = 10;
     o->type = TYPE_DOUBLE;
     o->format = FORMAT_TEXT;
+    o->tolerance_pct = 5.0;
+    for (int k = 0; k < KERNEL_COUNT; k++)
+        o->expect.rate_mbps[k] = 0.0;
+    o->expect.hugepages_2m = -1;
 }
 
 static int apply_option(struct options *o, int c, const char *arg)
@@ -288,6 +327,27 @@ static int apply_option(struct options *o, int c, const char *arg)
     case OPT_NSTREAM: o->kernel_mask |= 1u << KERNEL_NSTREAM; return 0;
     case OPT_ISA: return parse_isa(o, "--isa", arg);
     case OPT_PEAK: return parse_peak(o, arg);
+    case OPT_ACCEPTANCE: o->acceptance = true; return 0;
+    case OPT_EXPECT:
+        if (expectations_parse(arg, &o->expect, why, sizeof(why)) != 0)
+            return usage_error("--expect: %s%s", why, "");
+        o->checks = true;
+        return 0;
+    case OPT_TOLERANCE:
+        return parse_positive(arg, "--tolerance", "a percentage, e.g. --tolerance 5", 0.0, 100.0,
+                              &o->tolerance_pct);
+    case OPT_TIME_LIMIT:
+        return parse_positive(arg, "--time-limit", "seconds, e.g. --time-limit 30", 1.0, 86400.0,
+                              &o->time_limit_s);
+    case OPT_REFERENCE:
+        if (!*arg) return usage_error("--reference: empty file name%s%s", "", "");
+        o->reference = arg;
+        o->checks = true;
+        return 0;
+    case OPT_SAVE_REFERENCE:
+        if (!*arg) return usage_error("--save-reference: empty file name%s%s", "", "");
+        o->save_reference = arg;
+        return 0;
     case 't': return parse_list(o, "--threads", arg, add_threads, NULL);
     case 's': return parse_list(o, "--size", arg, add_size, NULL);
     case OPT_PAGES: return parse_list(o, "--pages", arg, add_word, &pages);

@@ -7,6 +7,7 @@
 
 #include "affinity/policy.h"
 #include "kernels/kernel_table.h"
+#include "src/acceptance.h"
 #include "src/parse.h"
 
 #define LIST_MAX 64
@@ -40,7 +41,14 @@ struct options {
     const char *output;
     bool quiet;
     bool dry_run;
-    double peak_mbps; /* --peak, 0 when not given */
+    double peak_mbps;           /* --peak, 0 when not given */
+    bool acceptance;            /* the fixed acceptance profile */
+    struct expectations expect; /* --expect, then the --reference file's rates */
+    bool checks;                /* --expect or --reference: evaluate acceptance checks */
+    double tolerance_pct;
+    const char *reference;
+    const char *save_reference;
+    double time_limit_s; /* 0 = none; --acceptance defaults to 30 */
 };
 
 enum cli_action { CLI_RUN, CLI_EXIT_OK, CLI_EXIT_USAGE };

@@ -8,6 +8,7 @@
 #include "src/log.h"
 #include "src/output_file.h"
 #include "src/plan.h"
+#include "src/reference.h"
 #include "src/report.h"
 #include "src/run_stream.h"
 #include "version.h"
@@ -124,6 +125,48 @@ static int measure(const struct options *opts, const struct plan *plan, const st
     return EXIT_OK;
 }
 
+/* The final verdict of checked runs; writes the reference of a good node. */
+static int finish_checks(const struct options *opts, struct report *rep)
+{
+    struct run_result *run = rep->n_runs == 1 && rep->runs[0].measured ? &rep->runs[0] : NULL;
+    if (!run) return EXIT_OK;
+    if (opts->checks || opts->acceptance) {
+        acceptance_evaluate(rep, run, &opts->expect, opts->tolerance_pct, &rep->acceptance);
+        for (int i = 0; i < rep->acceptance.n_checks; i++)
+            if (!rep->acceptance.checks[i].passed && !report_shows_warnings(opts))
+                log_error("acceptance check failed: %s measured %s, expected %s",
+                          rep->acceptance.checks[i].name, rep->acceptance.checks[i].measured,
+                          rep->acceptance.checks[i].expected);
+    }
+    return EXIT_OK;
+}
+
+static int save_reference(const struct report *rep, struct output_file *ref)
+{
+    const struct run_result *run = &rep->runs[0];
+    bool good = run->measured && run->validation.passed &&
+                (!rep->acceptance.evaluated || rep->acceptance.passed);
+    if (!good) {
+        log_error("not saving a reference: this run failed %s; a reference must come from a "
+                  "good node",
+                  run->validation.passed ? "its acceptance checks" : "validation");
+        output_abort(ref);
+        return EXIT_FAILED;
+    }
+    if (reference_write(ref->stream, rep, run) != 0 || output_commit(ref) != 0)
+        return EXIT_RESOURCE;
+    return EXIT_OK;
+}
+
+static void free_report(struct report *rep)
+{
+    for (size_t i = 0; rep->runs && i < rep->n_runs; i++) {
+        free(rep->runs[i].placement);
+        free(rep->runs[i].domains);
+    }
+    free(rep->runs);
+}
+
 int main(int argc, char **argv)
 {
     struct options opts;
@@ -133,9 +176,16 @@ int main(int argc, char **argv)
     case CLI_RUN: break;
     }
     log_set_quiet(opts.quiet);
+    double started = timer_now();
+    char why[400];
+    if (opts.reference && reference_load(opts.reference, &opts.expect, why, sizeof(why)) != 0) {
+        log_error("%s", why);
+        cli_free(&opts);
+        return EXIT_USAGE;
+    }
+    if (opts.acceptance && opts.time_limit_s == 0) opts.time_limit_s = 30.0;
 
     struct topology topo;
-    char why[300];
     int loaded = topology_load(&topo, why, sizeof(why));
     if (loaded != 0) {
         log_error("%s", why);
@@ -149,13 +199,18 @@ int main(int argc, char **argv)
         rep.prov.peak_mbps = opts.peak_mbps;
         snprintf(rep.prov.peak_source, sizeof(rep.prov.peak_source), "--peak");
     }
-    double started = timer_now();
 
     struct plan plan;
     int rc = plan_build(&opts, &topo, &rep.sys, &plan);
+    struct output_file out = {0}, ref = {0};
+    if (rc == EXIT_OK && (output_open(&out, opts.output) != 0 ||
+                          (opts.save_reference && output_open(&ref, opts.save_reference) != 0)))
+        rc = EXIT_USAGE;
     if (rc != EXIT_OK) {
+        output_abort(&out);
         plan_free(&plan);
         topology_unload(&topo);
+        cli_free(&opts);
         return rc;
     }
     warn_thread_counts(&plan, &topo.facts);
@@ -163,30 +218,32 @@ int main(int argc, char **argv)
         log_warn("the CPU frequency governor is '%s', not 'performance': bandwidth follows the "
                  "core clock; set it with 'cpupower frequency-set -g performance'",
                  rep.prov.governor);
+    for (size_t i = 0; opts.time_limit_s > 0 && i < plan.n_runs; i++) /* room to report */
+        plan.runs[i].deadline = started + 0.95 * opts.time_limit_s - 0.5;
 
-    struct output_file out;
-    if (output_open(&out, opts.output) != 0) {
-        plan_free(&plan);
-        topology_unload(&topo);
-        return EXIT_USAGE;
-    }
     timer_probe(&rep.timer);
     rep.runs = calloc(plan.n_runs, sizeof(*rep.runs));
     rep.n_runs = plan.n_runs;
     rc = rep.runs ? measure(&opts, &plan, &topo, &rep) : EXIT_RESOURCE;
+    if (rc == EXIT_OK) rc = finish_checks(&opts, &rep);
     rep.prov.duration_s = timer_now() - started;
 
     if (rc == EXIT_OK && (write_report(&opts, &rep, &out) != 0 || output_commit(&out) != 0))
         rc = EXIT_RESOURCE;
-    if (rc != EXIT_OK)
+    if (rc != EXIT_OK) {
         output_abort(&out);
-    else
+        output_abort(&ref);
+    } else {
         for (size_t i = 0; i < rep.n_runs; i++)
             if (rep.runs[i].measured && !rep.runs[i].validation.passed) rc = EXIT_FAILED;
-
-    for (size_t i = 0; rep.runs && i < rep.n_runs; i++)
-        free(rep.runs[i].placement);
-    free(rep.runs);
+        if (rep.acceptance.evaluated && !rep.acceptance.passed) rc = EXIT_FAILED;
+        if (opts.save_reference) {
+            int saved = opts.dry_run ? EXIT_OK : save_reference(&rep, &ref);
+            if (opts.dry_run) output_abort(&ref);
+            if (rc == EXIT_OK) rc = saved;
+        }
+    }
+    free_report(&rep);
     plan_free(&plan);
     topology_unload(&topo);
     cli_free(&opts);

@@ -171,7 +171,9 @@ int plan_build(const struct options *o, const struct topology *topology, const s
     memset(plan, 0, sizeof(*plan));
     if (!topo->this_system) topo_no_llc_reason = "the given topology has no caches";
     const char *omp_var = openmp_binding_variable();
-    if (o->n_binds && omp_var) log_note("--bind given: membench's placement overrides %s", omp_var);
+    if ((o->n_binds || o->acceptance) && omp_var)
+        log_note("%s: membench's placement overrides %s",
+                 o->n_binds ? "--bind given" : "--acceptance", omp_var);
     size_t n_threads = o->n_threads ? o->n_threads : 1;
     size_t n_sizes = o->n_sizes ? o->n_sizes : 1;
     size_t n_binds = o->n_binds ? o->n_binds : 1;
@@ -182,6 +184,15 @@ int plan_build(const struct options *o, const struct topology *topology, const s
         log_error("the option lists make %zu runs; at most 4096, shorten the lists", total);
         return EXIT_USAGE;
     }
+    if (total > 1 && (o->acceptance || o->checks || o->save_reference)) {
+        log_error("%s checks one configuration but the option lists make %zu runs; give single "
+                  "values",
+                  o->acceptance ? "--acceptance"
+                  : o->checks   ? "--expect/--reference"
+                                : "--save-reference",
+                  total);
+        return EXIT_USAGE;
+    }
     plan->runs = calloc(total, sizeof(*plan->runs));
     if (!plan->runs) {
         log_error("out of memory planning %zu runs", total);
@@ -190,7 +201,10 @@ int plan_build(const struct options *o, const struct topology *topology, const s
 
     unsigned env_threads = 0;
     const char *env_from = NULL;
-    if (o->n_threads == 0) {
+    if (o->n_threads == 0 && o->acceptance) { /* the profile: every physical core */
+        env_threads = topo->cores > 0 ? (unsigned)topo->cores : 1;
+        env_from = "physical cores (acceptance profile)";
+    } else if (o->n_threads == 0) {
         char why[256];
         if (default_threads(topo, &env_threads, &env_from, why, sizeof(why)) != 0) {
             log_error("%s", why);
@@ -211,6 +225,10 @@ int plan_build(const struct options *o, const struct topology *topology, const s
                         r->pages = o->n_pages ? o->pages[ip] : "default";
                         struct bind_spec fallback;
                         default_bind(topo, r->threads, &fallback);
+                        if (o->acceptance) { /* the profile: scatter, whatever OpenMP says */
+                            fallback.kind = BIND_SCATTER;
+                            snprintf(fallback.text, sizeof(fallback.text), "scatter");
+                        }
                         int rc = place_threads(topology, o->n_binds ? &o->binds[ib] : &fallback, r);
                         if (rc != EXIT_OK) return rc;
                         r->per_domain = o->per_domain;
@@ -239,6 +257,12 @@ int plan_build(const struct options *o, const struct topology *topology, const s
             r->llc_bytes && r->array_bytes < STREAM_LLC_MULTIPLE * (double)r->llc_bytes;
         r->isa = isa;
         choose_stores(r);
+        if (o->acceptance && r->below_stream_rule) {
+            log_error("--size %s is below the STREAM rule (4x the LLC in use); acceptance never "
+                      "measures cache-inflated rates: drop --size or make it larger",
+                      r->size_label);
+            return EXIT_USAGE;
+        }
         int rc = check_memory(r, sys);
         if (rc != EXIT_OK) return rc;
     }

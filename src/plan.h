@@ -38,6 +38,7 @@ struct run_config {
     size_t offset;
     unsigned kernel_mask;
     bool below_stream_rule; /* arrays smaller than 4x the LLCs in use: caches inflate rates */
+    double deadline;        /* timer_now() by which the run should end; 0 = none */
 };
 
 struct plan {

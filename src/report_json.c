@@ -164,6 +164,7 @@ static json_t *run_json(const struct run_result *r, double peak_mbps)
     json_object_set_new(o, "placement", placement_json(r));
     if (!r->measured) return o;
     json_object_set_new(o, "threads_migrated", json_boolean(r->migrated));
+    json_object_set_new(o, "repetitions_done", json_integer((json_int_t)r->reps_done));
     json_object_set_new(o, "backing", backing_json(r));
     json_object_set_new(o, "results", results_json(r, peak_mbps));
     if (r->config.per_domain != DOMAIN_NONE) json_object_set_new(o, "domains", domains_json(r));
@@ -178,6 +179,24 @@ static json_t *run_json(const struct run_result *r, double peak_mbps)
         json_array_append_new(w, json_string(r->warnings[i]));
     json_object_set_new(o, "warnings", w);
     return o;
+}
+
+static json_t *acceptance_json(const struct report *rep)
+{
+    const struct acceptance_result *a = &rep->acceptance;
+    json_t *checks = json_array();
+    for (int i = 0; i < a->n_checks; i++) {
+        const struct acceptance_check *c = &a->checks[i];
+        json_t *o = json_pack("{s:s,s:s,s:s,s:b}", "name", c->name, "expected", c->expected,
+                              "measured", c->measured, "passed", c->passed);
+        if (c->expected_value > 0) {
+            json_object_set_new(o, "expected_mbps", json_real(c->expected_value));
+            json_object_set_new(o, "measured_mbps", real_or_null(c->measured_value));
+        }
+        json_array_append_new(checks, o);
+    }
+    return json_pack("{s:b,s:f,s:o}", "passed", a->passed, "tolerance_pct", a->tolerance_pct,
+                     "checks", checks);
 }
 
 int report_write_json(FILE *out, const struct report *rep)
@@ -197,6 +216,7 @@ int report_write_json(FILE *out, const struct report *rep)
     for (size_t i = 0; i < rep->n_runs; i++)
         json_array_append_new(runs, run_json(&rep->runs[i], rep->prov.peak_mbps));
     json_object_set_new(root, "runs", runs);
+    if (rep->acceptance.evaluated) json_object_set_new(root, "acceptance", acceptance_json(rep));
     int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
     fputc('\n', out);
     json_decref(root);

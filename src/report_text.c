@@ -244,6 +244,26 @@ static void write_summary(FILE *out, const struct report *rep)
     fprintf(out, RULE);
 }
 
+/* One line per check, "PASS|FAIL name measured expected", then the verdict. */
+static void write_acceptance(FILE *out, const struct acceptance_result *a)
+{
+    if (!a->evaluated) return;
+    fprintf(out, "Acceptance checks (tolerance %.1f%%):\n", a->tolerance_pct);
+    for (int i = 0; i < a->n_checks; i++) {
+        const struct acceptance_check *c = &a->checks[i];
+        fprintf(out, "%s %-12s %-24s %s\n", c->passed ? "PASS" : "FAIL", c->name, c->measured,
+                c->expected);
+    }
+    int failed = 0;
+    for (int i = 0; i < a->n_checks; i++)
+        failed += !a->checks[i].passed;
+    if (a->passed)
+        fprintf(out, "Verdict: PASS (%d checks)\n", a->n_checks);
+    else
+        fprintf(out, "Verdict: FAIL (%d of %d checks failed)\n", failed, a->n_checks);
+    fprintf(out, RULE);
+}
+
 int report_write_text(FILE *out, const struct report *rep)
 {
     write_system(out, rep);
@@ -258,6 +278,7 @@ int report_write_text(FILE *out, const struct report *rep)
         fprintf(out, "Dry run: nothing was allocated or measured.\n");
     else if (rep->n_runs > 1)
         write_summary(out, rep);
+    write_acceptance(out, &rep->acceptance);
     return ferror(out) ? -1 : 0;
 }
 
@@ -278,6 +299,14 @@ int report_write_quiet(FILE *out, const struct report *rep)
                 r->config.threads, r->config.bind, r->config.pages,
                 (unsigned long long)r->config.elements, elem_type_name(r->config.type),
                 r->validation.passed ? "yes" : "NO");
+    }
+    const struct acceptance_result *a = &rep->acceptance;
+    if (a->evaluated) {
+        int failed = 0;
+        for (int i = 0; i < a->n_checks; i++)
+            failed += !a->checks[i].passed;
+        fprintf(out, "%s %d of %d checks passed\n", a->passed ? "PASS" : "FAIL",
+                a->n_checks - failed, a->n_checks);
     }
     return ferror(out) ? -1 : 0;
 }

@@ -9,6 +9,7 @@
 #include "hugepages/backend.h"
 #include "kernels/kernel_table.h"
 #include "kernels/validate.h"
+#include "src/acceptance.h"
 #include "src/plan.h"
 #include "src/provenance.h"
 #include "src/sysinfo.h"
@@ -43,8 +44,9 @@ struct run_result {
     bool measured; /* false for --dry-run */
     int n_placement;
     struct placement_entry *placement;
-    bool migrated;   /* a thread ran on a different PU at the end than at first touch */
-    int n_misplaced; /* threads not running where the plan put them */
+    bool migrated;      /* a thread ran on a different PU at the end than at first touch */
+    unsigned reps_done; /* repetitions run, first included; fewer than ntimes under a time limit */
+    int n_misplaced;    /* threads not running where the plan put them */
     int n_domains;
     struct domain_result *domains;
     struct backing_info backing;
@@ -62,6 +64,7 @@ struct report {
     struct sys_info sys;
     struct timer_info timer;
     bool dry_run;
+    struct acceptance_result acceptance; /* evaluated with --acceptance/--expect/--reference */
     size_t n_runs;
     struct run_result *runs;
 };

@@ -111,6 +111,7 @@ struct team {
     kernel_fn fns[KERNEL_COUNT];
     struct expected_values expect;
     int team_size;
+    unsigned reps_done;
 };
 
 static void record_domains(struct team *tm, struct run_result *out, int k, unsigned rep)
@@ -135,13 +136,24 @@ static void check_reduction(struct team *tm, int k)
     if (!(err <= tm->reduction_err[k])) tm->reduction_err[k] = isnan(err) ? INFINITY : err;
 }
 
+/* With a deadline (--time-limit), stop once another repetition would not fit, keeping at least
+ * one measured repetition after the warm-up and never shrinking the arrays. */
+static bool out_of_time(const struct team *tm, double loop_start, unsigned rep)
+{
+    double deadline = tm->cfg->deadline;
+    if (deadline <= 0.0 || rep < 1) return false;
+    double now = timer_now(), per_rep = (now - loop_start) / (rep + 1);
+    return now + 2.0 * per_rep > deadline; /* one more repetition and the validation pass */
+}
+
 /* The timed loop: one parallel region, each thread bound once and working on the same range
  * it first touched; every kernel starts together after a barrier and ends at the next. */
 static void run_team(struct team *tm, struct run_result *out, int *pus_start, int *pus_end)
 {
     const struct run_config *cfg = tm->cfg;
-    double t0 = 0.0;
+    double t0 = 0.0, loop_start = timer_now();
     int exponent = 0;
+    bool stop = false;
 #pragma omp parallel num_threads(cfg->threads)
     {
         int t = omp_get_thread_num(), nt = omp_get_num_threads();
@@ -154,7 +166,7 @@ static void run_team(struct team *tm, struct run_result *out, int *pus_start, in
         size_t lo = stream_chunk_begin(tm->n, nt, t, cfg->type);
         size_t hi = t + 1 < nt ? stream_chunk_begin(tm->n, nt, t + 1, cfg->type) : tm->n;
         stream_init_arrays(tm->a, tm->b, tm->c, lo, hi, cfg->type);
-        for (unsigned rep = 0; rep < cfg->ntimes; rep++) {
+        for (unsigned rep = 0; rep < cfg->ntimes && !stop; rep++) {
             for (int k = 0; k < KERNEL_COUNT; k++) {
                 if (!(cfg->kernel_mask & (1u << k))) continue;
 #pragma omp barrier
@@ -177,6 +189,8 @@ static void run_team(struct team *tm, struct run_result *out, int *pus_start, in
             {
                 exponent = expected_rescale_exponent(&tm->expect);
                 if (exponent) expected_rescale(&tm->expect, exponent);
+                tm->reps_done = rep + 1;
+                stop = out_of_time(tm, loop_start, rep);
             }
 #pragma omp barrier
             if (exponent) stream_scale_arrays(tm->a, tm->b, tm->c, lo, hi, cfg->type, exponent);
@@ -332,7 +346,7 @@ int run_stream(const struct run_config *cfg, const struct topology *topo,
 
     for (int i = 0; i < out->n_results; i++) {
         struct kernel_result *r = &out->results[i];
-        summarise(&tm.times[(size_t)r->kernel * cfg->ntimes], cfg->ntimes, r);
+        summarise(&tm.times[(size_t)r->kernel * cfg->ntimes], tm.reps_done, r);
         r->min_ticks = timer->granularity_s > 0 ? r->min_time_s / timer->granularity_s : 0.0;
         if (r->min_ticks < TIMER_MIN_TICKS)
             add_warning(out,
@@ -340,6 +354,13 @@ int run_stream(const struct run_config *cfg, const struct topology *topo,
                         "larger --size",
                         kernel_table[r->kernel].name, r->min_ticks);
     }
+    out->reps_done = tm.reps_done;
+    if (tm.reps_done < cfg->ntimes)
+        add_warning(out, "time limit: %u of %u repetitions fit in the time left", tm.reps_done,
+                    cfg->ntimes);
+    if (cfg->deadline > 0 && timer_now() > cfg->deadline)
+        add_warning(out, "the time limit was exceeded: arrays kept at the STREAM rule need more "
+                         "time on this node; raise --time-limit");
     out->measured = true;
 done:
     backend->release(&region);

@@ -262,12 +262,14 @@ static void every_variant_matches_reference(void **state)
                                 size_t hi = t + 1 < threads
                                                 ? stream_chunk_begin(n, threads, t + 1, type)
                                                 : n;
-                                sum += fn(g[0], g[1], g[2], lo, hi, 0.75);
-                                ref += type == TYPE_FLOAT
-                                           ? reference_float(k, (float *)w[0], (float *)w[1],
-                                                             (float *)w[2], lo, hi, 0.75f)
-                                           : reference_double(k, (double *)w[0], (double *)w[1],
-                                                              (double *)w[2], lo, hi, 0.75);
+                                sum += fn(g[0], g[1], g[2], lo, hi, STREAM_SCALAR);
+                                ref +=
+                                    type == TYPE_FLOAT
+                                        ? reference_float(k, (float *)w[0], (float *)w[1],
+                                                          (float *)w[2], lo, hi,
+                                                          (float)STREAM_SCALAR)
+                                        : reference_double(k, (double *)w[0], (double *)w[1],
+                                                           (double *)w[2], lo, hi, STREAM_SCALAR);
                             }
                             for (int i = 0; i < 3; i++)
                                 if (memcmp(g[i], w[i], n * es) != 0)

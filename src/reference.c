@@ -1,0 +1,129 @@
+#include "src/reference.h"
+
+#include <jansson.h>
+#include <string.h>
+#include <strings.h>
+
+#include "src/results.h"
+
+#define REFERENCE_SCHEMA 1
+
+static int copy_string(json_t *obj, const char *key, char *dst, size_t len)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!v) return 0;
+    if (!json_is_string(v)) return -1;
+    snprintf(dst, len, "%s", json_string_value(v));
+    return 0;
+}
+
+static int read_system(json_t *sys, struct expectations *e, char *why, size_t why_len)
+{
+    if (!json_is_object(sys)) {
+        snprintf(why, why_len, "'system' is not an object");
+        return -1;
+    }
+    json_t *model = json_object_get(sys, "cpu_model"), *cores = json_object_get(sys, "cores");
+    if (!json_is_string(model) || !json_is_integer(cores)) {
+        snprintf(why, why_len, "'system' needs 'cpu_model' (string) and 'cores' (integer)");
+        return -1;
+    }
+    e->have_system = true;
+    snprintf(e->cpu_model, sizeof(e->cpu_model), "%s", json_string_value(model));
+    e->cores = (int)json_integer_value(cores);
+    json_t *v = json_object_get(sys, "mem_total_bytes");
+    if (json_is_integer(v)) e->mem_total_bytes = (unsigned long long)json_integer_value(v);
+    v = json_object_get(sys, "hugepages_2m_total");
+    e->hugepages_2m = json_is_integer(v) ? (long long)json_integer_value(v) : -1;
+    if (copy_string(sys, "thp_enabled", e->thp_enabled, sizeof(e->thp_enabled)) ||
+        copy_string(sys, "governor", e->governor, sizeof(e->governor))) {
+        snprintf(why, why_len, "'thp_enabled' and 'governor' must be strings");
+        return -1;
+    }
+    return 0;
+}
+
+static int read_rates(json_t *rates, struct expectations *e, char *why, size_t why_len)
+{
+    if (!json_is_object(rates) || json_object_size(rates) == 0) {
+        snprintf(why, why_len, "'rates_mbps' is missing or empty; it maps kernels to MB/s");
+        return -1;
+    }
+    const char *key;
+    json_t *value;
+    json_object_foreach(rates, key, value)
+    {
+        int k;
+        for (k = 0; k < KERNEL_COUNT && strcasecmp(kernel_table[k].name, key); k++)
+            ;
+        if (k == KERNEL_COUNT) {
+            snprintf(why, why_len, "'rates_mbps' has an unknown kernel '%.40s'", key);
+            return -1;
+        }
+        if (!json_is_number(value) || !(json_number_value(value) > 0.0)) {
+            snprintf(why, why_len, "'rates_mbps.%s' is not a positive number", key);
+            return -1;
+        }
+        if (e->rate_mbps[k] == 0.0) /* --expect wins over the reference */
+            e->rate_mbps[k] = json_number_value(value);
+    }
+    return 0;
+}
+
+int reference_load(const char *path, struct expectations *e, char *why, size_t why_len)
+{
+    json_error_t err;
+    json_t *root = json_load_file(path, 0, &err);
+    if (!root) {
+        if (err.line <= 0)
+            snprintf(why, why_len, "--reference %s: %s", path, err.text);
+        else
+            snprintf(why, why_len, "--reference %s: line %d, column %d: %s", path, err.line,
+                     err.column, err.text);
+        return -1;
+    }
+    char inner[200] = "";
+    json_t *schema = json_object_get(root, "membench_reference");
+    int rc = -1;
+    if (!json_is_object(root) || !json_is_integer(schema))
+        snprintf(inner, sizeof(inner), "not a membench reference (no 'membench_reference' key)");
+    else if (json_integer_value(schema) != REFERENCE_SCHEMA)
+        snprintf(inner, sizeof(inner), "reference schema %lld, this membench reads %d",
+                 (long long)json_integer_value(schema), REFERENCE_SCHEMA);
+    else if (read_rates(json_object_get(root, "rates_mbps"), e, inner, sizeof(inner)) == 0 &&
+             read_system(json_object_get(root, "system"), e, inner, sizeof(inner)) == 0)
+        rc = 0;
+    if (rc != 0) snprintf(why, why_len, "--reference %s: %s", path, inner);
+    json_decref(root);
+    return rc;
+}
+
+int reference_write(FILE *out, const struct report *rep, const struct run_result *run)
+{
+    const struct run_config *c = &run->config;
+    json_t *kernels = json_array(), *rates = json_object();
+    for (int i = 0; i < run->n_results; i++) {
+        const struct kernel_result *r = &run->results[i];
+        json_array_append_new(kernels, json_string(kernel_table[r->kernel].name));
+        json_object_set_new(rates, kernel_table[r->kernel].name, json_real(r->best_rate_mbps));
+    }
+    long long pool = -1;
+    for (int i = 0; i < rep->sys.n_pools; i++)
+        if (rep->sys.pools[i].page_size_bytes == (2u << 20))
+            pool = (long long)rep->sys.pools[i].total;
+    json_t *root = json_pack(
+        "{s:i,s:s,s:s,s:{s:i,s:s,s:I,s:s,s:s,s:s,s:o},s:{s:s,s:s,s:i,s:i,s:i,s:i,s:I,s:s,s:s,"
+        "s:I},s:o}",
+        "membench_reference", REFERENCE_SCHEMA, "membench_version", rep->version, "created",
+        rep->prov.start_iso, "profile", "threads", (int)c->threads, "bind", c->bind,
+        "array_elements", (json_int_t)c->elements, "type", elem_type_name(c->type), "stores",
+        c->stores, "pages", c->pages, "kernels", kernels, "system", "hostname", rep->sys.hostname,
+        "cpu_model", rep->topo.cpu_model, "cores", rep->topo.cores, "pus", rep->topo.pus,
+        "packages", rep->topo.packages, "numa_nodes", rep->topo.numa_nodes, "mem_total_bytes",
+        (json_int_t)rep->prov.mem_total_bytes, "thp_enabled", rep->sys.thp_enabled, "governor",
+        rep->prov.governor, "hugepages_2m_total", (json_int_t)pool, "rates_mbps", rates);
+    int rc = root ? json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : -1;
+    fputc('\n', out);
+    json_decref(root);
+    return rc == 0 && !ferror(out) ? 0 : -1;
+}

@@ -1,0 +1,165 @@
+"""Node acceptance: the profile within its time limit, expectations, references, verdicts
+and exit codes."""
+
+import json
+import os
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import membench_test  # noqa: E402
+from membench_test import MembenchTestCase, run, describe  # noqa: E402
+
+SMALL = ["--size", "2000000", "-n", "4"]
+
+
+class ProfileTest(MembenchTestCase):
+
+    def test_acceptance_profile_passes_within_time_limit(self):
+        """The real profile: all cores, scatter, STREAM-rule arrays, PASS, exit 0, on time."""
+        start = time.monotonic()
+        doc = self.run_json(["--acceptance", "--expect", "triad=1000", "--time-limit", "15"],
+                            env_extra={"OMP_NUM_THREADS": None}, timeout=120)
+        elapsed = time.monotonic() - start
+        self.assertLess(elapsed, 25, "a 15 s limit must not run far over")
+        config = doc["runs"][0]["config"]
+        self.assertEqual(config["threads"], doc["system"]["cores"])
+        self.assertEqual(config["bind"], "scatter")
+        self.assertFalse(config["below_stream_rule"])
+        self.assertEqual(config["kernels"], ["Copy", "Scale", "Add", "Triad"])
+        acc = doc["acceptance"]
+        self.assertTrue(acc["passed"], acc)
+        names = [c["name"] for c in acc["checks"]]
+        self.assertEqual(names, ["Triad", "validation", "page size", "placement"])
+        self.assertGreaterEqual(doc["runs"][0]["repetitions_done"], 2)
+
+    def test_time_limit_cuts_repetitions_not_arrays(self):
+        start = time.monotonic()
+        doc = self.run_json(["--triad", "--size", "20000000", "-n", "100000", "--time-limit",
+                             "3"])
+        self.assertLess(time.monotonic() - start, 8)
+        run0 = doc["runs"][0]
+        self.assertEqual(run0["config"]["array_elements"], 20000000)
+        self.assertLess(run0["repetitions_done"], 100000)
+        self.assertGreaterEqual(run0["repetitions_done"], 2)
+        self.assertTrue(any("repetitions fit" in w for w in run0["warnings"]))
+        self.assertTrue(run0["validation"]["passed"])
+
+    def test_profile_refuses_lists_and_small_arrays(self):
+        self.assert_error(["--acceptance", "-t", "1,2", "--dry-run"], 2,
+                          ["--acceptance", "2 runs"])
+        self.assert_error(["--acceptance", "--size", "0.5xLLC", "--dry-run"], 2,
+                          ["STREAM rule"])
+
+
+class ChecksTest(MembenchTestCase):
+
+    def test_impossible_expectation_fails(self):
+        rc, out, err = run(["--triad", "--expect", "triad=999999999"] + SMALL)
+        self.assertEqual(rc, 1, describe([], rc, out, err))
+        self.assertRegex(out, r"(?m)^FAIL Triad\s+\d")
+        self.assertRegex(out, r"(?m)^PASS validation")
+        self.assertIn("Verdict: FAIL (1 of", out)
+
+    def test_expect_failure_on_stderr_when_report_is_json(self):
+        rc, out, err = run(["--copy", "--expect", "copy=999999999", "--format", "json"] + SMALL)
+        self.assertEqual(rc, 1)
+        self.assertFalse(json.loads(out)["acceptance"]["passed"])
+        self.assertIn("acceptance check failed: Copy", err)
+
+    def test_quiet_verdict_line(self):
+        rc, out, _ = run(["--triad", "--expect", "triad=1", "-q"] + SMALL)
+        self.assertEqual(rc, 0)
+        self.assertRegex(out.splitlines()[-1], r"^PASS \d+ of \d+ checks passed$")
+
+    def test_bad_expectations(self):
+        for bad, word in [("triad", "KERNEL=MB/s"), ("triad=", "no rate"),
+                          ("foo=1", "unknown kernel"), ("triad=-5", "positive"),
+                          ("triad=1,", "comma"), ("triad=abc", "positive")]:
+            with self.subTest(bad=bad):
+                self.assert_error(["--expect", bad], 2, ["--expect", word])
+        self.assert_error(["--tolerance", "101"], 2, ["--tolerance"])
+        self.assert_error(["--time-limit", "0"], 2, ["--time-limit"])
+
+
+class ReferenceTest(MembenchTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.dir = tempfile.TemporaryDirectory()
+        self.ref = os.path.join(self.dir.name, "node-ref.json")
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def write(self, text):
+        with open(self.ref, "w") as f:
+            f.write(text)
+
+    def test_node_passes_its_own_reference(self):
+        out, _ = self.run_ok(["--save-reference", self.ref] + SMALL)
+        with open(self.ref) as f:
+            ref = json.load(f)
+        self.assertEqual(ref["membench_reference"], 1)
+        self.assertEqual(sorted(ref["rates_mbps"]), ["Add", "Copy", "Scale", "Triad"])
+        self.assertIn("cpu_model", ref["system"])
+        self.assertEqual(ref["profile"]["array_elements"], 2000000)
+        # The machine is shared and noisy: a generous tolerance, the point is the mechanics.
+        doc = self.run_json(["--reference", self.ref, "--tolerance", "60"] + SMALL)
+        acc = doc["acceptance"]
+        self.assertTrue(acc["passed"], acc)
+        names = [c["name"] for c in acc["checks"]]
+        for name in ("Copy", "Triad", "cpu model", "cores", "memory", "thp mode"):
+            self.assertIn(name, names)
+
+    def test_expect_overrides_reference(self):
+        self.run_ok(["--save-reference", self.ref] + SMALL)
+        rc, out, _ = run(["--reference", self.ref, "--expect", "triad=999999999"] + SMALL)
+        self.assertEqual(rc, 1)
+        self.assertRegex(out, r"(?m)^FAIL Triad .*999999999")
+
+    def test_other_cpu_model_reported(self):
+        self.run_ok(["--save-reference", self.ref] + SMALL)
+        with open(self.ref) as f:
+            ref = json.load(f)
+        ref["system"]["cpu_model"] = "Imaginary CPU 9000"
+        ref["system"]["cores"] = 4096
+        self.write(json.dumps(ref))
+        rc, out, _ = run(["--reference", self.ref, "--tolerance", "90"] + SMALL)
+        self.assertEqual(rc, 1)
+        self.assertRegex(out, r"(?m)^FAIL cpu model .*Imaginary CPU 9000")
+        self.assertRegex(out, r"(?m)^FAIL cores\s+\d+\s+4096")
+
+    def test_malformed_references_exit_2(self):
+        self.assert_error(["--reference", os.path.join(self.dir.name, "missing.json")], 2,
+                          ["--reference", "missing.json"])
+        self.write('{"membench_reference": 1,\n "rates_mbps": {"Triad": 5,}\n}')
+        self.assert_error(["--reference", self.ref], 2, ["line 2", "column"])
+        self.write('{"hello": 1}')
+        self.assert_error(["--reference", self.ref], 2, ["not a membench reference"])
+        self.write('{"membench_reference": 1, "system": {"cpu_model": "x", "cores": 2}}')
+        self.assert_error(["--reference", self.ref], 2, ["rates_mbps"])
+        self.write('{"membench_reference": 1, "rates_mbps": {"Triad": "fast"},'
+                   ' "system": {"cpu_model": "x", "cores": 2}}')
+        self.assert_error(["--reference", self.ref], 2, ["rates_mbps.Triad"])
+        self.write('{"membench_reference": 7, "rates_mbps": {"Triad": 1}}')
+        self.assert_error(["--reference", self.ref], 2, ["schema 7"])
+
+    def test_no_reference_from_a_failing_node(self):
+        rc, out, err = run(["--save-reference", self.ref] + SMALL,
+                           env_extra={"MEMBENCH_TEST_CORRUPT": "1"})
+        self.assertEqual(rc, 1)
+        self.assertIn("not saving a reference", err)
+        self.assertFalse(os.path.exists(self.ref))
+        self.assertEqual([f for f in os.listdir(self.dir.name)], [], "no temporary left")
+
+    def test_unwritable_reference_fails_before_measuring(self):
+        start = time.monotonic()
+        self.assert_error(["--save-reference", "/nonexistent/dir/ref.json"], 2,
+                          ["/nonexistent/dir/ref.json"])
+        self.assertLess(time.monotonic() - start, 5)
+
+
+if __name__ == "__main__":
+    membench_test.main()
