@@ -57,6 +57,7 @@ static void fill_run(struct run_result *r, unsigned mask, bool passed)
     c->ntimes = 10;
     c->kernel_mask = mask;
     r->measured = true;
+    r->reps_done = 10;
     r->n_placement = 2;
     r->placement = placement;
     r->backing = (struct backing_info){
@@ -148,6 +149,14 @@ static struct report make_report(void)
     runs[1].results[2].reduction_rel_error = 3e-17;
     rep.runs = runs;
     rep.n_runs = 2;
+    struct acceptance_result *a = &rep.acceptance;
+    a->evaluated = true;
+    a->passed = false;
+    a->tolerance_pct = 5.0;
+    a->n_checks = 2;
+    a->checks[0] = (struct acceptance_check){"Triad", "15459.5", ">= 61750.0 (65000.0 - 5%)",
+                                             false, 15459.5, 61750.0};
+    a->checks[1] = (struct acceptance_check){"validation", "passed", "passed", true, 0, 0};
     return rep;
 }
 
