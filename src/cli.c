@@ -37,6 +37,7 @@ enum long_only {
     OPT_REFERENCE,
     OPT_SAVE_REFERENCE,
     OPT_TIME_LIMIT,
+    OPT_MPI_PER_RANK,
 };
 
 static const struct option long_options[] = {
@@ -69,6 +70,7 @@ static const struct option long_options[] = {
     {"reference", required_argument, NULL, OPT_REFERENCE},
     {"save-reference", required_argument, NULL, OPT_SAVE_REFERENCE},
     {"time-limit", required_argument, NULL, OPT_TIME_LIMIT},
+    {"mpi-per-rank", no_argument, NULL, OPT_MPI_PER_RANK},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -127,6 +129,8 @@ void cli_print_help(FILE *out)
         "  --reference FILE        expectations and system fingerprint of a good node\n"
         "  --save-reference FILE   write this node's results as a reference\n"
         "  --time-limit SECONDS    stop repeating once the next repetition would not fit\n"
+        "  --mpi-per-rank          (MPI builds, under mpirun/srun) measure on every rank, not\n"
+        "                          once per node: per-socket runs, or tests on one machine\n"
         "  --peak GB/s             theoretical memory bandwidth, to report %% of peak\n"
         "                          (default: estimated from SMBIOS when readable)\n"
         "  -h, --help              this help\n"
@@ -328,6 +332,7 @@ static int apply_option(struct options *o, int c, const char *arg)
     case OPT_ISA: return parse_isa(o, "--isa", arg);
     case OPT_PEAK: return parse_peak(o, arg);
     case OPT_ACCEPTANCE: o->acceptance = true; return 0;
+    case OPT_MPI_PER_RANK: o->mpi_per_rank = true; return 0;
     case OPT_EXPECT:
         if (expectations_parse(arg, &o->expect, why, sizeof(why)) != 0)
             return usage_error("--expect: %s%s", why, "");

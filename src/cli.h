@@ -49,6 +49,7 @@ struct options {
     const char *reference;
     const char *save_reference;
     double time_limit_s; /* 0 = none; --acceptance defaults to 30 */
+    bool mpi_per_rank;   /* MPI builds: every rank is its own "node" */
 };
 
 enum cli_action { CLI_RUN, CLI_EXIT_OK, CLI_EXIT_USAGE };

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "src/cli.h"
+#include "src/cluster.h"
 #include "src/log.h"
 #include "src/output_file.h"
 #include "src/plan.h"
@@ -167,20 +168,14 @@ static void free_report(struct report *rep)
     free(rep->runs);
 }
 
-int main(int argc, char **argv)
+int node_main(struct options *o, char **json, size_t *json_len)
 {
-    struct options opts;
-    switch (cli_parse(argc, argv, &opts)) {
-    case CLI_EXIT_OK: return EXIT_OK;
-    case CLI_EXIT_USAGE: return EXIT_USAGE;
-    case CLI_RUN: break;
-    }
-    log_set_quiet(opts.quiet);
+    struct options opts = *o;
+    if (json) opts.format = FORMAT_JSON;
     double started = timer_now();
     char why[400];
     if (opts.reference && reference_load(opts.reference, &opts.expect, why, sizeof(why)) != 0) {
         log_error("%s", why);
-        cli_free(&opts);
         return EXIT_USAGE;
     }
     if (opts.acceptance && opts.time_limit_s == 0) opts.time_limit_s = 30.0;
@@ -189,7 +184,6 @@ int main(int argc, char **argv)
     int loaded = topology_load(&topo, why, sizeof(why));
     if (loaded != 0) {
         log_error("%s", why);
-        cli_free(&opts);
         return loaded == -2 ? EXIT_USAGE : EXIT_RESOURCE;
     }
     struct report rep = {.version = MEMBENCH_VERSION, .topo = topo.facts, .dry_run = opts.dry_run};
@@ -203,14 +197,14 @@ int main(int argc, char **argv)
     struct plan plan;
     int rc = plan_build(&opts, &topo, &rep.sys, &plan);
     struct output_file out = {0}, ref = {0};
-    if (rc == EXIT_OK && (output_open(&out, opts.output) != 0 ||
-                          (opts.save_reference && output_open(&ref, opts.save_reference) != 0)))
+    if (rc == EXIT_OK &&
+        ((json ? output_open_memory(&out, json, json_len) : output_open(&out, opts.output)) != 0 ||
+         (opts.save_reference && output_open(&ref, opts.save_reference) != 0)))
         rc = EXIT_USAGE;
     if (rc != EXIT_OK) {
         output_abort(&out);
         plan_free(&plan);
         topology_unload(&topo);
-        cli_free(&opts);
         return rc;
     }
     warn_thread_counts(&plan, &topo.facts);
@@ -246,6 +240,26 @@ int main(int argc, char **argv)
     free_report(&rep);
     plan_free(&plan);
     topology_unload(&topo);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    struct options opts;
+    switch (cli_parse(argc, argv, &opts)) {
+    case CLI_EXIT_OK: return EXIT_OK;
+    case CLI_EXIT_USAGE: return EXIT_USAGE;
+    case CLI_RUN: break;
+    }
+    log_set_quiet(opts.quiet);
+#ifdef MEMBENCH_MPI
+    if (cluster_launched()) {
+        int rc = cluster_main(&opts, &argc, &argv);
+        cli_free(&opts);
+        return rc;
+    }
+#endif
+    int rc = node_main(&opts, NULL, NULL);
     cli_free(&opts);
     return rc;
 }

@@ -45,8 +45,25 @@ int output_open(struct output_file *out, const char *path)
     return 0;
 }
 
+int output_open_memory(struct output_file *out, char **buf, size_t *len)
+{
+    memset(out, 0, sizeof(*out));
+    out->stream = open_memstream(buf, len);
+    if (!out->stream) {
+        log_error("out of memory for the report");
+        return -1;
+    }
+    out->in_memory = 1;
+    return 0;
+}
+
 int output_commit(struct output_file *out)
 {
+    if (out->in_memory) {
+        int failed = fclose(out->stream) != 0;
+        out->stream = NULL;
+        return failed ? -1 : 0;
+    }
     if (!out->final_path) {
         if (fflush(out->stream) != 0) {
             log_error("writing the report to stdout failed: %s", strerror(errno));
@@ -71,7 +88,7 @@ int output_commit(struct output_file *out)
 
 void output_abort(struct output_file *out)
 {
-    if (out->stream && out->stream != stdout) fclose(out->stream);
+    if (out->stream && out->stream != stdout) fclose(out->stream); /* memory: frees nothing */
     if (out->temp_path) unlink(out->temp_path);
     free(out->temp_path);
     free(out->final_path);

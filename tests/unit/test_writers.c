@@ -155,7 +155,7 @@ static struct report make_report(void)
     a->tolerance_pct = 5.0;
     a->n_checks = 2;
     a->checks[0] = (struct acceptance_check){"Triad", "15459.5", ">= 61750.0 (65000.0 - 5%)",
-                                             false, 15459.5, 61750.0};
+                                             false,   15459.5,   61750.0};
     a->checks[1] = (struct acceptance_check){"validation", "passed", "passed", true, 0, 0};
     return rep;
 }

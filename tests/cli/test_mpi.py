@@ -1,0 +1,68 @@
+"""Cluster runs under mpirun (MPI builds only): the per-node table, nodes[] in JSON, the
+verdict on every rank, and per-rank mode for tests on one machine."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import membench_test  # noqa: E402
+from membench_test import MembenchTestCase  # noqa: E402
+
+SMALL = ["--size", "2000000", "-n", "4"]
+
+
+class MpiTest(MembenchTestCase):
+
+    def setUp(self):
+        super().setUp()
+        if os.environ.get("MEMBENCH_MPI_BUILD") != "1":
+            self.skipTest("not an MPI build (configure with -DMEMBENCH_MPI=ON)")
+        if not shutil.which("mpirun"):
+            self.skipTest("mpirun not installed (apt-get install openmpi-bin)")
+
+    def mpirun(self, np, args, extra=()):
+        env = membench_test.make_env({"OMPI_ALLOW_RUN_AS_ROOT": "1",
+                                      "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+                                      "OMPI_MCA_rmaps_base_oversubscribe": "1",
+                                      "OMPI_MCA_btl_vader_single_copy_mechanism": "none"})
+        cmd = ["mpirun", "-np", str(np), *extra, membench_test.BIN] + list(args)
+        return subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=180)
+
+    def test_one_row_per_node(self):
+        """Two ranks on one machine are one node: one leader measures, one row."""
+        proc = self.mpirun(2, ["--triad", "--format", "json", "-t", "1"] + SMALL,
+                           ["--bind-to", "none"])
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        doc = json.loads(proc.stdout)
+        self.assertEqual(doc["cluster"]["nodes"], 1)
+        self.assertEqual(len(doc["nodes"]), 1)
+        node = doc["nodes"][0]
+        self.assertEqual(node["rank"], 0)
+        self.assertEqual(node["verdict"], "PASS")
+        self.assertGreater(node["best_rate_mbps"]["Triad"], 0)
+        self.assertTrue(node["report"]["runs"][0]["validation"]["passed"])
+
+    def test_per_rank_table(self):
+        # Two ranks share one small, noisy VM: a wide tolerance, the statistics have unit tests.
+        proc = self.mpirun(2, ["--mpi-per-rank", "-t", "1", "--tolerance", "60"] + SMALL,
+                           ["--bind-to", "core"])
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        out = proc.stdout
+        self.assertIn("Cluster: 2 nodes", out)
+        self.assertRegex(out, r"(?m)^\S+\s+0\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+PASS")
+        self.assertRegex(out, r"(?m)^\S+\s+1\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+PASS")
+        self.assertRegex(out, r"(?m)^median\s")
+        self.assertIn("Verdict: PASS (0 of 2 nodes failed)", out)
+
+    def test_failing_node_fails_every_rank(self):
+        proc = self.mpirun(2, ["--mpi-per-rank", "-t", "1", "--expect", "triad=999999999",
+                               "--triad"] + SMALL, ["--bind-to", "core"])
+        self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
+        self.assertIn("Verdict: FAIL (2 of 2 nodes failed)", proc.stdout)
+
+
+if __name__ == "__main__":
+    membench_test.main()
