@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "src/cli.h"
+#include "src/compare.h"
 #include "src/log.h"
 #include "src/output_file.h"
 #include "src/plan.h"
@@ -20,8 +21,7 @@ static void check_omp_num_threads(int argc, char **argv, char **envp)
     (void)argv;
     static const char key[] = "OMP_NUM_THREADS=";
     for (char **e = envp; e && *e; e++) {
-        if (strncmp(*e, key, sizeof(key) - 1) != 0)
-            continue;
+        if (strncmp(*e, key, sizeof(key) - 1) != 0) continue;
         const char *v = *e + sizeof(key) - 1;
         int ok = *v != '\0', digits = 0, nonzero = 0;
         for (const char *p = v; *p && ok; p++) {
@@ -43,8 +43,9 @@ static void check_omp_num_threads(int argc, char **argv, char **envp)
         }
     }
 }
-__attribute__((section(".preinit_array"), used)) static void (*const preinit_check)(
-    int, char **, char **) = check_omp_num_threads;
+__attribute__((section(".preinit_array"),
+               used)) static void (*const preinit_check)(int, char **,
+                                                         char **) = check_omp_num_threads;
 
 static void warn_thread_counts(const struct plan *plan, const struct topology_facts *topo)
 {
@@ -88,6 +89,9 @@ static int measure(const struct options *opts, const struct plan *plan, const st
             log_error("run %zu failed validation: array %c[%zu] = %.17g, expected %.17g", i + 1,
                       r->validation.failed_array, r->validation.first_bad_index,
                       r->validation.first_bad_value, r->validation.first_bad_expected);
+        if (r->backing.mismatch[0])
+            log_error("run %zu: %s; the run fails, its rates are not for the pages asked for",
+                      i + 1, r->backing.mismatch);
         for (int w = 0; w < r->n_warnings; w++)
             log_warn("run %zu: %s", i + 1, r->warnings[w]);
     }
@@ -131,6 +135,11 @@ int main(int argc, char **argv)
     rep.runs = calloc(plan.n_runs, sizeof(*rep.runs));
     rep.n_runs = plan.n_runs;
     rc = rep.runs ? measure(&opts, &plan, &topo, &rep) : EXIT_RESOURCE;
+    if (rc == EXIT_OK && !opts.dry_run && opts.n_pages > 1 &&
+        compare_pages(&rep, opts.pages[0]) != 0) {
+        log_error("out of memory comparing the page backings");
+        rc = EXIT_RESOURCE;
+    }
 
     if (rc == EXIT_OK && (write_report(&opts, &rep, &out) != 0 || output_commit(&out) != 0))
         rc = EXIT_RESOURCE;
@@ -138,11 +147,12 @@ int main(int argc, char **argv)
         output_abort(&out);
     else
         for (size_t i = 0; i < rep.n_runs; i++)
-            if (rep.runs[i].measured && !rep.runs[i].validation.passed) rc = EXIT_FAILED;
+            if (run_failed(&rep.runs[i])) rc = EXIT_FAILED;
 
     for (size_t i = 0; rep.runs && i < rep.n_runs; i++)
         free(rep.runs[i].placement);
     free(rep.runs);
+    compare_free(&rep);
     plan_free(&plan);
     topology_unload(&topo);
     return rc;

@@ -22,6 +22,7 @@ static void fill_run(struct run_result *r, unsigned mask, bool passed)
     c->threads_from = "--threads";
     c->bind = "none";
     c->pages = "default";
+    c->pages_from = "default";
     c->stores = "normal";
     c->type = TYPE_DOUBLE;
     c->elements = 20971520;
@@ -62,7 +63,19 @@ static void fill_run(struct run_result *r, unsigned mask, bool passed)
     }
 }
 
-static struct run_result runs[2];
+/* hugetlb 2 MiB pages as asked; set on a run after fill_run */
+static void set_hugetlb(struct run_result *r)
+{
+    r->config.pages = "2m";
+    r->config.pages_from = "--pages";
+    r->backing = (struct backing_info){
+        .page_size_bytes = 2u << 20, .verified = true, .hugetlb_bytes = 503316480};
+    snprintf(r->backing.how, sizeof(r->backing.how),
+             "mmap MAP_HUGETLB|MAP_HUGE_2MB (libhugetlbfs found no hugetlbfs mount)");
+}
+
+static struct run_result runs[4];
+static struct page_comparison comparisons[KERNEL_COUNT];
 
 static struct report make_report(void)
 {
@@ -88,11 +101,39 @@ static struct report make_report(void)
     s->n_pools = 2;
     s->pools[0] = (struct hugepage_pool){2u << 20, 512, 500, 0, 0};
     s->pools[1] = (struct hugepage_pool){1u << 30, 0, 0, 0, 0};
+    s->default_hugepage_bytes = 2u << 20;
+    snprintf(s->glibc_version, sizeof(s->glibc_version), "2.36");
+    snprintf(s->hugetlb_morecore, sizeof(s->hugetlb_morecore), "thp");
+    snprintf(s->glibc_malloc_hugetlb, sizeof(s->glibc_malloc_hugetlb), "1");
     rep.timer = (struct timer_info){"CLOCK_MONOTONIC", 1e-9, 25e-9, 21e-9};
     fill_run(&runs[0], KERNEL_MASK_ALL, true);
     fill_run(&runs[1], 1u << KERNEL_COPY | 1u << KERNEL_TRIAD, false);
+    set_hugetlb(&runs[1]); /* ... but smaps disagrees */
+    runs[1].backing.verified = false;
+    runs[1].backing.page_size_bytes = 4096;
+    runs[1].backing.hugetlb_bytes = 0;
+    runs[1].backing.rss_bytes = 503316480;
+    snprintf(runs[1].backing.mismatch, sizeof(runs[1].backing.mismatch),
+             "--pages 2m asked for 2 MiB pages but /proc/self/smaps shows KernelPageSize 4 KiB, "
+             "AnonHugePages 0 B, Private_Hugetlb 0 B");
+    fill_run(&runs[2], KERNEL_MASK_ALL, true);
+    set_hugetlb(&runs[2]);
+    for (int k = 0; k < KERNEL_COUNT; k++) {
+        runs[2].results[k].min_time_s *= 0.97;
+        runs[2].results[k].best_rate_mbps /= 0.97;
+        comparisons[k] = (struct page_comparison){(enum kernel_id)k, 0, 2, 1.0 / 0.97 - 1.0};
+    }
+    fill_run(&runs[3], 1u << KERNEL_TRIAD, true);
+    runs[3].config.pages = "thp";
+    runs[3].config.pages_from = "HUGETLB_MORECORE";
+    runs[3].backing.thp_fraction = 0.935;
+    runs[3].backing.anon_huge_bytes = 470548480;
+    snprintf(runs[3].backing.how, sizeof(runs[3].backing.how),
+             "2 MiB-aligned anonymous mmap + MADV_HUGEPAGE");
     rep.runs = runs;
-    rep.n_runs = 2;
+    rep.n_runs = 4;
+    rep.comparisons = comparisons;
+    rep.n_comparisons = KERNEL_COUNT;
     return rep;
 }
 
