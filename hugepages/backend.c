@@ -1,46 +1,55 @@
-#include "hugepages/backend.h"
+#include "hugepages/backends.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 
-static int default_probe(size_t bytes, char *why, size_t why_len)
+#include "src/parse.h"
+
+const struct mem_env mem_env_system = {"/sys", "/proc/meminfo"};
+
+static const struct mem_backend *const backends[] = {
+    &backend_default, &backend_4k, &backend_thp, &backend_2m, &backend_1g,
+};
+
+const struct mem_backend *mem_backend_find(const char *name)
 {
-    (void)bytes;
-    (void)why;
-    (void)why_len;
-    return 0;
+    for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
+        if (strcmp(backends[i]->name, name) == 0) return backends[i];
+    return NULL;
 }
 
-static int default_alloc(struct mem_region *r, size_t bytes, char *why, size_t why_len)
+int map_anonymous(struct mem_region *r, size_t bytes, int flags, const char *how,
+                  const char *remedy, char *why, size_t why_len)
 {
-    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0);
     if (p == MAP_FAILED) {
-        snprintf(why, why_len, "mmap of %zu bytes failed: %s; use a smaller --size", bytes,
-                 strerror(errno));
+        char size[32];
+        format_bytes(bytes, size, sizeof(size));
+        snprintf(why, why_len, "mmap of %s (%s) failed: %s; %s", size, how, strerror(errno),
+                 remedy);
         return -1;
     }
     r->base = p;
     r->bytes = bytes;
+    snprintf(r->how, sizeof(r->how), "%s", how);
+    r->libhugetlbfs = false;
     return 0;
 }
 
-static void munmap_release(struct mem_region *r)
+void unmap_region(struct mem_region *r)
 {
     if (r->base) munmap(r->base, r->bytes);
     r->base = NULL;
     r->bytes = 0;
 }
 
-static const struct mem_backend backends[] = {
-    {"default", "anonymous mmap, no advice (the system's default pages)", default_probe,
-     default_alloc, munmap_release},
-};
-
-const struct mem_backend *mem_backend_find(const char *name)
+int probe_nothing(const struct mem_env *env, size_t bytes, char *why, size_t why_len)
 {
-    for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
-        if (strcmp(backends[i].name, name) == 0) return &backends[i];
-    return NULL;
+    (void)env;
+    (void)bytes;
+    (void)why;
+    (void)why_len;
+    return 0;
 }

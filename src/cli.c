@@ -109,7 +109,13 @@ void cli_print_help(FILE *out)
         "                          STREAM's OFFSET (default 0)\n"
         "  --bind none             thread placement (policies compact/scatter/LIST: later;\n"
         "                          OMP_PROC_BIND and OMP_PLACES are honoured)\n"
-        "  --pages default         page backing of the arrays, verified from smaps\n"
+        "  --pages 4k|thp|2m|1g|default[,...]\n"
+        "                          page backing of the arrays, verified in /proc/self/smaps:\n"
+        "                          4k (no THP), thp (transparent huge pages), 2m/1g (hugetlb\n"
+        "                          pages from the reserved pool), default (as the system\n"
+        "                          gives). Without --pages, HUGETLB_MORECORE (hugectl --heap)\n"
+        "                          chooses. Several values: an A/B against the first\n"
+        "                          (e.g. --pages 4k,2m)\n"
         "  --stores auto|normal|nt store instructions: nt = non-temporal (streaming) stores\n"
         "                          that skip the write-allocate read; auto = nt when the\n"
         "                          arrays keep the STREAM rule, else normal. Runs with nt\n"
@@ -136,8 +142,9 @@ void cli_print_help(FILE *out)
         "  -h, --help              this help\n"
         "  -V, --version           version\n"
         "\n"
-        "Exit status: 0 success; 1 validation failed; 2 bad usage or input; 3 a required\n"
-        "resource is missing (memory, cache size); every error is one line on stderr.\n"
+        "Exit status: 0 success; 1 validation or page verification failed; 2 bad usage or\n"
+        "input; 3 a required resource is missing (memory, huge pages, cache size); every\n"
+        "error is one line on stderr.\n"
         "Rates are MB/s = 10^6 bytes/s of STREAM-counted traffic, from the best time.\n",
         MAX_THREADS);
 }
@@ -200,10 +207,10 @@ static int add_size(const char *item, void *vctx)
 }
 
 /* Values accepted by the list options that are implemented in this version. */
-static const char *const page_values[] = {"default", NULL};
+static const char *const page_values[] = {"default", "4k", "thp", "2m", "1g", NULL};
 static const char *const store_values[] = {"auto", "normal", "nt", NULL};
 /* Values of the contract that later versions add: recognised, refused with a clear reason. */
-static const char *const page_future[] = {"4k", "thp", "2m", "1g", NULL};
+static const char *const page_future[] = {NULL};
 static const char *const store_future[] = {NULL};
 
 static const char *find_word(const char *const *words, const char *item)
@@ -317,7 +324,8 @@ static int apply_option(struct options *o, int c, const char *arg)
     char why[256];
     uint64_t v;
     int index = 0;
-    struct word_list pages = {page_values, page_future, o->pages, &o->n_pages, "default"};
+    struct word_list pages = {page_values, page_future, o->pages, &o->n_pages,
+                              "default, 4k, thp, 2m, 1g"};
     struct word_list stores = {store_values, store_future, o->stores, &o->n_stores,
                                "auto, normal, nt"};
     switch (c) {

@@ -6,6 +6,7 @@
 
 #include "src/cli.h"
 #include "src/cluster.h"
+#include "src/compare.h"
 #include "src/log.h"
 #include "src/output_file.h"
 #include "src/plan.h"
@@ -119,6 +120,9 @@ static int measure(const struct options *opts, const struct plan *plan, const st
             log_error("run %zu failed validation: array %c[%zu] = %.17g, expected %.17g", i + 1,
                       r->validation.failed_array, r->validation.first_bad_index,
                       r->validation.first_bad_value, r->validation.first_bad_expected);
+        if (r->backing.mismatch[0])
+            log_error("run %zu: %s; the run fails, its rates are not for the pages asked for",
+                      i + 1, r->backing.mismatch);
         if (!report_shows_warnings(opts)) /* else they are in the report already */
             for (int w = 0; w < r->n_warnings; w++)
                 log_warn("run %zu: %s", i + 1, r->warnings[w]);
@@ -219,6 +223,11 @@ int node_main(struct options *o, char **json, size_t *json_len)
     rep.runs = calloc(plan.n_runs, sizeof(*rep.runs));
     rep.n_runs = plan.n_runs;
     rc = rep.runs ? measure(&opts, &plan, &topo, &rep) : EXIT_RESOURCE;
+    if (rc == EXIT_OK && !opts.dry_run && opts.n_pages > 1 &&
+        compare_pages(&rep, opts.pages[0]) != 0) {
+        log_error("out of memory comparing the page backings");
+        rc = EXIT_RESOURCE;
+    }
     if (rc == EXIT_OK) rc = finish_checks(&opts, &rep);
     rep.prov.duration_s = timer_now() - started;
 
@@ -229,7 +238,7 @@ int node_main(struct options *o, char **json, size_t *json_len)
         output_abort(&ref);
     } else {
         for (size_t i = 0; i < rep.n_runs; i++)
-            if (rep.runs[i].measured && !rep.runs[i].validation.passed) rc = EXIT_FAILED;
+            if (run_failed(&rep.runs[i])) rc = EXIT_FAILED;
         if (rep.acceptance.evaluated && !rep.acceptance.passed) rc = EXIT_FAILED;
         if (opts.save_reference) {
             int saved = opts.dry_run ? EXIT_OK : save_reference(&rep, &ref);
@@ -238,6 +247,7 @@ int node_main(struct options *o, char **json, size_t *json_len)
         }
     }
     free_report(&rep);
+    compare_free(&rep);
     plan_free(&plan);
     topology_unload(&topo);
     return rc;

@@ -4,7 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hugepages/backend.h"
+#include "hugepages/heap_env.h"
 #include "src/log.h"
+
+#define ARRAY_ALIGN (2u << 20)
 
 int default_threads(const struct topology_facts *topo, unsigned *threads, const char **from,
                     char *why, size_t why_len)
@@ -144,6 +148,12 @@ static void share_largest_rule_size(struct plan *plan)
     }
 }
 
+static bool fits_memory(const struct run_config *r, const struct sys_info *sys)
+{
+    return sys->mem_available_bytes == 0 ||
+           (double)r->total_bytes <= MEMORY_MARGIN * (double)sys->mem_available_bytes;
+}
+
 static int check_memory(const struct run_config *r, const struct sys_info *sys)
 {
     if (sys->mem_available_bytes == 0) {
@@ -152,7 +162,7 @@ static int check_memory(const struct run_config *r, const struct sys_info *sys)
         return EXIT_OK;
     }
     double allowed = MEMORY_MARGIN * (double)sys->mem_available_bytes;
-    if ((double)r->total_bytes <= allowed) return EXIT_OK;
+    if (fits_memory(r, sys)) return EXIT_OK;
     char need[32], usable[32], avail[32], each[32];
     format_bytes(r->total_bytes, need, sizeof(need));
     format_bytes((uint64_t)allowed, usable, sizeof(usable));
@@ -162,6 +172,76 @@ static int check_memory(const struct run_config *r, const struct sys_info *sys)
               "%s); choose a smaller --size",
               need, each, usable, MEMORY_MARGIN * 100.0, avail);
     return EXIT_RESOURCE;
+}
+
+/* hugetlb pages come from their pool, not from MemAvailable: the pool decides, unless the
+ * arrays would not even fit in memory (then reserving pages is no remedy). */
+static int check_backing(const struct run_config *r, const struct sys_info *sys)
+{
+    const struct mem_backend *b = mem_backend_find(r->pages);
+    if (!b) {
+        log_error("--pages %s: no such page backing", r->pages);
+        return EXIT_USAGE;
+    }
+    if (b->kind != BACKING_HUGETLB) {
+        int rc = check_memory(r, sys);
+        if (rc != EXIT_OK) return rc;
+    }
+    char why[600];
+    if (b->probe(&mem_env_system, r->region_bytes, why, sizeof(why)) == 0) return EXIT_OK;
+    if (!fits_memory(r, sys)) return check_memory(r, sys);
+    log_error("--pages %s: %s", r->pages, why);
+    return EXIT_RESOURCE;
+}
+
+static void join_words(const char *const *words, size_t n, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (size_t i = 0; i < n; i++)
+        snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? "," : "", words[i]);
+}
+
+/* libhugetlbfs's heap mode (hugectl --heap, HUGETLB_MORECORE) backs malloc through glibc's
+ * __morecore hook, gone since glibc 2.34; membench's arrays are mmap'ed and never were malloc'ed.
+ * So membench honours the variable itself: it picks the backing when --pages is absent. */
+static int default_pages(const struct options *o, const struct sys_info *sys, const char **pages,
+                         const char **from)
+{
+    *pages = "default";
+    *from = "default";
+    const char *morecore = sys->hugetlb_morecore;
+    const char *wanted = NULL;
+    if (morecore_pages(morecore, sys->default_hugepage_bytes, &wanted) != 0) {
+        log_error("HUGETLB_MORECORE='%.40s' is not yes, no, thp or a huge page size such as 2M "
+                  "or 1G; fix or unset it",
+                  morecore);
+        return EXIT_USAGE;
+    }
+    if (wanted && o->n_pages > 0) {
+        char list[256];
+        join_words(o->pages, o->n_pages, list, sizeof(list));
+        log_note("--pages %s overrides HUGETLB_MORECORE=%s", list, morecore);
+    } else if (wanted) {
+        *pages = wanted;
+        *from = "HUGETLB_MORECORE";
+        int major = 0, minor = 0;
+        bool no_hook = sscanf(sys->glibc_version, "%d.%d", &major, &minor) == 2 &&
+                       (major > 2 || (major == 2 && minor >= 34));
+        log_note("HUGETLB_MORECORE=%s: libhugetlbfs cannot back membench's arrays (they are "
+                 "mmap'ed, not malloc'ed%s%s%s), so membench maps them with --pages %s itself",
+                 morecore, no_hook ? ", and glibc " : "", no_hook ? sys->glibc_version : "",
+                 no_hook ? " has no __morecore hook" : "", wanted);
+    }
+    const char *tunable = sys->glibc_malloc_hugetlb;
+    if (*tunable && strcmp(tunable, "0") != 0) {
+        const char *like = malloc_hugetlb_pages(tunable, sys->default_hugepage_bytes);
+        char hint[64] = "";
+        if (like) snprintf(hint, sizeof(hint), "; --pages %s does the same for them", like);
+        log_note("GLIBC_TUNABLES glibc.malloc.hugetlb=%s changes only malloc, not membench's "
+                 "mmap'ed arrays%s",
+                 tunable, hint);
+    }
+    return EXIT_OK;
 }
 
 int plan_build(const struct options *o, const struct topology *topology, const struct sys_info *sys,
@@ -199,6 +279,10 @@ int plan_build(const struct options *o, const struct topology *topology, const s
         return EXIT_RESOURCE;
     }
 
+    const char *env_pages, *env_pages_from;
+    int rc_pages = default_pages(o, sys, &env_pages, &env_pages_from);
+    if (rc_pages != EXIT_OK) return rc_pages;
+
     unsigned env_threads = 0;
     const char *env_from = NULL;
     if (o->n_threads == 0 && o->acceptance) { /* the profile: every physical core */
@@ -222,7 +306,8 @@ int plan_build(const struct options *o, const struct topology *topology, const s
                         plan->n_runs = k;
                         r->threads = o->n_threads ? o->threads[it] : env_threads;
                         r->threads_from = o->n_threads ? "--threads" : env_from;
-                        r->pages = o->n_pages ? o->pages[ip] : "default";
+                        r->pages = o->n_pages ? o->pages[ip] : env_pages;
+                        r->pages_from = o->n_pages ? "--pages" : env_pages_from;
                         struct bind_spec fallback;
                         default_bind(topo, r->threads, &fallback);
                         if (o->acceptance) { /* the profile: scatter, whatever OpenMP says */
@@ -263,7 +348,10 @@ int plan_build(const struct options *o, const struct topology *topology, const s
                       r->size_label);
             return EXIT_USAGE;
         }
-        int rc = check_memory(r, sys);
+        uint64_t stride = (r->elements + 2 * (uint64_t)o->offset) * es;
+        r->stride_bytes = (stride + ARRAY_ALIGN - 1) / ARRAY_ALIGN * ARRAY_ALIGN;
+        r->region_bytes = 3 * r->stride_bytes;
+        int rc = check_backing(r, sys);
         if (rc != EXIT_OK) return rc;
     }
     return EXIT_OK;

@@ -24,6 +24,7 @@ struct run_config {
     uint64_t llc_bytes;
     enum domain_kind per_domain;
     const char *pages;
+    const char *pages_from;       /* "--pages", "HUGETLB_MORECORE" or "default" */
     const char *stores_requested; /* "auto", "normal" or "nt" as given */
     const char *stores;           /* what runs: "normal" or "nt" */
     enum store_kind stores_kind;
@@ -32,8 +33,10 @@ struct run_config {
     enum elem_type type;
     uint64_t elements;
     uint64_t array_bytes;
-    uint64_t total_bytes; /* three arrays, offsets included */
-    char size_label[64];  /* "4xLLC (STREAM rule)", "1GiB" */
+    uint64_t total_bytes;  /* three arrays, offsets included */
+    uint64_t stride_bytes; /* distance between the arrays' starts: 2 MiB-aligned */
+    uint64_t region_bytes; /* the one allocation holding all three: 3 x stride */
+    char size_label[64];   /* "4xLLC (STREAM rule)", "1GiB" */
     unsigned ntimes;
     size_t offset;
     unsigned kernel_mask;
@@ -46,8 +49,10 @@ struct plan {
     size_t n_runs;
 };
 
-/* Expands the options into runs and checks each fits in memory. Returns an exit status:
- * EXIT_OK, EXIT_USAGE or EXIT_RESOURCE, after a one-line error. */
+/* Expands the options into runs and checks each fits in memory and its page backing can serve
+ * it (the huge page pool, THP mode). Without --pages, HUGETLB_MORECORE chooses the backing.
+ * Notes what the huge page variables do. Returns an exit status: EXIT_OK, EXIT_USAGE or
+ * EXIT_RESOURCE, after a one-line error. */
 int plan_build(const struct options *opts, const struct topology *topo, const struct sys_info *sys,
                struct plan *plan);
 void plan_free(struct plan *plan);

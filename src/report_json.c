@@ -11,6 +11,11 @@ static json_t *real_or_null(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
+static json_t *string_or_null(const char *s)
+{
+    return s && *s ? json_string(s) : json_null();
+}
+
 static json_t *system_json(const struct report *rep)
 {
     const struct topology_facts *t = &rep->topo;
@@ -41,7 +46,15 @@ static json_t *system_json(const struct report *rep)
     json_object_set_new(sys, "mem_available_bytes",
                         s->mem_available_bytes ? json_integer((json_int_t)s->mem_available_bytes)
                                                : json_null());
-    json_object_set_new(sys, "hugepages", json_pack("{s:o}", "pools", pools));
+    json_object_set_new(sys, "glibc_version", json_string(s->glibc_version));
+    json_t *hp = json_pack("{s:o}", "pools", pools);
+    json_object_set_new(hp, "default_page_size_bytes",
+                        s->default_hugepage_bytes
+                            ? json_integer((json_int_t)s->default_hugepage_bytes)
+                            : json_null());
+    json_object_set_new(hp, "hugetlb_morecore", string_or_null(s->hugetlb_morecore));
+    json_object_set_new(hp, "glibc_malloc_hugetlb", string_or_null(s->glibc_malloc_hugetlb));
+    json_object_set_new(sys, "hugepages", hp);
     return sys;
 }
 
@@ -75,6 +88,7 @@ static json_t *config_json(const struct run_config *c)
                         c->llc_count ? json_integer(c->llc_count) : json_null());
     json_object_set_new(o, "llc_bytes_used",
                         c->llc_bytes ? json_integer((json_int_t)c->llc_bytes) : json_null());
+    json_object_set_new(o, "pages_from", json_string(c->pages_from ? c->pages_from : "default"));
     json_object_set_new(o, "per_domain", json_string(domain_kind_name(c->per_domain)));
     json_object_set_new(o, "below_stream_rule", json_boolean(c->below_stream_rule));
     json_object_set_new(o, "stores_requested", json_string(c->stores_requested));
@@ -121,15 +135,16 @@ static json_t *backing_json(const struct run_result *r)
 {
     const struct backing_info *b = &r->backing;
     json_t *o = json_object();
+    bool seen = b->page_size_bytes != 0;
     json_object_set_new(o, "page_size_bytes",
-                        b->verified ? json_integer((json_int_t)b->page_size_bytes) : json_null());
+                        seen ? json_integer((json_int_t)b->page_size_bytes) : json_null());
     json_object_set_new(o, "verified", json_boolean(b->verified));
     json_object_set_new(o, "how", json_string(b->how));
-    json_object_set_new(o, "thp_fraction",
-                        b->verified ? real_or_null(b->thp_fraction) : json_null());
+    json_object_set_new(o, "thp_fraction", seen ? real_or_null(b->thp_fraction) : json_null());
     json_object_set_new(o, "rss_bytes", json_integer((json_int_t)b->rss_bytes));
     json_object_set_new(o, "anon_huge_bytes", json_integer((json_int_t)b->anon_huge_bytes));
     json_object_set_new(o, "hugetlb_bytes", json_integer((json_int_t)b->hugetlb_bytes));
+    json_object_set_new(o, "mismatch", string_or_null(b->mismatch));
     return o;
 }
 
@@ -216,6 +231,18 @@ int report_write_json(FILE *out, const struct report *rep)
     for (size_t i = 0; i < rep->n_runs; i++)
         json_array_append_new(runs, run_json(&rep->runs[i], rep->prov.peak_mbps));
     json_object_set_new(root, "runs", runs);
+    json_t *comparisons = json_array();
+    for (size_t i = 0; i < rep->n_comparisons; i++) {
+        const struct page_comparison *c = &rep->comparisons[i];
+        json_t *o =
+            json_pack("{s:s,s:I,s:I,s:s,s:s}", "kernel", kernel_table[c->kernel].name, "baseline",
+                      (json_int_t)c->baseline, "variant", (json_int_t)c->variant, "baseline_pages",
+                      rep->runs[c->baseline].config.pages, "variant_pages",
+                      rep->runs[c->variant].config.pages);
+        json_object_set_new(o, "relative_change", real_or_null(c->relative_change));
+        json_array_append_new(comparisons, o);
+    }
+    json_object_set_new(root, "comparisons", comparisons);
     if (rep->acceptance.evaluated) json_object_set_new(root, "acceptance", acceptance_json(rep));
     int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
     fputc('\n', out);

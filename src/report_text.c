@@ -53,7 +53,16 @@ static void write_system(FILE *out, const struct report *rep)
         fprintf(out, "%s %s %llu free of %llu", i ? "," : "", size,
                 (unsigned long long)s->pools[i].free, (unsigned long long)s->pools[i].total);
     }
-    fprintf(out, "\n" RULE);
+    fprintf(out, "\n");
+    if (s->hugetlb_morecore[0] || s->glibc_malloc_hugetlb[0]) {
+        fprintf(out, "Huge page variables:");
+        if (s->hugetlb_morecore[0]) fprintf(out, " HUGETLB_MORECORE=%s", s->hugetlb_morecore);
+        if (s->glibc_malloc_hugetlb[0])
+            fprintf(out, "%s GLIBC_TUNABLES glibc.malloc.hugetlb=%s",
+                    s->hugetlb_morecore[0] ? "," : "", s->glibc_malloc_hugetlb);
+        fprintf(out, " (glibc %s)\n", s->glibc_version);
+    }
+    fprintf(out, RULE);
 }
 
 static int count_distinct(const struct placement_entry *p, int n, size_t offset)
@@ -96,14 +105,33 @@ static void write_placement(FILE *out, const struct run_result *r)
 static void write_backing(FILE *out, const struct run_result *r)
 {
     const struct backing_info *b = &r->backing;
-    if (!b->verified) {
-        fprintf(out, "Pages: %s; page size unknown (smaps unreadable)\n", r->config.pages);
+    const struct run_config *c = &r->config;
+    char from[64] = "";
+    if (c->pages_from && strcmp(c->pages_from, "HUGETLB_MORECORE") == 0)
+        snprintf(from, sizeof(from), " (from %s)", c->pages_from);
+    fprintf(out, "Pages: %s%s", c->pages, from);
+    if (!r->measured) {
+        fprintf(out, "; dry run: not allocated\n");
+        return;
+    }
+    if (b->mismatch[0]) {
+        fprintf(out, " -> NOT VERIFIED: %s\n", b->mismatch);
+        return;
+    }
+    if (b->page_size_bytes == 0) {
+        fprintf(out, "; page size unknown (no smaps entry for the arrays); %s\n", b->how);
         return;
     }
     char size[32];
     format_bytes(b->page_size_bytes, size, sizeof(size));
-    fprintf(out, "Pages: %s -> %s pages, verified in /proc/self/smaps (THP on %.0f%%)\n",
-            r->config.pages, size, 100.0 * b->thp_fraction);
+    if (b->thp_fraction > 0.0 && b->thp_fraction < 1.0)
+        fprintf(out,
+                " -> THP: %d%% of the arrays on 2 MB pages, the rest on %s pages, verified in "
+                "/proc/self/smaps; %s\n",
+                (int)(100.0 * b->thp_fraction), size, b->how);
+    else
+        fprintf(out, " -> %s pages, verified in /proc/self/smaps; %s%s\n", size, b->how,
+                b->thp_fraction > 0.0 ? "; THP: 100% of the arrays on 2 MB pages" : "");
 }
 
 static void write_config(FILE *out, const struct report *rep, size_t index)
@@ -137,7 +165,7 @@ static void write_config(FILE *out, const struct report *rep, size_t index)
             c->stores_kind == STORES_NT ? "non-temporal" : "normal",
             c->tuned ? " -- a TUNED run under STREAM's rules" : "");
     write_placement(out, r);
-    if (r->measured) write_backing(out, r);
+    write_backing(out, r);
 }
 
 static void write_reductions(FILE *out, const struct run_result *r)
@@ -244,6 +272,26 @@ static void write_summary(FILE *out, const struct report *rep)
     fprintf(out, RULE);
 }
 
+static void write_comparisons(FILE *out, const struct report *rep)
+{
+    if (rep->n_comparisons == 0) return;
+    const struct page_comparison *first = &rep->comparisons[0];
+    bool several = false;
+    for (size_t i = 0; i < rep->n_comparisons; i++)
+        several |= rep->comparisons[i].baseline != first->baseline;
+    fprintf(out, "Page backing A/B: best rates relative to --pages %s\n",
+            rep->runs[first->baseline].config.pages);
+    for (size_t i = 0; i < rep->n_comparisons; i++) {
+        const struct page_comparison *c = &rep->comparisons[i];
+        fprintf(out, "%s %s vs %s: %+.1f%%", kernel_table[c->kernel].name,
+                rep->runs[c->variant].config.pages, rep->runs[c->baseline].config.pages,
+                100.0 * c->relative_change);
+        if (several) fprintf(out, " (run %zu vs run %zu)", c->variant + 1, c->baseline + 1);
+        fputc('\n', out);
+    }
+    fprintf(out, RULE);
+}
+
 /* One line per check, "PASS|FAIL name measured expected", then the verdict. */
 static void write_acceptance(FILE *out, const struct acceptance_result *a)
 {
@@ -274,6 +322,7 @@ int report_write_text(FILE *out, const struct report *rep)
         else
             fprintf(out, RULE);
     }
+    write_comparisons(out, rep);
     if (rep->dry_run)
         fprintf(out, "Dry run: nothing was allocated or measured.\n");
     else if (rep->n_runs > 1)

@@ -57,6 +57,19 @@ struct run_result {
     char warnings[RUN_WARNINGS_MAX][200];
 };
 
+/* A/B of page backings: one kernel of two runs that differ only in --pages. */
+struct page_comparison {
+    enum kernel_id kernel;
+    size_t baseline, variant; /* indexes into report.runs */
+    double relative_change;   /* variant best rate / baseline best rate - 1 */
+};
+
+/* A measured run that must fail the command: wrong results or pages it did not ask for. */
+static inline bool run_failed(const struct run_result *r)
+{
+    return r->measured && (!r->validation.passed || r->backing.mismatch[0] != '\0');
+}
+
 struct report {
     const char *version;
     struct provenance prov;
@@ -67,6 +80,8 @@ struct report {
     struct acceptance_result acceptance; /* evaluated with --acceptance/--expect/--reference */
     size_t n_runs;
     struct run_result *runs;
+    size_t n_comparisons;
+    struct page_comparison *comparisons;
 };
 
 #endif

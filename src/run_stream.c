@@ -11,13 +11,6 @@
 #include "affinity/bind.h"
 #include "src/log.h"
 
-#define ARRAY_ALIGN (2u << 20)
-
-static uint64_t round_up(uint64_t v, uint64_t to)
-{
-    return (v + to - 1) / to * to;
-}
-
 static void add_warning(struct run_result *out, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
@@ -260,21 +253,18 @@ int run_stream(const struct run_config *cfg, const struct topology *topo,
                const struct timer_info *timer, struct run_result *out)
 {
     run_describe(cfg, topo, out);
-    char why[300];
+    char why[600];
     const struct mem_backend *backend = mem_backend_find(cfg->pages);
     if (!backend) {
         log_error("--pages %s: no such page backing", cfg->pages);
         return EXIT_USAGE;
     }
     size_t es = elem_size(cfg->type);
-    uint64_t stride = round_up((cfg->elements + 2 * (uint64_t)cfg->offset) * es, ARRAY_ALIGN);
-    if (backend->probe(3 * stride, why, sizeof(why)) != 0) {
-        log_error("%s", why);
-        return EXIT_RESOURCE;
-    }
+    uint64_t stride = cfg->stride_bytes;
     struct mem_region region = {0};
-    if (backend->alloc(&region, 3 * stride, why, sizeof(why)) != 0) {
-        log_error("%s", why);
+    if (backend->probe(&mem_env_system, 3 * stride, why, sizeof(why)) != 0 ||
+        backend->alloc(&region, 3 * stride, why, sizeof(why)) != 0) {
+        log_error("--pages %s: %s", cfg->pages, why);
         return EXIT_RESOURCE;
     }
     char *base = region.base;
@@ -329,8 +319,16 @@ int run_stream(const struct run_config *cfg, const struct topology *topo,
         rc = EXIT_RESOURCE;
         goto done;
     }
-    backing_verify("/proc/self/smaps", (uintptr_t)base, (uintptr_t)(base + 3 * stride),
-                   backend->how, &out->backing);
+    /* test hook: judge the pages against another backing, to prove a mismatch fails the run */
+    const char *judge_as = getenv("MEMBENCH_TEST_VERIFY_AS");
+    const struct mem_backend *judge = judge_as ? mem_backend_find(judge_as) : NULL;
+    backing_verify("/proc/self/smaps", judge ? judge : backend, (uintptr_t)base,
+                   (uintptr_t)(base + 3 * stride), region.how, &out->backing);
+    if (backend->kind == BACKING_THP && out->backing.verified && out->backing.thp_fraction < 1.0)
+        add_warning(out,
+                    "only %.1f%% of the arrays are on transparent huge pages (the kernel found "
+                    "too few free 2 MiB blocks); the results mix 2 MiB and 4 KiB pages",
+                    100.0 * out->backing.thp_fraction);
 
     if (getenv("MEMBENCH_TEST_CORRUPT")) /* test hook: proves a wrong result fails the run */
         ((char *)tm.a)[(tm.n / 2) * es + es - 2] ^= 0x40; /* an exponent or leading bit */

@@ -1,21 +1,24 @@
 #include "src/sysinfo.h"
 
 #include <dirent.h>
+#include <gnu/libc-version.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
-int meminfo_available(const char *path, uint64_t *bytes)
+int meminfo_value(const char *path, const char *key, uint64_t *bytes)
 {
     FILE *f = fopen(path, "r");
     if (!f) return -1;
     char line[256];
+    size_t key_len = strlen(key);
     int rc = -1;
     while (fgets(line, sizeof(line), f)) {
         unsigned long long kb;
-        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
+        if (strncmp(line, key, key_len) == 0 && line[key_len] == ':' &&
+            sscanf(line + key_len + 1, " %llu kB", &kb) == 1) {
             *bytes = (uint64_t)kb * 1024;
             rc = 0;
             break;
@@ -23,6 +26,25 @@ int meminfo_available(const char *path, uint64_t *bytes)
     }
     fclose(f);
     return rc;
+}
+
+int meminfo_available(const char *path, uint64_t *bytes)
+{
+    return meminfo_value(path, "MemAvailable", bytes);
+}
+
+int glibc_tunable(const char *tunables, const char *name, char *value, size_t len)
+{
+    size_t name_len = strlen(name);
+    for (const char *p = tunables; p && *p;) {
+        size_t item = strcspn(p, ":");
+        if (item > name_len && strncmp(p, name, name_len) == 0 && p[name_len] == '=') {
+            snprintf(value, len, "%.*s", (int)(item - name_len - 1), p + name_len + 1);
+            return 0;
+        }
+        p += item + (p[item] == ':');
+    }
+    return -1;
 }
 
 int sysfs_selected_word(const char *path, char *buf, size_t len)
@@ -93,4 +115,12 @@ void sysinfo_read(struct sys_info *s)
     if (meminfo_available("/proc/meminfo", &s->mem_available_bytes) != 0)
         s->mem_available_bytes = 0;
     read_pools(s);
+    if (meminfo_value("/proc/meminfo", "Hugepagesize", &s->default_hugepage_bytes) != 0)
+        s->default_hugepage_bytes = 0;
+    snprintf(s->glibc_version, sizeof(s->glibc_version), "%s", gnu_get_libc_version());
+    const char *morecore = getenv("HUGETLB_MORECORE");
+    snprintf(s->hugetlb_morecore, sizeof(s->hugetlb_morecore), "%s", morecore ? morecore : "");
+    if (glibc_tunable(getenv("GLIBC_TUNABLES"), "glibc.malloc.hugetlb", s->glibc_malloc_hugetlb,
+                      sizeof(s->glibc_malloc_hugetlb)) != 0)
+        s->glibc_malloc_hugetlb[0] = '\0';
 }

@@ -20,12 +20,22 @@ struct sys_info {
     uint64_t mem_available_bytes; /* 0 when unknown */
     int n_pools;
     struct hugepage_pool pools[HUGEPAGE_POOLS_MAX];
+    uint64_t default_hugepage_bytes; /* Hugepagesize in /proc/meminfo; 0 when unknown */
+    char glibc_version[16];
+    char hugetlb_morecore[64];     /* $HUGETLB_MORECORE; empty when unset */
+    char glibc_malloc_hugetlb[32]; /* glibc.malloc.hugetlb in $GLIBC_TUNABLES; empty if absent */
 };
 
 void sysinfo_read(struct sys_info *out);
 
 /* MemAvailable from a meminfo file, in bytes; -1 when absent. */
 int meminfo_available(const char *path, uint64_t *bytes);
+
+/* Any "Key:   N kB" line of a meminfo file, in bytes; -1 when absent. */
+int meminfo_value(const char *path, const char *key, uint64_t *bytes);
+
+/* The value of one tunable in a GLIBC_TUNABLES string ("a.b.c=1:d.e=2"); -1 when absent. */
+int glibc_tunable(const char *tunables, const char *name, char *value, size_t len);
 
 /* The selected word of a sysfs choice file like "always [madvise] never". */
 int sysfs_selected_word(const char *path, char *buf, size_t len);

@@ -44,10 +44,11 @@ def make_env(env_extra=None):
     return env
 
 
-def run(args, env_extra=None, timeout=120, cwd=None):
-    """Run membench with args; return (rc, stdout, stderr) as text."""
+def run(args, env_extra=None, timeout=120, cwd=None, wrapper=()):
+    """Run membench with args, under wrapper (e.g. ["hugectl", "--heap"]) if given;
+    return (rc, stdout, stderr) as text."""
     try:
-        proc = subprocess.run([BIN] + list(args), env=make_env(env_extra),
+        proc = subprocess.run(list(wrapper) + [BIN] + list(args), env=make_env(env_extra),
                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, timeout=timeout, cwd=cwd)
     except subprocess.TimeoutExpired as exc:
@@ -56,6 +57,41 @@ def run(args, env_extra=None, timeout=120, cwd=None):
     out = proc.stdout.decode("utf-8", errors="replace")
     err = proc.stderr.decode("utf-8", errors="replace")
     return proc.returncode, out, err
+
+
+def hugepage_pool(kb):
+    """The kernel's pool of kb-sized huge pages as a dict of its sysfs counters, with
+    "available" = free - resv; None when this kernel has no such pool."""
+    d = "/sys/kernel/mm/hugepages/hugepages-%dkB" % kb
+    pool = {}
+    for name in ("nr_hugepages", "free_hugepages", "resv_hugepages"):
+        try:
+            with open(os.path.join(d, name)) as f:
+                pool[name] = int(f.read())
+        except (OSError, ValueError):
+            return None
+    pool["available"] = max(0, pool["free_hugepages"] - pool["resv_hugepages"])
+    return pool
+
+
+def thp_mode():
+    """The selected word of the THP 'enabled' file, or None without THP."""
+    try:
+        with open("/sys/kernel/mm/transparent_hugepage/enabled") as f:
+            line = f.read()
+    except OSError:
+        return None
+    start, end = line.find("["), line.find("]")
+    return line[start + 1:end] if 0 <= start < end else None
+
+
+def default_hugepage_kb():
+    """Hugepagesize from /proc/meminfo, in kB (0 when absent)."""
+    with open("/proc/meminfo") as f:
+        for line in f:
+            if line.startswith("Hugepagesize:"):
+                return int(line.split()[1])
+    return 0
 
 
 def describe(args, rc, out, err):

@@ -141,13 +141,14 @@ static void smaps_ranges(void **state)
     write_file(path, smaps_text);
 
     struct backing_info info;
-    backing_verify(path, 0x7f0000000000, 0x7f0000800000, "test", &info);
+    const struct mem_backend *any = mem_backend_find("default");
+    backing_verify(path, any, 0x7f0000000000, 0x7f0000800000, "test", &info);
     assert_true(info.verified);
     assert_int_equal(info.page_size_bytes, 4096); /* 75% THP: not all on 2 MiB */
     assert_true(info.thp_fraction == 0.75);
     assert_int_equal(info.anon_huge_bytes, 6144ull * 1024);
 
-    backing_verify(path, 0x7f0000800000, 0x7f0000c00000, "test", &info);
+    backing_verify(path, any, 0x7f0000800000, 0x7f0000c00000, "test", &info);
     assert_true(info.verified);
     assert_int_equal(info.page_size_bytes, 2u << 20);
     assert_int_equal(info.hugetlb_bytes, 4096ull * 1024);
@@ -155,9 +156,112 @@ static void smaps_ranges(void **state)
     struct smaps_totals t;
     assert_int_equal(smaps_scan(path, 0x1000, 0x2000, &t), 0);
     assert_false(t.found);
-    backing_verify(path, 0x1000, 0x2000, "test", &info);
+    backing_verify(path, any, 0x1000, 0x2000, "test", &info);
     assert_false(info.verified);
     assert_int_equal(info.page_size_bytes, 0);
+    assert_string_equal(info.mismatch, ""); /* nothing was promised: no failure */
+}
+
+/* Recorded from a real process by tests/fixtures/record_smaps.c (Linux 6.18, x86-64): the
+ * region's entry between its real neighbours. */
+struct fixture {
+    const char *file;
+    uintptr_t start, end;
+};
+static const struct fixture rec_4k = {"smaps-4k.txt", 0x7f5611000000, 0x7f5611800000};
+static const struct fixture rec_thp = {"smaps-thp.txt", 0x7f5610400000, 0x7f5610c00000};
+static const struct fixture rec_thp_part = {"smaps-thp-partial.txt", 0x7f560f900000,
+                                            0x7f5610100000};
+static const struct fixture rec_2m = {"smaps-hugetlb-2m.txt", 0x7f560f400000, 0x7f560f800000};
+
+static void verify_as(const struct fixture *f, const char *backing, struct backing_info *info)
+{
+    char path[512];
+    snprintf(path, sizeof(path), "%s/fixtures/%s", TESTS_DIR, f->file);
+    const struct mem_backend *b = mem_backend_find(backing);
+    assert_non_null(b);
+    backing_verify(path, b, f->start, f->end, "recorded", info);
+}
+
+static void recorded_4k(void **state)
+{
+    (void)state;
+    struct backing_info info;
+    verify_as(&rec_4k, "4k", &info);
+    assert_true(info.verified);
+    assert_string_equal(info.mismatch, "");
+    assert_int_equal(info.page_size_bytes, 4096);
+    assert_int_equal(info.rss_bytes, 8u << 20);
+    assert_int_equal(info.anon_huge_bytes, 0);
+    assert_true(info.thp_fraction == 0.0);
+    verify_as(&rec_4k, "default", &info);
+    assert_true(info.verified);
+}
+
+static void recorded_thp(void **state)
+{
+    (void)state;
+    struct backing_info info;
+    verify_as(&rec_thp, "thp", &info);
+    assert_true(info.verified);
+    assert_int_equal(info.page_size_bytes, 2u << 20); /* fully covered */
+    assert_true(info.thp_fraction == 1.0);
+    assert_int_equal(info.anon_huge_bytes, 8u << 20);
+}
+
+static void recorded_thp_partial(void **state)
+{
+    (void)state;
+    struct backing_info info;
+    verify_as(&rec_thp_part, "thp", &info);
+    assert_true(info.verified); /* THP is best effort: partial coverage is reported */
+    assert_int_equal(info.page_size_bytes, 4096);
+    assert_true(info.thp_fraction == 0.75);
+}
+
+static void recorded_hugetlb_2m(void **state)
+{
+    (void)state;
+    struct backing_info info;
+    verify_as(&rec_2m, "2m", &info);
+    assert_true(info.verified);
+    assert_int_equal(info.page_size_bytes, 2u << 20);
+    assert_int_equal(info.hugetlb_bytes, 4u << 20);
+    assert_int_equal(info.rss_bytes, 0); /* hugetlb pages are not in Rss */
+    assert_true(info.thp_fraction == 0.0);
+}
+
+/* Pages other than those asked for: not verified, and the reason names what smaps shows. */
+static void recorded_mismatches(void **state)
+{
+    (void)state;
+    struct backing_info info;
+    verify_as(&rec_4k, "2m", &info);
+    assert_false(info.verified);
+    assert_int_equal(info.page_size_bytes, 4096); /* what it really is */
+    assert_non_null(strstr(info.mismatch, "--pages 2m asked for 2 MiB pages"));
+    assert_non_null(strstr(info.mismatch, "KernelPageSize 4 KiB"));
+    assert_non_null(strstr(info.mismatch, "Private_Hugetlb 0 B"));
+
+    verify_as(&rec_thp, "4k", &info); /* THP where 4 KiB was asked */
+    assert_false(info.verified);
+    assert_non_null(strstr(info.mismatch, "AnonHugePages 8.0 MiB"));
+
+    verify_as(&rec_2m, "1g", &info);
+    assert_false(info.verified);
+    assert_non_null(strstr(info.mismatch, "1 GiB pages"));
+    assert_non_null(strstr(info.mismatch, "KernelPageSize 2 MiB"));
+
+    verify_as(&rec_2m, "thp", &info);
+    assert_false(info.verified);
+
+    verify_as(&rec_2m, "4k", &info);
+    assert_false(info.verified);
+
+    struct fixture nowhere = {"smaps-4k.txt", 0x1000, 0x2000};
+    verify_as(&nowhere, "2m", &info);
+    assert_false(info.verified);
+    assert_non_null(strstr(info.mismatch, "cannot verify"));
 }
 
 static void write_dimm(const char *entries, int index, unsigned size_mb, unsigned mts,
@@ -215,6 +319,11 @@ int main(void)
         cmocka_unit_test(meminfo_and_choice_files),
         cmocka_unit_test(smaps_ranges),
         cmocka_unit_test(smbios_peak),
+        cmocka_unit_test(recorded_4k),
+        cmocka_unit_test(recorded_thp),
+        cmocka_unit_test(recorded_thp_partial),
+        cmocka_unit_test(recorded_hugetlb_2m),
+        cmocka_unit_test(recorded_mismatches),
     };
     return cmocka_run_group_tests(tests, make_root, remove_root);
 }

@@ -32,6 +32,8 @@ static struct placement_entry placement[2] = {
 };
 static int planned[2] = {0, 8};
 
+static bool stream_domains_used; /* one run of the fixture shows per-domain rates */
+
 static void fill_run(struct run_result *r, unsigned mask, bool passed)
 {
     memset(r, 0, sizeof(*r));
@@ -49,6 +51,7 @@ static void fill_run(struct run_result *r, unsigned mask, bool passed)
     c->stores_kind = mask == KERNEL_MASK_STREAM ? STORES_NT : STORES_NORMAL;
     c->tuned = c->stores_kind == STORES_NT;
     c->isa = ISA_AVX2;
+    c->pages_from = "default";
     c->type = TYPE_DOUBLE;
     c->elements = 20971520;
     c->array_bytes = 167772160;
@@ -83,28 +86,43 @@ static void fill_run(struct run_result *r, unsigned mask, bool passed)
                                                .first_bad_index = 10485760,
                                                .first_bad_value = passed ? 0.0 : NAN,
                                                .first_bad_expected = 2.0};
-    if (passed) {
+    if (passed && mask == KERNEL_MASK_STREAM && !stream_domains_used) {
         static struct domain_result domains[2];
+        stream_domains_used = true;
         c->per_domain = DOMAIN_NUMA;
         r->n_domains = 2;
         r->domains = domains;
         for (int d = 0; d < 2; d++) {
             domains[d] =
                 (struct domain_result){.index = d, .n_threads = 1, .elements = c->elements / 2};
-            for (int k = 0; k < KERNEL_COUNT; k++)
-                domains[d].best_rate_mbps[k] = r->results[k].best_rate_mbps / 2 - d * 100.0;
+            for (int i = 0; i < r->n_results; i++)
+                domains[d].best_rate_mbps[r->results[i].kernel] =
+                    r->results[i].best_rate_mbps / 2 - d * 100.0;
         }
-    } else {
+    } else if (!passed) {
         r->n_misplaced = 1;
         r->n_warnings = 1;
         snprintf(r->warnings[0], sizeof(r->warnings[0]), "Copy took only 3 clock ticks");
     }
 }
 
-static struct run_result runs[2];
+/* hugetlb 2 MiB pages as asked; set on a run after fill_run */
+static void set_hugetlb(struct run_result *r)
+{
+    r->config.pages = "2m";
+    r->config.pages_from = "--pages";
+    r->backing = (struct backing_info){
+        .page_size_bytes = 2u << 20, .verified = true, .hugetlb_bytes = 503316480};
+    snprintf(r->backing.how, sizeof(r->backing.how),
+             "mmap MAP_HUGETLB|MAP_HUGE_2MB (libhugetlbfs found no hugetlbfs mount)");
+}
+
+static struct run_result runs[4];
+static struct page_comparison comparisons[KERNEL_COUNT];
 
 static struct report make_report(void)
 {
+    stream_domains_used = false;
     struct report rep;
     memset(&rep, 0, sizeof(rep));
     rep.version = "0.0.0-test";
@@ -128,6 +146,10 @@ static struct report make_report(void)
     s->n_pools = 2;
     s->pools[0] = (struct hugepage_pool){2u << 20, 512, 500, 0, 0};
     s->pools[1] = (struct hugepage_pool){1u << 30, 0, 0, 0, 0};
+    s->default_hugepage_bytes = 2u << 20;
+    snprintf(s->glibc_version, sizeof(s->glibc_version), "2.36");
+    snprintf(s->hugetlb_morecore, sizeof(s->hugetlb_morecore), "thp");
+    snprintf(s->glibc_malloc_hugetlb, sizeof(s->glibc_malloc_hugetlb), "1");
     rep.timer = (struct timer_info){"CLOCK_MONOTONIC", 1e-9, 25e-9, 21e-9};
     struct provenance *p = &rep.prov;
     snprintf(p->microcode, sizeof(p->microcode), "0x42e");
@@ -147,8 +169,32 @@ static struct report make_report(void)
     fill_run(&runs[1], 1u << KERNEL_COPY | 1u << KERNEL_TRIAD | 1u << KERNEL_DOT, false);
     runs[1].results[2].reduction_checked = true;
     runs[1].results[2].reduction_rel_error = 3e-17;
+    set_hugetlb(&runs[1]); /* ... but smaps disagrees */
+    runs[1].backing.verified = false;
+    runs[1].backing.page_size_bytes = 4096;
+    runs[1].backing.hugetlb_bytes = 0;
+    runs[1].backing.rss_bytes = 503316480;
+    snprintf(runs[1].backing.mismatch, sizeof(runs[1].backing.mismatch),
+             "--pages 2m asked for 2 MiB pages but /proc/self/smaps shows KernelPageSize 4 KiB, "
+             "AnonHugePages 0 B, Private_Hugetlb 0 B");
+    fill_run(&runs[2], KERNEL_MASK_STREAM, true);
+    set_hugetlb(&runs[2]);
+    for (int k = 0; k < 4; k++) {
+        runs[2].results[k].min_time_s *= 0.97;
+        runs[2].results[k].best_rate_mbps /= 0.97;
+        comparisons[k] = (struct page_comparison){(enum kernel_id)k, 0, 2, 1.0 / 0.97 - 1.0};
+    }
+    fill_run(&runs[3], 1u << KERNEL_TRIAD, true);
+    runs[3].config.pages = "thp";
+    runs[3].config.pages_from = "HUGETLB_MORECORE";
+    runs[3].backing.thp_fraction = 0.935;
+    runs[3].backing.anon_huge_bytes = 470548480;
+    snprintf(runs[3].backing.how, sizeof(runs[3].backing.how),
+             "2 MiB-aligned anonymous mmap + MADV_HUGEPAGE");
     rep.runs = runs;
-    rep.n_runs = 2;
+    rep.n_runs = 4;
+    rep.comparisons = comparisons;
+    rep.n_comparisons = 4;
     struct acceptance_result *a = &rep.acceptance;
     a->evaluated = true;
     a->passed = false;
