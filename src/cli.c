@@ -46,6 +46,7 @@ static const struct option long_options[] = {
     {"per-domain", required_argument, NULL, OPT_PER_DOMAIN},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
+    PROBE_LONG_OPTIONS,
     {NULL, 0, NULL, 0},
 };
 
@@ -90,6 +91,7 @@ void cli_print_help(FILE *out)
         "resource is missing (memory, cache size); every error is one line on stderr.\n"
         "Rates are MB/s = 10^6 bytes/s of STREAM-counted traffic, from the best time.\n",
         MAX_THREADS);
+    probe_print_help(out);
 }
 
 static int usage_error(const char *fmt, const char *a, const char *b)
@@ -269,7 +271,9 @@ static int apply_option(struct options *o, int c, const char *arg)
         return 0;
     case 'q': o->quiet = true; return 0;
     case OPT_DRY_RUN: o->dry_run = true; return 0;
-    default: return usage_error("internal: unhandled option %s%s", "", "");
+    default:
+        if (c >= OPT_FAULTS) return probe_apply_option(&o->probes, c, arg);
+        return usage_error("internal: unhandled option %s%s", "", "");
     }
 }
 
@@ -312,6 +316,8 @@ enum cli_action cli_parse(int argc, char **argv, struct options *o)
         usage_error("unexpected argument '%s'%s", argv[optind], "");
         return CLI_EXIT_USAGE;
     }
-    if (o->kernel_mask == 0) o->kernel_mask = KERNEL_MASK_ALL;
+    if (probe_options_finish(&o->probes) != 0) return CLI_EXIT_USAGE;
+    /* probes alone replace the STREAM kernels; with a kernel flag both run */
+    if (o->kernel_mask == 0 && o->probes.mask == 0) o->kernel_mask = KERNEL_MASK_ALL;
     return CLI_RUN;
 }

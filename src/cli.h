@@ -8,6 +8,7 @@
 #include "affinity/policy.h"
 #include "kernels/kernel_table.h"
 #include "src/parse.h"
+#include "src/probes.h"
 
 #define LIST_MAX 64
 
@@ -38,6 +39,7 @@ struct options {
     const char *output;
     bool quiet;
     bool dry_run;
+    struct probe_options probes; /* --faults, --shootdown, --timer and their options */
 };
 
 enum cli_action { CLI_RUN, CLI_EXIT_OK, CLI_EXIT_USAGE };

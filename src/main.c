@@ -7,6 +7,7 @@
 #include "src/log.h"
 #include "src/output_file.h"
 #include "src/plan.h"
+#include "src/probes.h"
 #include "src/report.h"
 #include "src/run_stream.h"
 #include "version.h"
@@ -121,8 +122,9 @@ int main(int argc, char **argv)
     struct report rep = {.version = MEMBENCH_VERSION, .topo = topo.facts, .dry_run = opts.dry_run};
     sysinfo_read(&rep.sys);
 
-    struct plan plan;
-    int rc = plan_build(&opts, &topo, &rep.sys, &plan);
+    struct plan plan = {NULL, 0};
+    int rc = opts.kernel_mask ? plan_build(&opts, &topo, &rep.sys, &plan) : EXIT_OK;
+    if (rc == EXIT_OK) rc = probes_check(&opts, &topo, &rep.sys);
     if (rc != EXIT_OK) {
         plan_free(&plan);
         topology_unload(&topo);
@@ -137,9 +139,16 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     timer_probe(&rep.timer);
-    rep.runs = calloc(plan.n_runs, sizeof(*rep.runs));
+    /* the probes first: the STREAM runs leave OpenMP threads behind that would share the CPUs
+     * (and the mm) with the shootdown probe */
+    struct probe_results probes;
+    if (opts.probes.mask) {
+        rep.probes = &probes;
+        rc = probes_run(&opts, &topo, &probes);
+    }
+    rep.runs = calloc(plan.n_runs ? plan.n_runs : 1, sizeof(*rep.runs));
     rep.n_runs = plan.n_runs;
-    rc = rep.runs ? measure(&opts, &plan, &topo, &rep) : EXIT_RESOURCE;
+    if (rc == EXIT_OK) rc = rep.runs ? measure(&opts, &plan, &topo, &rep) : EXIT_RESOURCE;
 
     if (rc == EXIT_OK && (write_report(&opts, &rep, &out) != 0 || output_commit(&out) != 0))
         rc = EXIT_RESOURCE;
@@ -152,6 +161,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; rep.runs && i < rep.n_runs; i++)
         free(rep.runs[i].placement);
     free(rep.runs);
+    probes_free(rep.probes);
     plan_free(&plan);
     topology_unload(&topo);
     cli_free(&opts);

@@ -1,6 +1,7 @@
 #include <jansson.h>
 #include <math.h>
 
+#include "src/probes.h"
 #include "src/report.h"
 
 #define JSON_SCHEMA 1
@@ -172,6 +173,7 @@ int report_write_json(FILE *out, const struct report *rep)
     for (size_t i = 0; i < rep->n_runs; i++)
         json_array_append_new(runs, run_json(&rep->runs[i]));
     json_object_set_new(root, "runs", runs);
+    report_probes_json(root, rep->probes);
     int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
     fputc('\n', out);
     json_decref(root);

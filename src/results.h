@@ -13,6 +13,8 @@
 #include "src/sysinfo.h"
 #include "src/timer.h"
 
+struct probe_results;
+
 /* Plain result structs: measurement fills them, writers only format them. */
 
 struct kernel_result {
@@ -60,6 +62,7 @@ struct report {
     bool dry_run;
     size_t n_runs;
     struct run_result *runs;
+    struct probe_results *probes; /* NULL unless --faults, --shootdown or --timer was given */
 };
 
 #endif
