@@ -430,6 +430,14 @@ static void summarise(struct shootdown_report *out)
             s->added_us_per_remote_interrupted = n_int ? median_of(added_int, n_int) : NAN;
             s->shootdowns_per_op =
                 r->remote_threads > 0 && irq_known && ops ? (double)irqs / (double)ops : NAN;
+            if (s->shootdowns_per_op < 0.2 * s->remote_threads && !out->note[0])
+                snprintf(out->note, sizeof(out->note),
+                         "only %.2f TLB interrupts per op reached the %u sibling CPU%s (%s): the "
+                         "other flushes were not needed (a sibling was not on its CPU, which "
+                         "other work shared) or were deferred by the hypervisor (paravirtual "
+                         "flush of a preempted vCPU); '+us/IPI' is the cost when the IPI happened",
+                         s->shootdowns_per_op, s->remote_threads, s->remote_threads == 1 ? "" : "s",
+                         shootdown_mode_name(s->mode));
         }
 }
 

@@ -89,6 +89,7 @@ struct shootdown_report {
     struct shootdown_summary summary[SHOOTDOWN_MODE_COUNT * SHOOTDOWN_MAX_COUNTS];
     int n_skipped;
     struct shootdown_skip skipped[SHOOTDOWN_MAX_COUNTS];
+    char note[320]; /* when few flushes reached the siblings: why that may be; else empty */
 };
 
 /* Runs every point. Returns 0, or -1 with a reason (threads or memory unavailable). */

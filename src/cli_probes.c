@@ -111,12 +111,12 @@ static int faults_size(struct probe_options *p, const char *arg)
         return probe_usage("--faults-size %s: give a size such as 64MiB (a multiple of the LLC "
                            "means nothing here)%s",
                            arg, "");
+    if (bytes > MAX_FAULTS_BYTES)
+        return probe_usage("--faults-size %s: too large (at most 1 TiB)%s", arg, "");
     if (bytes == 0 || bytes % FAULT_HUGE_PAGE != 0)
         return probe_usage("--faults-size %s: must be a positive multiple of 2 MiB (the huge page "
                            "size), e.g. 64MiB%s",
                            arg, "");
-    if (bytes > MAX_FAULTS_BYTES)
-        return probe_usage("--faults-size %s: too large (at most 1 TiB)%s", arg, "");
     p->faults_bytes = bytes;
     return 0;
 }

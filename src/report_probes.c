@@ -209,6 +209,7 @@ static void text_shootdown(FILE *out, const struct shootdown_report *s)
                 fmt_signed(m->added_us_per_remote_interrupted, add_hit, sizeof(add_hit)),
                 fmt_num(m->shootdowns_per_op, "%.2f", per, sizeof(per)));
     }
+    if (s->note[0]) fprintf(out, "Note: %s\n", s->note);
     if (s->flush_ceiling >= 0)
         fprintf(out,
                 "Flush ceiling: %d pages (tlb_single_page_flush_ceiling): up to it each page "
@@ -582,6 +583,7 @@ static json_t *json_shootdown(const struct shootdown_report *s)
                                                  (int)s->skipped[i].remote_threads, "reason",
                                                  s->skipped[i].reason));
     json_object_set_new(o, "skipped", skipped);
+    json_object_set_new(o, "note", string_or_null(s->note));
     return o;
 }
 
