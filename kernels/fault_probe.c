@@ -22,8 +22,22 @@
 #define MAP_HUGE_2MB (21 << MAP_HUGE_SHIFT)
 #endif
 
-#define THP_ENABLED "/sys/kernel/mm/transparent_hugepage/enabled"
-#define HUGETLB_2M_DIR "/sys/kernel/mm/hugepages/hugepages-2048kB"
+#define THP_ENABLED_PATH "/transparent_hugepage/enabled"
+#define HUGETLB_2M_PATH "/hugepages/hugepages-2048kB"
+
+/* /sys/kernel/mm, or a copy of it: test hook, so that the tests can show THP 'never' and a
+ * missing 2 MB pool on a machine that has both. */
+static const char *sysfs_mm(void)
+{
+    const char *fake = getenv("MEMBENCH_TEST_SYSFS_MM");
+    return fake && *fake ? fake : "/sys/kernel/mm";
+}
+
+static const char *mm_path(char *buf, size_t len, const char *rel)
+{
+    snprintf(buf, len, "%s%s", sysfs_mm(), rel);
+    return buf;
+}
 #define MAX_REPS 64
 
 static const char *const backing_names[FAULT_BACKING_COUNT] = {"4k", "thp", "2m", "file",
@@ -164,16 +178,16 @@ static int alloc_4k(struct mem_region *r, size_t bytes, char *why, size_t why_le
 static int probe_thp(size_t bytes, char *why, size_t why_len)
 {
     (void)bytes;
-    char mode[32];
-    if (sysfs_selected_word(THP_ENABLED, mode, sizeof(mode)) != 0) {
-        snprintf(why, why_len, "this kernel has no transparent huge pages (%s unreadable)",
-                 THP_ENABLED);
+    char mode[32], path[300];
+    mm_path(path, sizeof(path), THP_ENABLED_PATH);
+    if (sysfs_selected_word(path, mode, sizeof(mode)) != 0) {
+        snprintf(why, why_len, "this kernel has no transparent huge pages (%s unreadable)", path);
         return -1;
     }
     if (strcmp(mode, "never") == 0) {
         snprintf(why, why_len,
-                 "THP is 'never' in %s (an administrator can allow it: echo madvise > %s)",
-                 THP_ENABLED, THP_ENABLED);
+                 "THP is 'never' in %s (an administrator can allow it: echo madvise > %s)", path,
+                 path);
         return -1;
     }
     return 0;
@@ -193,12 +207,16 @@ static int alloc_thp(struct mem_region *r, size_t bytes, char *why, size_t why_l
 static int probe_2m(size_t bytes, char *why, size_t why_len)
 {
     bool ok_total, ok_free, ok_resv;
-    uint64_t total = read_u64_file(HUGETLB_2M_DIR "/nr_hugepages", &ok_total);
-    uint64_t free_pages = read_u64_file(HUGETLB_2M_DIR "/free_hugepages", &ok_free);
-    uint64_t resv = read_u64_file(HUGETLB_2M_DIR "/resv_hugepages", &ok_resv);
+    char dir[300], path[340];
+    mm_path(dir, sizeof(dir), HUGETLB_2M_PATH);
+    snprintf(path, sizeof(path), "%s/nr_hugepages", dir);
+    uint64_t total = read_u64_file(path, &ok_total);
+    snprintf(path, sizeof(path), "%s/free_hugepages", dir);
+    uint64_t free_pages = read_u64_file(path, &ok_free);
+    snprintf(path, sizeof(path), "%s/resv_hugepages", dir);
+    uint64_t resv = read_u64_file(path, &ok_resv);
     if (!ok_total || !ok_free) {
-        snprintf(why, why_len, "this kernel has no 2 MB hugetlb pages (%s unreadable)",
-                 HUGETLB_2M_DIR);
+        snprintf(why, why_len, "this kernel has no 2 MB hugetlb pages (%s unreadable)", dir);
         return -1;
     }
     uint64_t usable = ok_resv && resv < free_pages ? free_pages - resv : free_pages;
@@ -522,7 +540,9 @@ int fault_probe_run(const struct fault_config *cfg, struct fault_report *out, ch
     memset(out, 0, sizeof(*out));
     out->bytes = cfg->bytes;
     out->reps = cfg->reps;
-    if (sysfs_selected_word(THP_ENABLED, out->thp_enabled, sizeof(out->thp_enabled)) != 0)
+    char thp_path[300];
+    mm_path(thp_path, sizeof(thp_path), THP_ENABLED_PATH);
+    if (sysfs_selected_word(thp_path, out->thp_enabled, sizeof(out->thp_enabled)) != 0)
         snprintf(out->thp_enabled, sizeof(out->thp_enabled), "unknown");
     snprintf(out->dir, sizeof(out->dir), "%s", cfg->dir ? cfg->dir : "");
     snprintf(out->fs_type, sizeof(out->fs_type), "unknown");

@@ -220,6 +220,47 @@ class HugetlbFaultsTest(membench_test.MembenchTestCase):
             self.assertIn("nr_hugepages", by["2m"]["skipped"])
 
 
+class MissingHugePagesTest(membench_test.MembenchTestCase):
+    """THP 'never' and no 2 MB pool, shown on any machine through a copy of /sys/kernel/mm."""
+
+    def setUp(self):
+        super().setUp()
+        self.root = tempfile.mkdtemp(prefix="membench-sysfs-")
+        os.makedirs(os.path.join(self.root, "transparent_hugepage"))
+        with open(os.path.join(self.root, "transparent_hugepage", "enabled"), "w") as f:
+            f.write("always madvise [never]\n")
+        pool = os.path.join(self.root, "hugepages", "hugepages-2048kB")
+        os.makedirs(pool)
+        for name in ("nr_hugepages", "free_hugepages", "resv_hugepages"):
+            with open(os.path.join(pool, name), "w") as f:
+                f.write("0\n")
+        self.env = {"MEMBENCH_TEST_SYSFS_MM": self.root}
+
+    def tearDown(self):
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    def test_skipped_with_reasons(self):
+        """By default: thp and 2m rows skipped with the reason and the remedy, exit 0."""
+        doc = self.run_json(["--faults", "--faults-size", "4"], env_extra=self.env, timeout=60)
+        by = run_by_backing(doc)
+        self.assertEqual(doc["faults"]["thp_enabled"], "never")
+        self.assertIn("THP is 'never'", by["thp"]["skipped"])
+        self.assertEqual(by["2m"]["skipped"],
+                         "no 2 MB pool (echo 2 > /proc/sys/vm/nr_hugepages)")
+        self.assertIsNone(by["4k"]["skipped"])
+        out, _ = self.run_ok(["--faults", "--faults-size", "4"], env_extra=self.env, timeout=60)
+        self.assertIn("2m              skipped: no 2 MB pool (echo 2 > /proc/sys/vm/nr_hugepages)",
+                      out)
+
+    def test_listed_backing_exits_3(self):
+        """Asked for by name, a backing that cannot run is an error naming the remedy."""
+        self.assert_error(["--faults", "--faults-backing", "2m"], 3,
+                          ["--faults-backing 2m", "echo 32 > /proc/sys/vm/nr_hugepages"],
+                          env_extra=self.env)
+        self.assert_error(["--faults", "--faults-backing", "4k,thp"], 3,
+                          ["--faults-backing thp", "never"], env_extra=self.env)
+
+
 class MajorFaultsTest(membench_test.MembenchTestCase):
     """An evicted file: every page a major fault with readahead off, few with it on."""
 
