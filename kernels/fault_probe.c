@@ -132,8 +132,8 @@ static int map_anonymous(struct mem_region *r, size_t bytes, size_t align, int e
     char *p =
         mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | extra_flags, -1, 0);
     if (p == MAP_FAILED) {
-        snprintf(why, why_len, "mmap of %zu bytes failed: %s; use a smaller --faults-size", len,
-                 strerror(errno));
+        int e = errno;
+        snprintf(why, why_len, "mmap of %zu bytes failed: %s", len, strerror(e));
         return -1;
     }
     char *base = p;
@@ -165,7 +165,7 @@ static int probe_4k(size_t bytes, char *why, size_t why_len)
 
 static int alloc_4k(struct mem_region *r, size_t bytes, char *why, size_t why_len)
 {
-    if (map_anonymous(r, bytes, FAULT_PAGE, 0, why, why_len) != 0) return -1;
+    if (map_anonymous(r, bytes, FAULT_PAGE, 0, why, why_len) != 0) return -1; /* ENOMEM */
     /* EINVAL means a kernel without THP: 4 KB pages anyway */
     if (madvise(r->base, bytes, MADV_NOHUGEPAGE) != 0 && errno != EINVAL) {
         snprintf(why, why_len, "madvise(MADV_NOHUGEPAGE) failed: %s", strerror(errno));
@@ -225,11 +225,11 @@ static int probe_2m(size_t bytes, char *why, size_t why_len)
 
 static int alloc_2m(struct mem_region *r, size_t bytes, char *why, size_t why_len)
 {
-    if (map_anonymous(r, bytes, 0, MAP_HUGETLB | MAP_HUGE_2MB, why, why_len) != 0) {
+    char inner[160];
+    if (map_anonymous(r, bytes, 0, MAP_HUGETLB | MAP_HUGE_2MB, inner, sizeof(inner)) != 0) {
         snprintf(why, why_len,
-                 "mmap(MAP_HUGETLB) of %zu bytes failed: %s; the 2 MB pool is too small (raise "
-                 "/proc/sys/vm/nr_hugepages)",
-                 bytes, strerror(errno));
+                 "%s (MAP_HUGETLB): the 2 MB pool is too small; raise /proc/sys/vm/nr_hugepages",
+                 inner);
         return -1;
     }
     return 0;

@@ -454,7 +454,7 @@ int shootdown_probe_run(const struct shootdown_config *cfg, struct shootdown_rep
     memset(out, 0, sizeof(*out));
     out->measure_pu = cfg->measure_pu;
     out->n_remote_pus =
-        cfg->n_remote_pus < SHOOTDOWN_MAX_COUNTS ? cfg->n_remote_pus : SHOOTDOWN_MAX_COUNTS;
+        cfg->n_remote_pus < SHOOTDOWN_MAX_CPUS ? cfg->n_remote_pus : SHOOTDOWN_MAX_CPUS;
     for (int i = 0; i < out->n_remote_pus; i++)
         out->remote_pus[i] = cfg->remote_pus[i];
     read_hypervisor(out);

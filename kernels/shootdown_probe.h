@@ -76,7 +76,7 @@ struct shootdown_summary {
 struct shootdown_report {
     int measure_pu;
     int n_remote_pus;
-    int remote_pus[SHOOTDOWN_MAX_COUNTS];
+    int remote_pus[SHOOTDOWN_MAX_CPUS];
     bool measure_bound;
     bool interrupts_available; /* a TLB line exists in /proc/interrupts */
     char interrupts_note[200]; /* why not, or what was seen */

@@ -134,9 +134,15 @@ static void text_shootdown_header(FILE *out, const struct shootdown_report *s)
             "them;\n",
             s->measure_pu);
     fprintf(out, "sibling threads of the process spin on CPU");
-    for (int i = 0; i < s->n_remote_pus; i++)
-        fprintf(out, "%s%d", i ? "," : " ", s->remote_pus[i]);
     if (s->n_remote_pus == 0) fprintf(out, "s: none (one CPU allowed)");
+    for (int i = 0; i < s->n_remote_pus;) { /* "1-7,9": runs of consecutive CPUs */
+        int j = i;
+        while (j + 1 < s->n_remote_pus && s->remote_pus[j + 1] == s->remote_pus[j] + 1)
+            j++;
+        fprintf(out, "%s%d", i ? "," : (s->n_remote_pus > 1 ? "s " : " "), s->remote_pus[i]);
+        if (j > i) fprintf(out, "-%d", s->remote_pus[j]);
+        i = j + 1;
+    }
     fprintf(out, "%s\n", s->measure_bound ? "" : " (the measuring thread could NOT be bound)");
     if (s->hypervisor[0]) {
         fprintf(out, "Hypervisor: %s", s->hypervisor);
