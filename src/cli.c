@@ -73,6 +73,7 @@ static const struct option long_options[] = {
     {"mpi-per-rank", no_argument, NULL, OPT_MPI_PER_RANK},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
+    PROBE_LONG_OPTIONS,
     {NULL, 0, NULL, 0},
 };
 
@@ -147,6 +148,7 @@ void cli_print_help(FILE *out)
         "error is one line on stderr.\n"
         "Rates are MB/s = 10^6 bytes/s of STREAM-counted traffic, from the best time.\n",
         MAX_THREADS);
+    probe_print_help(out);
 }
 
 static int usage_error(const char *fmt, const char *a, const char *b)
@@ -398,7 +400,9 @@ static int apply_option(struct options *o, int c, const char *arg)
         return 0;
     case 'q': o->quiet = true; return 0;
     case OPT_DRY_RUN: o->dry_run = true; return 0;
-    default: return usage_error("internal: unhandled option %s%s", "", "");
+    default:
+        if (c >= OPT_FAULTS) return probe_apply_option(&o->probes, c, arg);
+        return usage_error("internal: unhandled option %s%s", "", "");
     }
 }
 
@@ -441,7 +445,9 @@ enum cli_action cli_parse(int argc, char **argv, struct options *o)
         usage_error("unexpected argument '%s'%s", argv[optind], "");
         return CLI_EXIT_USAGE;
     }
-    if (o->kernel_mask == 0) o->kernel_mask = KERNEL_MASK_STREAM;
+    if (probe_options_finish(&o->probes) != 0) return CLI_EXIT_USAGE;
+    /* probes alone replace the STREAM kernels; with a kernel flag both run */
+    if (o->kernel_mask == 0 && o->probes.mask == 0) o->kernel_mask = KERNEL_MASK_STREAM;
     const char *env_isa = getenv("MEMBENCH_ISA");
     if (!o->isa_forced && env_isa && *env_isa && parse_isa(o, "MEMBENCH_ISA", env_isa) != 0)
         return CLI_EXIT_USAGE;

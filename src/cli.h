@@ -9,6 +9,7 @@
 #include "kernels/kernel_table.h"
 #include "src/acceptance.h"
 #include "src/parse.h"
+#include "src/probes.h"
 
 #define LIST_MAX 64
 
@@ -48,8 +49,9 @@ struct options {
     double tolerance_pct;
     const char *reference;
     const char *save_reference;
-    double time_limit_s; /* 0 = none; --acceptance defaults to 30 */
-    bool mpi_per_rank;   /* MPI builds: every rank is its own "node" */
+    double time_limit_s;         /* 0 = none; --acceptance defaults to 30 */
+    bool mpi_per_rank;           /* MPI builds: every rank is its own "node" */
+    struct probe_options probes; /* --faults, --shootdown, --timer and their options */
 };
 
 enum cli_action { CLI_RUN, CLI_EXIT_OK, CLI_EXIT_USAGE };

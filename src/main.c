@@ -11,6 +11,7 @@
 #include "src/output_file.h"
 #include "src/plan.h"
 #include "src/reference.h"
+#include "src/probes.h"
 #include "src/report.h"
 #include "src/run_stream.h"
 #include "version.h"
@@ -198,8 +199,9 @@ int node_main(struct options *o, char **json, size_t *json_len)
         snprintf(rep.prov.peak_source, sizeof(rep.prov.peak_source), "--peak");
     }
 
-    struct plan plan;
-    int rc = plan_build(&opts, &topo, &rep.sys, &plan);
+    struct plan plan = {NULL, 0};
+    int rc = opts.kernel_mask ? plan_build(&opts, &topo, &rep.sys, &plan) : EXIT_OK;
+    if (rc == EXIT_OK) rc = probes_check(&opts, &topo, &rep.sys);
     struct output_file out = {0}, ref = {0};
     if (rc == EXIT_OK &&
         ((json ? output_open_memory(&out, json, json_len) : output_open(&out, opts.output)) != 0 ||
@@ -220,9 +222,16 @@ int node_main(struct options *o, char **json, size_t *json_len)
         plan.runs[i].deadline = started + 0.95 * opts.time_limit_s - 0.5;
 
     timer_probe(&rep.timer);
-    rep.runs = calloc(plan.n_runs, sizeof(*rep.runs));
+    /* the probes first: the STREAM runs leave OpenMP threads behind that would share the CPUs
+     * (and the mm) with the shootdown probe */
+    struct probe_results probes;
+    if (opts.probes.mask) {
+        rep.probes = &probes;
+        rc = probes_run(&opts, &topo, &probes);
+    }
+    rep.runs = calloc(plan.n_runs ? plan.n_runs : 1, sizeof(*rep.runs));
     rep.n_runs = plan.n_runs;
-    rc = rep.runs ? measure(&opts, &plan, &topo, &rep) : EXIT_RESOURCE;
+    if (rc == EXIT_OK) rc = rep.runs ? measure(&opts, &plan, &topo, &rep) : EXIT_RESOURCE;
     if (rc == EXIT_OK && !opts.dry_run && opts.n_pages > 1 &&
         compare_pages(&rep, opts.pages[0]) != 0) {
         log_error("out of memory comparing the page backings");
@@ -248,6 +257,7 @@ int node_main(struct options *o, char **json, size_t *json_len)
     }
     free_report(&rep);
     compare_free(&rep);
+    probes_free(rep.probes);
     plan_free(&plan);
     topology_unload(&topo);
     return rc;

@@ -1,3 +1,4 @@
+#include "src/probes.h"
 #include "src/report.h"
 
 static const char *header = "run,threads,bind,pages,page_size_bytes,stores,type,array_elements,"
@@ -20,7 +21,8 @@ static void write_config(FILE *out, size_t index, const struct run_result *r)
 
 int report_write_csv(FILE *out, const struct report *rep)
 {
-    fputs(header, out);
+    bool stream_table = rep->n_runs > 0 || !rep->probes; /* probes alone: only their tables */
+    if (stream_table) fputs(header, out);
     for (size_t i = 0; i < rep->n_runs; i++) {
         const struct run_result *r = &rep->runs[i];
         for (int k = 0; k < r->n_results; k++) {
@@ -39,5 +41,6 @@ int report_write_csv(FILE *out, const struct report *rep)
                     r->config.tuned ? "true" : "false");
         }
     }
+    report_probes_csv(out, rep->probes, stream_table); /* a table per probe, blank-line separated */
     return ferror(out) ? -1 : 0;
 }

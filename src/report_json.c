@@ -1,6 +1,7 @@
 #include <jansson.h>
 #include <math.h>
 
+#include "src/probes.h"
 #include "src/report.h"
 
 #define JSON_SCHEMA 1
@@ -244,6 +245,7 @@ int report_write_json(FILE *out, const struct report *rep)
     }
     json_object_set_new(root, "comparisons", comparisons);
     if (rep->acceptance.evaluated) json_object_set_new(root, "acceptance", acceptance_json(rep));
+    report_probes_json(root, rep->probes);
     int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
     fputc('\n', out);
     json_decref(root);

@@ -1,6 +1,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "src/probes.h"
 #include "src/report.h"
 
 #define RULE "-------------------------------------------------------------\n"
@@ -327,6 +328,7 @@ int report_write_text(FILE *out, const struct report *rep)
         fprintf(out, "Dry run: nothing was allocated or measured.\n");
     else if (rep->n_runs > 1)
         write_summary(out, rep);
+    report_probes_text(out, rep->probes);
     write_acceptance(out, &rep->acceptance);
     return ferror(out) ? -1 : 0;
 }
@@ -349,6 +351,7 @@ int report_write_quiet(FILE *out, const struct report *rep)
                 (unsigned long long)r->config.elements, elem_type_name(r->config.type),
                 r->validation.passed ? "yes" : "NO");
     }
+    report_probes_quiet(out, rep->probes);
     const struct acceptance_result *a = &rep->acceptance;
     if (a->evaluated) {
         int failed = 0;

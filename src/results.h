@@ -15,6 +15,8 @@
 #include "src/sysinfo.h"
 #include "src/timer.h"
 
+struct probe_results;
+
 /* Plain result structs: measurement fills them, writers only format them. */
 
 struct kernel_result {
@@ -82,6 +84,7 @@ struct report {
     struct run_result *runs;
     size_t n_comparisons;
     struct page_comparison *comparisons;
+    struct probe_results *probes; /* NULL unless --faults, --shootdown or --timer was given */
 };
 
 #endif

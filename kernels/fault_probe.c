@@ -1,0 +1,599 @@
+#include "kernels/fault_probe.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "src/sysinfo.h"
+
+#ifndef MAP_HUGE_SHIFT
+#define MAP_HUGE_SHIFT 26
+#endif
+#ifndef MAP_HUGE_2MB
+#define MAP_HUGE_2MB (21 << MAP_HUGE_SHIFT)
+#endif
+
+#define THP_ENABLED_PATH "/transparent_hugepage/enabled"
+#define HUGETLB_2M_PATH "/hugepages/hugepages-2048kB"
+
+/* /sys/kernel/mm, or a copy of it: test hook, so that the tests can show THP 'never' and a
+ * missing 2 MB pool on a machine that has both. */
+static const char *sysfs_mm(void)
+{
+    const char *fake = getenv("MEMBENCH_TEST_SYSFS_MM");
+    return fake && *fake ? fake : "/sys/kernel/mm";
+}
+
+static const char *mm_path(char *buf, size_t len, const char *rel)
+{
+    snprintf(buf, len, "%s%s", sysfs_mm(), rel);
+    return buf;
+}
+#define MAX_REPS 64
+
+static const char *const backing_names[FAULT_BACKING_COUNT] = {"4k", "thp", "2m", "file",
+                                                               "file-readahead"};
+
+const char *fault_backing_name(enum fault_backing b)
+{
+    return b < FAULT_BACKING_COUNT ? backing_names[b] : "?";
+}
+
+struct fault_counts fault_counts_delta(const struct rusage *before, const struct rusage *after)
+{
+    struct fault_counts d = {0, 0};
+    if (after->ru_minflt > before->ru_minflt)
+        d.minor = (uint64_t)(after->ru_minflt - before->ru_minflt);
+    if (after->ru_majflt > before->ru_majflt)
+        d.major = (uint64_t)(after->ru_majflt - before->ru_majflt);
+    return d;
+}
+
+static const struct {
+    unsigned long magic;
+    const char *name;
+    bool memory;
+} filesystems[] = {
+    {0x01021994, "tmpfs", true},     {0x858458f6, "ramfs", true},
+    {0x958458f6, "hugetlbfs", true}, {0xef53, "ext4", false},
+    {0x58465342, "xfs", false},      {0x9123683e, "btrfs", false},
+    {0xf2f52010, "f2fs", false},     {0x2fc12fc1, "zfs", false},
+    {0x794c7630, "overlay", false},  {0x6969, "nfs", false},
+    {0x65735546, "fuse", false},     {0x01021997, "9p", false},
+    {0xff534d42, "cifs", false},     {0xfe534d42, "smb2", false},
+    {0x00c36400, "ceph", false},     {0x0bd00bd0, "lustre", false},
+    {0x47504653, "gpfs", false},     {0x19830326, "beegfs", false},
+    {0x73717368, "squashfs", false}, {0x4d44, "vfat", false},
+    {0x5346544e, "ntfs", false},     {0x3153464a, "jfs", false},
+    {0x52654973, "reiserfs", false}, {0x9fa0, "proc", true},
+    {0x62656572, "sysfs", true},
+};
+
+const char *fs_memory_backed_name(long f_type)
+{
+    for (size_t i = 0; i < sizeof(filesystems) / sizeof(filesystems[0]); i++)
+        if (filesystems[i].magic == (unsigned long)f_type && filesystems[i].memory)
+            return filesystems[i].name;
+    return NULL;
+}
+
+void fs_type_name(long f_type, char *buf, size_t len)
+{
+    for (size_t i = 0; i < sizeof(filesystems) / sizeof(filesystems[0]); i++)
+        if (filesystems[i].magic == (unsigned long)f_type) {
+            snprintf(buf, len, "%s", filesystems[i].name);
+            return;
+        }
+    snprintf(buf, len, "0x%lx", (unsigned long)f_type);
+}
+
+int hugetlb_pool_reason(uint64_t bytes, uint64_t total, uint64_t free_pages, char *why,
+                        size_t why_len)
+{
+    uint64_t needed = (bytes + FAULT_HUGE_PAGE - 1) / FAULT_HUGE_PAGE;
+    if (free_pages >= needed) return 0;
+    if (total == 0)
+        snprintf(why, why_len, "no 2 MB pool (echo %llu > /proc/sys/vm/nr_hugepages)",
+                 (unsigned long long)needed);
+    else
+        snprintf(why, why_len,
+                 "the 2 MB pool has %llu free pages, %llu needed (echo %llu > "
+                 "/proc/sys/vm/nr_hugepages)",
+                 (unsigned long long)free_pages, (unsigned long long)needed,
+                 (unsigned long long)(total + needed - free_pages));
+    return -1;
+}
+
+static uint64_t read_u64_file(const char *path, bool *ok)
+{
+    FILE *f = fopen(path, "r");
+    unsigned long long v = 0;
+    *ok = f && fscanf(f, "%llu", &v) == 1;
+    if (f) fclose(f);
+    return v;
+}
+
+/* ---- Anonymous backings: the hugepages/ backend interface, implemented here until the
+ * 4k/thp/2m backends land there (see fault_backend() below). ---- */
+
+static int map_anonymous(struct mem_region *r, size_t bytes, size_t align, int extra_flags,
+                         char *why, size_t why_len)
+{
+    size_t len = bytes + (align > FAULT_PAGE ? align : 0);
+    char *p =
+        mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | extra_flags, -1, 0);
+    if (p == MAP_FAILED) {
+        int e = errno;
+        snprintf(why, why_len, "mmap of %zu bytes failed: %s", len, strerror(e));
+        return -1;
+    }
+    char *base = p;
+    if (align > FAULT_PAGE) { /* trim to an aligned [base, base + bytes) */
+        base = (char *)(((uintptr_t)p + align - 1) & ~(uintptr_t)(align - 1));
+        if (base > p) munmap(p, (size_t)(base - p));
+        char *end = base + bytes, *map_end = p + len;
+        if (map_end > end) munmap(end, (size_t)(map_end - end));
+    }
+    r->base = base;
+    r->bytes = bytes;
+    return 0;
+}
+
+static void unmap_region(struct mem_region *r)
+{
+    if (r->base) munmap(r->base, r->bytes);
+    r->base = NULL;
+    r->bytes = 0;
+}
+
+static int probe_4k(size_t bytes, char *why, size_t why_len)
+{
+    (void)bytes;
+    (void)why;
+    (void)why_len;
+    return 0;
+}
+
+static int alloc_4k(struct mem_region *r, size_t bytes, char *why, size_t why_len)
+{
+    if (map_anonymous(r, bytes, FAULT_PAGE, 0, why, why_len) != 0) return -1; /* ENOMEM */
+    /* EINVAL means a kernel without THP: 4 KB pages anyway */
+    if (madvise(r->base, bytes, MADV_NOHUGEPAGE) != 0 && errno != EINVAL) {
+        snprintf(why, why_len, "madvise(MADV_NOHUGEPAGE) failed: %s", strerror(errno));
+        unmap_region(r);
+        return -1;
+    }
+    return 0;
+}
+
+static int probe_thp(size_t bytes, char *why, size_t why_len)
+{
+    (void)bytes;
+    char mode[32], path[300];
+    mm_path(path, sizeof(path), THP_ENABLED_PATH);
+    if (sysfs_selected_word(path, mode, sizeof(mode)) != 0) {
+        snprintf(why, why_len, "this kernel has no transparent huge pages (%s unreadable)", path);
+        return -1;
+    }
+    if (strcmp(mode, "never") == 0) {
+        snprintf(why, why_len,
+                 "THP is 'never' in %s (an administrator can allow it: echo madvise > %s)", path,
+                 path);
+        return -1;
+    }
+    return 0;
+}
+
+static int alloc_thp(struct mem_region *r, size_t bytes, char *why, size_t why_len)
+{
+    if (map_anonymous(r, bytes, FAULT_HUGE_PAGE, 0, why, why_len) != 0) return -1;
+    if (madvise(r->base, bytes, MADV_HUGEPAGE) != 0) {
+        snprintf(why, why_len, "madvise(MADV_HUGEPAGE) failed: %s", strerror(errno));
+        unmap_region(r);
+        return -1;
+    }
+    return 0;
+}
+
+static int probe_2m(size_t bytes, char *why, size_t why_len)
+{
+    bool ok_total, ok_free, ok_resv;
+    char dir[300], path[340];
+    mm_path(dir, sizeof(dir), HUGETLB_2M_PATH);
+    snprintf(path, sizeof(path), "%s/nr_hugepages", dir);
+    uint64_t total = read_u64_file(path, &ok_total);
+    snprintf(path, sizeof(path), "%s/free_hugepages", dir);
+    uint64_t free_pages = read_u64_file(path, &ok_free);
+    snprintf(path, sizeof(path), "%s/resv_hugepages", dir);
+    uint64_t resv = read_u64_file(path, &ok_resv);
+    if (!ok_total || !ok_free) {
+        snprintf(why, why_len, "this kernel has no 2 MB hugetlb pages (%s unreadable)", dir);
+        return -1;
+    }
+    uint64_t usable = ok_resv && resv < free_pages ? free_pages - resv : free_pages;
+    return hugetlb_pool_reason(bytes, total, usable, why, why_len);
+}
+
+static int alloc_2m(struct mem_region *r, size_t bytes, char *why, size_t why_len)
+{
+    char inner[160];
+    if (map_anonymous(r, bytes, 0, MAP_HUGETLB | MAP_HUGE_2MB, inner, sizeof(inner)) != 0) {
+        snprintf(why, why_len,
+                 "%s (MAP_HUGETLB): the 2 MB pool is too small; raise /proc/sys/vm/nr_hugepages",
+                 inner);
+        return -1;
+    }
+    return 0;
+}
+
+/* Interim: the fault probe's own allocators; to be replaced by hugepages/'s backends. */
+struct fault_allocator {
+    const char *name;
+    const char *how;
+    int (*probe)(size_t bytes, char *why, size_t why_len);
+    int (*alloc)(struct mem_region *r, size_t bytes, char *why, size_t why_len);
+    void (*release)(struct mem_region *r);
+};
+
+static const struct fault_allocator local_backends[] = {
+    {"4k", "anonymous mmap + MADV_NOHUGEPAGE", probe_4k, alloc_4k, unmap_region},
+    {"thp", "anonymous mmap, 2 MB-aligned, MADV_HUGEPAGE", probe_thp, alloc_thp, unmap_region},
+    {"2m", "mmap MAP_HUGETLB | MAP_HUGE_2MB (hugetlbfs pool)", probe_2m, alloc_2m, unmap_region},
+};
+
+static const struct fault_allocator *local_backend_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof(local_backends) / sizeof(local_backends[0]); i++)
+        if (strcmp(local_backends[i].name, name) == 0) return &local_backends[i];
+    return NULL;
+}
+
+/* The one place that picks the allocator for the anonymous backings. When hugepages/ gains
+ * the 4k, thp and 2m backends, this becomes `return mem_backend_find(name);`. */
+static const struct fault_allocator *fault_backend(const char *name)
+{
+    return local_backend_find(name);
+}
+
+/* ---- The file backings ---- */
+
+static int check_dir(const char *dir, uint64_t bytes, char *why, size_t why_len)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(why, why_len, "%s is not a directory (%s); give --faults-dir an existing one", dir,
+                 stat(dir, &st) != 0 ? strerror(errno) : "not a directory");
+        return -1;
+    }
+    struct statfs sf;
+    if (statfs(dir, &sf) != 0) {
+        snprintf(why, why_len, "statfs(%s) failed: %s", dir, strerror(errno));
+        return -1;
+    }
+    const char *mem = fs_memory_backed_name((long)sf.f_type);
+    if (mem) {
+        snprintf(why, why_len,
+                 "%s is on %s, which keeps files in RAM, so nothing can major-fault; give "
+                 "--faults-dir a directory on a disk-backed filesystem (e.g. /var/tmp)",
+                 dir, mem);
+        return -1;
+    }
+    if (access(dir, W_OK) != 0) {
+        snprintf(why, why_len, "cannot write in %s: %s; give --faults-dir a writable directory",
+                 dir, strerror(errno));
+        return -1;
+    }
+    struct statvfs sv;
+    if (statvfs(dir, &sv) == 0) {
+        uint64_t avail = (uint64_t)sv.f_bavail * (uint64_t)sv.f_frsize;
+        if (avail < bytes + (bytes >> 3)) {
+            snprintf(why, why_len,
+                     "%s has %llu MiB free, the file needs %llu MiB; use a smaller "
+                     "--faults-size or another --faults-dir",
+                     dir, (unsigned long long)(avail >> 20), (unsigned long long)(bytes >> 20));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int fault_backing_check(enum fault_backing b, const struct fault_config *cfg, char *why,
+                        size_t why_len)
+{
+    if (b == FAULT_FILE || b == FAULT_FILE_READAHEAD)
+        return check_dir(cfg->dir, cfg->bytes, why, why_len);
+    const struct fault_allocator *be = fault_backend(fault_backing_name(b));
+    if (!be) {
+        snprintf(why, why_len, "no allocator for backing %s", fault_backing_name(b));
+        return -1;
+    }
+    return be->probe(cfg->bytes, why, why_len);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* One byte written per 4 KB page: the first touch of each page faults. */
+static void touch_write(char *base, uint64_t pages)
+{
+    volatile char *p = base;
+    for (uint64_t i = 0; i < pages; i++)
+        p[i * FAULT_PAGE] = (char)(i | 1);
+}
+
+/* One byte read per 4 KB page of a file mapping. */
+static uint64_t touch_read(const char *base, uint64_t pages)
+{
+    const volatile char *p = base;
+    uint64_t sum = 0;
+    for (uint64_t i = 0; i < pages; i++)
+        sum += (unsigned char)p[i * FAULT_PAGE];
+    return sum;
+}
+
+static void finish_rates(struct fault_run *r)
+{
+    uint64_t faults = r->minor_faults + r->major_faults;
+    r->ns_per_fault = faults ? 1e9 * r->seconds / (double)faults : NAN;
+    r->ns_per_page = r->pages_touched ? 1e9 * r->seconds / (double)r->pages_touched : NAN;
+    r->us_per_major_fault = r->major_faults ? 1e6 * r->seconds / (double)r->major_faults : NAN;
+}
+
+static int run_anonymous(const struct fault_allocator *be, const struct fault_config *cfg,
+                         struct fault_run *r, char *why, size_t why_len)
+{
+    unsigned reps = cfg->reps < 1 ? 1 : cfg->reps > MAX_REPS ? MAX_REPS : cfg->reps;
+    double times[MAX_REPS];
+    struct fault_counts counts[MAX_REPS];
+    for (unsigned i = 0; i < reps; i++) {
+        struct mem_region reg = {0};
+        if (be->alloc(&reg, cfg->bytes, why, why_len) != 0) return -1;
+        struct rusage before, after;
+        getrusage(RUSAGE_THREAD, &before);
+        double t0 = now_s();
+        touch_write(reg.base, r->pages_touched);
+        double t1 = now_s();
+        getrusage(RUSAGE_THREAD, &after);
+        times[i] = t1 - t0;
+        counts[i] = fault_counts_delta(&before, &after);
+        if (i + 1 == reps)
+            backing_verify("/proc/self/smaps", mem_backend_find(be->name), (uintptr_t)reg.base,
+                           (uintptr_t)reg.base + reg.bytes, be->how, &r->smaps);
+        be->release(&reg);
+    }
+    /* the repetition with the median time, and its fault counts */
+    unsigned order[MAX_REPS];
+    for (unsigned i = 0; i < reps; i++)
+        order[i] = i;
+    for (unsigned i = 1; i < reps; i++)
+        for (unsigned j = i; j > 0 && times[order[j]] < times[order[j - 1]]; j--) {
+            unsigned t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    unsigned mid = order[(reps - 1) / 2];
+    r->reps = reps;
+    r->seconds = times[mid];
+    r->seconds_min = times[order[0]];
+    r->minor_faults = counts[mid].minor;
+    r->major_faults = counts[mid].major;
+    finish_rates(r);
+
+    const struct backing_info *s = &r->smaps;
+    if (r->backing == FAULT_THP && s->verified && s->anon_huge_bytes < cfg->bytes)
+        snprintf(r->note, sizeof(r->note),
+                 "THP backed only %llu of %llu MiB: the kernel found too few free 2 MB blocks "
+                 "(fragmentation; see /sys/kernel/mm/transparent_hugepage/defrag), the rest "
+                 "took 4 KB faults",
+                 (unsigned long long)(s->anon_huge_bytes >> 20),
+                 (unsigned long long)(cfg->bytes >> 20));
+    else if (r->backing == FAULT_4K && s->verified && s->anon_huge_bytes > 0)
+        snprintf(r->note, sizeof(r->note), "%llu MiB became THP despite MADV_NOHUGEPAGE",
+                 (unsigned long long)(s->anon_huge_bytes >> 20));
+    return 0;
+}
+
+/* A file of cfg->bytes in cfg->dir that no one else can see and that disappears when closed
+ * (O_TMPFILE, or a name unlinked at once), written with non-zero data and fsynced so that
+ * every page is clean and can be evicted. Returns the fd, or -1 with a reason. */
+static int make_file(const struct fault_config *cfg, char *why, size_t why_len)
+{
+    int fd = open(cfg->dir, O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        char path[512];
+        snprintf(path, sizeof(path), "%s/membench-faults-XXXXXX", cfg->dir);
+        fd = mkostemp(path, O_CLOEXEC);
+        if (fd < 0) {
+            snprintf(why, why_len,
+                     "cannot create a file in %s: %s; give --faults-dir a "
+                     "writable directory",
+                     cfg->dir, strerror(errno));
+            return -1;
+        }
+        unlink(path);
+    }
+    enum { CHUNK = 1 << 20 };
+    char *buf = malloc(CHUNK);
+    if (!buf) {
+        close(fd);
+        snprintf(why, why_len, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < CHUNK; i++)
+        buf[i] = (char)(i * 7 + 1);
+    uint64_t done = 0;
+    while (done < cfg->bytes) {
+        size_t n = cfg->bytes - done < CHUNK ? (size_t)(cfg->bytes - done) : CHUNK;
+        ssize_t w = write(fd, buf, n);
+        if (w <= 0) {
+            snprintf(why, why_len,
+                     "writing %llu MiB in %s failed: %s; use a smaller "
+                     "--faults-size or another --faults-dir",
+                     (unsigned long long)(cfg->bytes >> 20), cfg->dir,
+                     w < 0 ? strerror(errno) : "short write");
+            free(buf);
+            close(fd);
+            return -1;
+        }
+        done += (uint64_t)w;
+    }
+    free(buf);
+    if (fsync(fd) != 0) {
+        snprintf(why, why_len, "fsync in %s failed: %s", cfg->dir, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* Share of the mapping's pages that mincore() reports in the page cache; NAN if unknown. */
+static double resident_fraction(void *map, uint64_t bytes)
+{
+    uint64_t pages = bytes / FAULT_PAGE;
+    unsigned char *vec = malloc(pages);
+    if (!vec) return NAN;
+    double frac = NAN;
+    if (mincore(map, bytes, vec) == 0) {
+        uint64_t in = 0;
+        for (uint64_t i = 0; i < pages; i++)
+            in += vec[i] & 1;
+        frac = (double)in / (double)pages;
+    }
+    free(vec);
+    return frac;
+}
+
+/* Evicts the file's clean pages from the page cache with POSIX_FADV_DONTNEED (what a
+ * non-root user can do instead of drop_caches) and returns the share still resident,
+ * trying a few times while writeback finishes. */
+static double evict(int fd, void *map, uint64_t bytes)
+{
+    double frac = NAN;
+    for (int attempt = 0; attempt < 5; attempt++) {
+        fdatasync(fd);
+        posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+        frac = resident_fraction(map, bytes);
+        if (!(frac > 0.01)) break;
+        struct timespec nap = {0, 20 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+    }
+    return frac;
+}
+
+static int run_file(int fd, const struct fault_config *cfg, struct fault_run *r, char *why,
+                    size_t why_len)
+{
+    bool readahead = r->backing == FAULT_FILE_READAHEAD;
+    r->advice = readahead ? "MADV_SEQUENTIAL" : "MADV_RANDOM";
+    r->reps = 1;
+    char *map = mmap(NULL, cfg->bytes, PROT_READ, MAP_SHARED, fd, 0);
+    if (map == MAP_FAILED) {
+        snprintf(why, why_len, "mmap of the file failed: %s", strerror(errno));
+        return -1;
+    }
+    r->resident_before = evict(fd, map, cfg->bytes);
+    madvise(map, cfg->bytes, readahead ? MADV_SEQUENTIAL : MADV_RANDOM);
+    struct rusage before, after;
+    getrusage(RUSAGE_THREAD, &before);
+    double t0 = now_s();
+    uint64_t sum = touch_read(map, r->pages_touched);
+    double t1 = now_s();
+    getrusage(RUSAGE_THREAD, &after);
+    __asm__ volatile("" : : "r"(sum));
+    munmap(map, cfg->bytes);
+    struct fault_counts c = fault_counts_delta(&before, &after);
+    r->seconds = r->seconds_min = t1 - t0;
+    r->minor_faults = c.minor;
+    r->major_faults = c.major;
+    finish_rates(r);
+
+    double pages = (double)r->pages_touched;
+    if (r->resident_before > 0.5)
+        snprintf(r->note, sizeof(r->note),
+                 "the page cache kept %.0f%% of the file after POSIX_FADV_DONTNEED (pages under "
+                 "writeback or mapped by another process): those touches are minor faults",
+                 100.0 * r->resident_before);
+    else if (!readahead && (double)r->major_faults < 0.5 * pages)
+        snprintf(r->note, sizeof(r->note),
+                 "only %llu of %llu pages major-faulted although %.0f%% of the file was "
+                 "resident: something else read it back (readahead ignoring MADV_RANDOM?)",
+                 (unsigned long long)r->major_faults, (unsigned long long)r->pages_touched,
+                 100.0 * r->resident_before);
+    else if (readahead && r->major_faults > 0)
+        snprintf(r->note, sizeof(r->note),
+                 "readahead: %llu major fault%s for %llu pages; the kernel read ahead of the "
+                 "touches, so the other faults found their pages cached or already on the way "
+                 "(minor faults, several pages mapped per fault); the time still includes the "
+                 "disk reads",
+                 (unsigned long long)r->major_faults, r->major_faults == 1 ? "" : "s",
+                 (unsigned long long)r->pages_touched);
+    return 0;
+}
+
+int fault_probe_run(const struct fault_config *cfg, struct fault_report *out, char *why,
+                    size_t why_len)
+{
+    memset(out, 0, sizeof(*out));
+    out->bytes = cfg->bytes;
+    out->reps = cfg->reps;
+    char thp_path[300];
+    mm_path(thp_path, sizeof(thp_path), THP_ENABLED_PATH);
+    if (sysfs_selected_word(thp_path, out->thp_enabled, sizeof(out->thp_enabled)) != 0)
+        snprintf(out->thp_enabled, sizeof(out->thp_enabled), "unknown");
+    snprintf(out->dir, sizeof(out->dir), "%s", cfg->dir ? cfg->dir : "");
+    snprintf(out->fs_type, sizeof(out->fs_type), "unknown");
+    struct statfs sf;
+    if (cfg->dir && statfs(cfg->dir, &sf) == 0) {
+        fs_type_name((long)sf.f_type, out->fs_type, sizeof(out->fs_type));
+        out->fs_memory_backed = fs_memory_backed_name((long)sf.f_type) != NULL;
+    }
+
+    int fd = -1;
+    char file_skip[200] = "";
+    for (int b = 0; b < FAULT_BACKING_COUNT; b++) {
+        if (!(cfg->mask & (1u << b))) continue;
+        struct fault_run *r = &out->runs[out->n_runs++];
+        memset(r, 0, sizeof(*r));
+        r->backing = (enum fault_backing)b;
+        r->bytes = cfg->bytes;
+        r->pages_touched = cfg->bytes / FAULT_PAGE;
+        r->ns_per_fault = r->ns_per_page = r->us_per_major_fault = NAN;
+        r->resident_before = NAN;
+        if (fault_backing_check(r->backing, cfg, r->skipped, sizeof(r->skipped)) != 0) continue;
+        if (b == FAULT_FILE || b == FAULT_FILE_READAHEAD) {
+            if (fd < 0 && !file_skip[0]) {
+                fd = make_file(cfg, file_skip, sizeof(file_skip));
+            }
+            if (fd < 0) {
+                snprintf(r->skipped, sizeof(r->skipped), "%s", file_skip);
+                continue;
+            }
+            if (run_file(fd, cfg, r, why, why_len) != 0) {
+                close(fd);
+                return -1;
+            }
+            continue;
+        }
+        /* an allocation that fails although the check passed (the pool shrank meanwhile,
+         * memory ran short) makes a skipped row, not a failed report */
+        if (run_anonymous(fault_backend(fault_backing_name(r->backing)), cfg, r, r->skipped,
+                          sizeof(r->skipped)) != 0 &&
+            !r->skipped[0])
+            snprintf(r->skipped, sizeof(r->skipped), "allocation failed");
+    }
+    if (fd >= 0) close(fd); /* the file has no name: closing it frees it */
+    return 0;
+}

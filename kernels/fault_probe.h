@@ -1,0 +1,97 @@
+#ifndef MEMBENCH_FAULT_PROBE_H
+#define MEMBENCH_FAULT_PROBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/resource.h>
+
+#include "hugepages/backend.h"
+
+/* --faults: what a page fault costs. Map a region, touch one byte per 4 KB page, count the
+ * faults with getrusage and time the touch loop; anonymous memory under three backings, then
+ * an evicted file (major faults) with readahead off and on. Measurement only. */
+
+enum fault_backing {
+    FAULT_4K,             /* anonymous, MADV_NOHUGEPAGE: one fault per 4 KB */
+    FAULT_THP,            /* anonymous, 2 MB-aligned, MADV_HUGEPAGE: one fault per 2 MB */
+    FAULT_2M,             /* hugetlbfs MAP_HUGETLB from the 2 MB pool */
+    FAULT_FILE,           /* evicted file, MADV_RANDOM: every page a major fault */
+    FAULT_FILE_READAHEAD, /* evicted file, MADV_SEQUENTIAL: readahead hides the faults */
+    FAULT_BACKING_COUNT
+};
+
+#define FAULT_MASK_ALL ((1u << FAULT_BACKING_COUNT) - 1)
+#define FAULT_PAGE 4096u
+#define FAULT_HUGE_PAGE (2u << 20)
+
+/* "4k", "thp", "2m", "file", "file-readahead" */
+const char *fault_backing_name(enum fault_backing b);
+
+struct fault_config {
+    uint64_t bytes;  /* region and file size; a multiple of FAULT_HUGE_PAGE */
+    unsigned mask;   /* bits of enum fault_backing to run */
+    const char *dir; /* where the file is written */
+    unsigned reps;   /* anonymous runs: repetitions, the median time is reported */
+};
+
+struct fault_run {
+    enum fault_backing backing;
+    char skipped[200]; /* empty when measured: why this backing could not be measured here */
+    uint64_t bytes;
+    uint64_t pages_touched; /* 4 KB pages, one byte each */
+    uint64_t minor_faults, major_faults;
+    double seconds;      /* the touch loop (median of the repetitions) */
+    double seconds_min;  /* fastest repetition */
+    double ns_per_fault; /* seconds / (minor + major) */
+    double ns_per_page;  /* seconds / pages_touched: comparable across backings */
+    unsigned reps;
+    /* anonymous backings: /proc/self/smaps of the region after the touch */
+    struct backing_info smaps;
+    /* file backings */
+    const char *advice;        /* "MADV_RANDOM", "MADV_SEQUENTIAL" */
+    double resident_before;    /* share of the file in the page cache before the touch */
+    double us_per_major_fault; /* seconds / major_faults; NAN without major faults */
+    char note[320];            /* an honest remark on the result, empty when none */
+};
+
+struct fault_report {
+    uint64_t bytes;
+    unsigned reps;
+    char thp_enabled[32];  /* the selected word of /sys/kernel/mm/transparent_hugepage/enabled */
+    char dir[256];         /* the file's directory */
+    char fs_type[32];      /* its filesystem, from statfs: "ext4", "tmpfs", ... */
+    bool fs_memory_backed; /* tmpfs/ramfs: no disk behind it, so no major faults */
+    int n_runs;
+    struct fault_run runs[FAULT_BACKING_COUNT];
+};
+
+/* Checks whether a backing can run here: 0, or -1 with the reason and its remedy (THP
+ * 'never', no 2 MB pool, a memory-backed or missing directory). Changes nothing. */
+int fault_backing_check(enum fault_backing b, const struct fault_config *cfg, char *why,
+                        size_t why_len);
+
+/* Runs every backing in cfg->mask, in enum order; a backing that cannot run here gets a
+ * skipped row. Returns 0, or -1 with a reason when something failed that should not
+ * (mmap of a few MiB, writing the file). */
+int fault_probe_run(const struct fault_config *cfg, struct fault_report *out, char *why,
+                    size_t why_len);
+
+/* Minor and major faults between two getrusage readings. */
+struct fault_counts {
+    uint64_t minor, major;
+};
+struct fault_counts fault_counts_delta(const struct rusage *before, const struct rusage *after);
+
+/* The name of a memory-backed filesystem for a statfs f_type (tmpfs, ramfs, ...), where a
+ * file never leaves RAM and so never major-faults; NULL for anything else. */
+const char *fs_memory_backed_name(long f_type);
+/* A readable name for a statfs f_type: "ext4", "xfs", "tmpfs", ... or "0x<hex>". */
+void fs_type_name(long f_type, char *buf, size_t len);
+
+/* Free 2 MB pages needed for `bytes` and the sentence that asks for them, as in
+ * "no 2 MB pool (echo 32 > /proc/sys/vm/nr_hugepages)". Returns 0 when free >= needed. */
+int hugetlb_pool_reason(uint64_t bytes, uint64_t total, uint64_t free_pages, char *why,
+                        size_t why_len);
+
+#endif

@@ -1,0 +1,550 @@
+#include "kernels/shootdown_probe.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+
+#define PAGE 4096u
+#define HUGE (2u << 20)
+#define WARMUP_OPS 3
+#define MIN_OPS 30
+#define MAX_OPS 4000
+#define SHOOTDOWN_MAX_PAGE_POINTS 256
+
+static const char *const mode_names[SHOOTDOWN_MODE_COUNT] = {"munmap", "madv_dontneed"};
+
+const char *shootdown_mode_name(enum shootdown_mode m)
+{
+    return m < SHOOTDOWN_MODE_COUNT ? mode_names[m] : "?";
+}
+
+/* ---- /proc/interrupts ---- */
+
+int interrupts_parse(FILE *in, const char *label, struct irq_counts *out)
+{
+    memset(out, 0, sizeof(*out));
+    char *line = NULL;
+    size_t cap = 0;
+    int rc = -1;
+    if (getline(&line, &cap, in) < 0) goto done;
+    /* header: "           CPU0       CPU1 ..." (offline CPUs have no column) */
+    for (char *p = line; (p = strstr(p, "CPU")) && out->n < SHOOTDOWN_MAX_CPUS;) {
+        char *end;
+        long cpu = strtol(p + 3, &end, 10);
+        if (end == p + 3) goto done;
+        out->cpu[out->n++] = (int)cpu;
+        p = end;
+    }
+    if (out->n == 0) goto done;
+    size_t label_len = strlen(label);
+    while (getline(&line, &cap, in) >= 0) {
+        char *p = line;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (strncmp(p, label, label_len) != 0 || p[label_len] != ':') continue;
+        p += label_len + 1;
+        for (int i = 0; i < out->n; i++) {
+            char *end;
+            while (*p == ' ' || *p == '\t')
+                p++;
+            if (*p < '0' || *p > '9') goto done; /* fewer columns than CPUs: malformed */
+            out->count[i] = strtoull(p, &end, 10);
+            p = end;
+        }
+        rc = 0;
+        break;
+    }
+done:
+    free(line);
+    if (rc != 0) out->n = 0;
+    return rc;
+}
+
+int interrupts_read(const char *path, const char *label, struct irq_counts *out)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        memset(out, 0, sizeof(*out));
+        return -1;
+    }
+    int rc = interrupts_parse(f, label, out);
+    fclose(f);
+    return rc;
+}
+
+int irq_cpus_raised(const struct irq_counts *before, const struct irq_counts *after,
+                    const int *cpus, int n_cpus)
+{
+    int raised = 0;
+    for (int k = 0; k < n_cpus; k++)
+        for (int i = 0; i < after->n; i++) {
+            if (after->cpu[i] != cpus[k]) continue;
+            for (int j = 0; j < before->n; j++)
+                if (before->cpu[j] == cpus[k] && after->count[i] > before->count[j]) raised++;
+        }
+    return raised;
+}
+
+int64_t irq_delta(const struct irq_counts *before, const struct irq_counts *after, const int *cpus,
+                  int n_cpus)
+{
+    if (before->n == 0 || after->n == 0) return -1;
+    int64_t sum = 0;
+    for (int i = 0; i < after->n; i++) {
+        int wanted = cpus == NULL;
+        for (int k = 0; k < n_cpus && !wanted; k++)
+            wanted = cpus[k] == after->cpu[i];
+        if (!wanted) continue;
+        for (int j = 0; j < before->n; j++)
+            if (before->cpu[j] == after->cpu[i] && after->count[i] >= before->count[j])
+                sum += (int64_t)(after->count[i] - before->count[j]);
+    }
+    return sum;
+}
+
+/* ---- the hypervisor's hand in TLB flushes ---- */
+
+static void read_hypervisor(struct shootdown_report *out)
+{
+    out->pv_tlb_flush = -1;
+    out->hypervisor[0] = '\0';
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !((c >> 31) & 1)) return; /* bare metal */
+    __cpuid(0x40000000, a, b, c, d);
+    char sig[13];
+    memcpy(sig, &b, 4);
+    memcpy(sig + 4, &c, 4);
+    memcpy(sig + 8, &d, 4);
+    sig[12] = '\0';
+    for (int i = 0; i < 12; i++)
+        if (sig[i] && (sig[i] < 32 || sig[i] > 126)) sig[i] = '?';
+    snprintf(out->hypervisor, sizeof(out->hypervisor), "%s", sig);
+    if (strcmp(sig, "KVMKVMKVM") == 0 && a >= 0x40000001) {
+        __cpuid(0x40000001, a, b, c, d);
+        out->pv_tlb_flush = (a >> 9) & 1; /* KVM_FEATURE_PV_TLB_FLUSH */
+    }
+#endif
+}
+
+static int read_flush_ceiling(void)
+{
+    FILE *f = fopen("/sys/kernel/debug/x86/tlb_single_page_flush_ceiling", "r");
+    int v = -1;
+    if (f) {
+        if (fscanf(f, "%d", &v) != 1) v = -1;
+        fclose(f);
+    }
+    return v;
+}
+
+/* ---- sibling threads ---- */
+
+struct team {
+    atomic_int stop;
+    atomic_int ready;
+    atomic_int all_bound;
+    const volatile char *anchor; /* a page of this mm that the siblings keep reading */
+    shootdown_bind_fn bind;
+    void *bind_ctx;
+};
+
+struct sibling {
+    struct team *team;
+    int pu;
+    pthread_t thread;
+};
+
+/* A sibling spins in user mode of this process, so its CPU has this mm loaded and is not in
+ * lazy-TLB mode: the kernel must interrupt it for every flush. A sleeping or idle sibling
+ * would not do: the kernel skips lazy CPUs (they flush at their next switch). It spins
+ * without PAUSE: in a VM, a PAUSE loop makes the hypervisor deschedule the vCPU as a lock
+ * spinner (pause-loop exiting), and with KVM's paravirtual TLB flush the guest then skips the
+ * IPI to that "preempted" vCPU, which would hide the very cost measured here. */
+static void *sibling_main(void *arg)
+{
+    struct sibling *s = arg;
+    struct team *t = s->team;
+    int ok = t->bind(t->bind_ctx, s->pu) == 0 && sched_getcpu() == s->pu;
+    if (!ok) atomic_store(&t->all_bound, 0);
+    atomic_fetch_add(&t->ready, 1);
+    uint64_t x = 0;
+    while (!atomic_load_explicit(&t->stop, memory_order_relaxed)) {
+        x += (unsigned char)t->anchor[0];
+        for (int k = 0; k < 64; k++)
+            __asm__ volatile("" : "+r"(x));
+    }
+    __asm__ volatile("" : : "r"(x));
+    return NULL;
+}
+
+static int start_siblings(struct team *t, struct sibling *sib, const int *pus, unsigned n)
+{
+    atomic_store(&t->stop, 0);
+    atomic_store(&t->ready, 0);
+    atomic_store(&t->all_bound, 1);
+    for (unsigned i = 0; i < n; i++) {
+        sib[i].team = t;
+        sib[i].pu = pus[i];
+        if (pthread_create(&sib[i].thread, NULL, sibling_main, &sib[i]) != 0) {
+            atomic_store(&t->stop, 1);
+            for (unsigned j = 0; j < i; j++)
+                pthread_join(sib[j].thread, NULL);
+            return -1;
+        }
+    }
+    while (atomic_load(&t->ready) < (int)n)
+        sched_yield();
+    return 0;
+}
+
+static void stop_siblings(struct team *t, struct sibling *sib, unsigned n)
+{
+    atomic_store(&t->stop, 1);
+    for (unsigned i = 0; i < n; i++)
+        pthread_join(sib[i].thread, NULL);
+}
+
+/* ---- one point ---- */
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int compare_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+static double median_of(double *v, unsigned n)
+{
+    qsort(v, n, sizeof(v[0]), compare_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* The region sits in a larger mapping, one page past a 2 MB boundary, between two touched
+ * "pin" pages: the page tables around it then stay populated, so unmapping it frees no page
+ * table (which would also interrupt idle CPUs) and it never forms a transparent huge page. */
+struct arena {
+    char *map;
+    size_t map_len;
+    char *region;
+    size_t region_len;
+};
+
+static int arena_open(struct arena *a, unsigned pages, char *why, size_t why_len)
+{
+    a->region_len = (size_t)pages * PAGE;
+    a->map_len = a->region_len + 2 * PAGE + HUGE;
+    a->map = mmap(NULL, a->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (a->map == MAP_FAILED) {
+        snprintf(why, why_len, "mmap of %zu bytes failed: %s", a->map_len, strerror(errno));
+        return -1;
+    }
+    madvise(a->map, a->map_len, MADV_NOHUGEPAGE);
+    char *base = (char *)(((uintptr_t)a->map + HUGE - 1) & ~(uintptr_t)(HUGE - 1));
+    a->region = base + PAGE;
+    base[0] = 1;                  /* pin before */
+    a->region[a->region_len] = 1; /* pin after */
+    return 0;
+}
+
+static void arena_close(struct arena *a)
+{
+    munmap(a->map, a->map_len);
+}
+
+static void touch(char *region, unsigned pages)
+{
+    volatile char *p = region;
+    for (unsigned i = 0; i < pages; i++)
+        p[(size_t)i * PAGE] = (char)(i | 1);
+}
+
+/* One op: touch every page (so each has a TLB-cached translation to take away), then unmap
+ * them; the munmap variant maps the hole again for the next op. Returns the unmap's time. */
+static int one_op(struct arena *a, enum shootdown_mode mode, unsigned pages, double *unmap_s,
+                  double *cycle_s, char *why, size_t why_len)
+{
+    double c0 = now_s();
+    touch(a->region, pages);
+    double u0 = now_s();
+    int rc = mode == SHOOTDOWN_MUNMAP ? munmap(a->region, a->region_len)
+                                      : madvise(a->region, a->region_len, MADV_DONTNEED);
+    double u1 = now_s();
+    if (rc != 0) {
+        snprintf(why, why_len, "%s failed: %s", shootdown_mode_name(mode), strerror(errno));
+        return -1;
+    }
+    if (mode == SHOOTDOWN_MUNMAP) {
+        void *p = mmap(a->region, a->region_len, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+        if (p != a->region) {
+            snprintf(why, why_len, "mmap back into the unmapped hole failed: %s",
+                     p == MAP_FAILED ? strerror(errno) : "placed elsewhere");
+            if (p != MAP_FAILED) munmap(p, a->region_len);
+            return -1;
+        }
+        madvise(a->region, a->region_len, MADV_NOHUGEPAGE);
+    }
+    double c1 = now_s();
+    *unmap_s = u1 - u0;
+    *cycle_s = c1 - c0;
+    return 0;
+}
+
+struct scratch {
+    double *unmap_s, *cycle_s;
+    unsigned char *hit; /* per op: 0 no sibling CPU interrupted, 1 all, 2 some */
+    double *tmp;
+};
+
+/* Median of the unmap times of the ops whose hit flag is `want`; NAN if none. */
+static double median_where(const struct scratch *sc, unsigned n, unsigned char want,
+                           unsigned *count)
+{
+    unsigned k = 0;
+    for (unsigned i = 0; i < n; i++)
+        if (sc->hit[i] == want) sc->tmp[k++] = sc->unmap_s[i];
+    *count = k;
+    return k ? median_of(sc->tmp, k) : NAN;
+}
+
+static int measure_point(const struct shootdown_config *cfg, struct shootdown_report *rep,
+                         struct shootdown_run *r, struct scratch *sc, char *why, size_t why_len)
+{
+    struct arena a;
+    if (arena_open(&a, r->pages, why, why_len) != 0) return -1;
+    double u, c;
+    for (int i = 0; i < WARMUP_OPS; i++)
+        if (one_op(&a, r->mode, r->pages, &u, &c, why, why_len) != 0) goto fail;
+
+    /* static: a few KiB each, kept off the stack */
+    static struct irq_counts first, prev, cur;
+    const int *remote = cfg->remote_pus;
+    int n_remote = (int)r->remote_threads;
+    double t_read = now_s();
+    bool have_irq =
+        rep->interrupts_available && interrupts_read(cfg->interrupts_path, "TLB", &first) == 0;
+    t_read = now_s() - t_read;
+    /* Between ops too where a read is cheap next to the op budget; also without siblings, so
+     * that every point has the same rhythm of ops and reads. */
+    bool per_op = have_irq && t_read < 1e-3;
+    prev = first;
+    unsigned n = 0;
+    double start = now_s();
+    while (n < MAX_OPS && (n < MIN_OPS || now_s() - start < cfg->seconds_per_point)) {
+        if (one_op(&a, r->mode, r->pages, &sc->unmap_s[n], &sc->cycle_s[n], why, why_len) != 0)
+            goto fail;
+        sc->hit[n] = 2;
+        if (per_op) {
+            if (interrupts_read(cfg->interrupts_path, "TLB", &cur) != 0) {
+                per_op = have_irq = false;
+            } else {
+                int raised = irq_cpus_raised(&prev, &cur, remote, n_remote);
+                sc->hit[n] = raised == n_remote ? 1 : raised == 0 ? 0 : 2;
+                prev = cur;
+            }
+        }
+        n++;
+    }
+    if (have_irq && !per_op) have_irq = interrupts_read(cfg->interrupts_path, "TLB", &prev) == 0;
+    arena_close(&a);
+
+    r->ops = n;
+    double sum = 0.0, lo = sc->unmap_s[0];
+    for (unsigned i = 0; i < n; i++) {
+        sum += sc->unmap_s[i];
+        lo = sc->unmap_s[i] < lo ? sc->unmap_s[i] : lo;
+    }
+    r->us_mean = 1e6 * sum / n;
+    r->us_min = 1e6 * lo;
+    r->attributed = per_op && n_remote > 0;
+    r->us_interrupted = r->us_not_interrupted = NAN;
+    if (r->attributed) {
+        r->us_interrupted = 1e6 * median_where(sc, n, 1, &r->ops_interrupted);
+        r->us_not_interrupted = 1e6 * median_where(sc, n, 0, &r->ops_not_interrupted);
+    }
+    r->us_per_op = 1e6 * median_of(sc->unmap_s, n);
+    r->us_per_cycle = 1e6 * median_of(sc->cycle_s, n);
+    r->shootdowns = have_irq ? irq_delta(&first, &prev, NULL, 0) : -1;
+    r->shootdowns_remote = have_irq ? irq_delta(&first, &prev, remote, n_remote) : -1;
+    r->shootdowns_per_op =
+        have_irq && n_remote > 0 ? (double)r->shootdowns_remote / (double)n : NAN;
+    return 0;
+fail:
+    arena_close(&a);
+    return -1;
+}
+
+static void summarise(struct shootdown_report *out)
+{
+    double added[SHOOTDOWN_MAX_PAGE_POINTS], added_int[SHOOTDOWN_MAX_PAGE_POINTS];
+    for (int m = 0; m < SHOOTDOWN_MODE_COUNT; m++)
+        for (int i = 0; i < out->n_runs; i++) {
+            const struct shootdown_run *r = &out->runs[i];
+            if (r->mode != (enum shootdown_mode)m) continue;
+            bool seen = false;
+            for (int s = 0; s < out->n_summary && !seen; s++)
+                seen = out->summary[s].mode == r->mode &&
+                       out->summary[s].remote_threads == r->remote_threads;
+            if (seen) continue;
+            struct shootdown_summary *s = &out->summary[out->n_summary++];
+            s->mode = r->mode;
+            s->remote_threads = r->remote_threads;
+            unsigned n = 0, n_int = 0;
+            uint64_t ops = 0;
+            int64_t irqs = 0;
+            bool irq_known = true;
+            for (int j = i; j < out->n_runs; j++) {
+                const struct shootdown_run *x = &out->runs[j];
+                if (x->mode != r->mode || x->remote_threads != r->remote_threads) continue;
+                if (isfinite(x->added_us_per_remote) && n < SHOOTDOWN_MAX_PAGE_POINTS)
+                    added[n++] = x->added_us_per_remote;
+                if (isfinite(x->added_us_per_remote_interrupted) &&
+                    n_int < SHOOTDOWN_MAX_PAGE_POINTS)
+                    added_int[n_int++] = x->added_us_per_remote_interrupted;
+                ops += x->ops;
+                irq_known = irq_known && x->shootdowns_remote >= 0;
+                irqs += x->shootdowns_remote;
+            }
+            s->added_us_per_remote = n ? median_of(added, n) : NAN;
+            s->added_us_per_remote_interrupted = n_int ? median_of(added_int, n_int) : NAN;
+            s->shootdowns_per_op =
+                r->remote_threads > 0 && irq_known && ops ? (double)irqs / (double)ops : NAN;
+            if (s->shootdowns_per_op < 0.2 * s->remote_threads && !out->note[0])
+                snprintf(out->note, sizeof(out->note),
+                         "only %.2f TLB interrupts per op reached the %u sibling CPU%s (%s): the "
+                         "other flushes were not needed (a sibling was not on its CPU, which "
+                         "other work shared) or were deferred by the hypervisor (paravirtual "
+                         "flush of a preempted vCPU); '+us/IPI' is the cost when the IPI happened",
+                         s->shootdowns_per_op, s->remote_threads, s->remote_threads == 1 ? "" : "s",
+                         shootdown_mode_name(s->mode));
+        }
+}
+
+void shootdown_report_free(struct shootdown_report *r)
+{
+    free(r->runs);
+    r->runs = NULL;
+    r->n_runs = 0;
+}
+
+int shootdown_probe_run(const struct shootdown_config *cfg, struct shootdown_report *out, char *why,
+                        size_t why_len)
+{
+    memset(out, 0, sizeof(*out));
+    out->measure_pu = cfg->measure_pu;
+    out->n_remote_pus =
+        cfg->n_remote_pus < SHOOTDOWN_MAX_CPUS ? cfg->n_remote_pus : SHOOTDOWN_MAX_CPUS;
+    for (int i = 0; i < out->n_remote_pus; i++)
+        out->remote_pus[i] = cfg->remote_pus[i];
+    read_hypervisor(out);
+    out->flush_ceiling = read_flush_ceiling();
+    static struct irq_counts probe_irq;
+    out->interrupts_available = interrupts_read(cfg->interrupts_path, "TLB", &probe_irq) == 0;
+    if (!out->interrupts_available)
+        snprintf(out->interrupts_note, sizeof(out->interrupts_note),
+                 "no 'TLB:' line in %s: this kernel or architecture does not count TLB "
+                 "shootdown interrupts (arm64, for one, flushes other CPUs by broadcast "
+                 "instructions, without interrupts)",
+                 cfg->interrupts_path);
+
+    /* which sibling counts can run here */
+    unsigned counts[SHOOTDOWN_MAX_COUNTS];
+    int n_counts = 0;
+    for (int i = 0; i < cfg->n_remote_counts && i < SHOOTDOWN_MAX_COUNTS; i++) {
+        unsigned k = cfg->remote_counts[i];
+        if ((int)k <= cfg->n_remote_pus) {
+            counts[n_counts++] = k;
+            continue;
+        }
+        struct shootdown_skip *s = &out->skipped[out->n_skipped++];
+        s->remote_threads = k;
+        snprintf(s->reason, sizeof(s->reason),
+                 "needs %u CPUs (1 measuring + %u remote), %d allowed", k + 1, k,
+                 cfg->n_remote_pus + 1);
+    }
+
+    size_t total = (size_t)SHOOTDOWN_MODE_COUNT * (size_t)cfg->n_pages * (size_t)n_counts;
+    out->runs = calloc(total ? total : 1, sizeof(*out->runs));
+    struct scratch sc = {malloc(MAX_OPS * sizeof(double)), malloc(MAX_OPS * sizeof(double)),
+                         malloc(MAX_OPS), malloc(MAX_OPS * sizeof(double))};
+    struct sibling *sib = calloc(cfg->n_remote_pus + 1, sizeof(*sib));
+    char *anchor = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    int rc = -1;
+    if (!out->runs || !sc.unmap_s || !sc.cycle_s || !sc.hit || !sc.tmp || !sib ||
+        anchor == MAP_FAILED) {
+        snprintf(why, why_len, "out of memory for the shootdown probe");
+        goto done;
+    }
+    anchor[0] = 1;
+    struct team team = {.anchor = anchor, .bind = cfg->bind, .bind_ctx = cfg->bind_ctx};
+    out->measure_bound = cfg->bind(cfg->bind_ctx, cfg->measure_pu) == 0;
+
+    /* Points in report order; for each (mode, pages) the sibling counts run back to back,
+     * so that a change in the machine's load between them biases the comparison least. */
+    for (int m = 0; m < SHOOTDOWN_MODE_COUNT; m++)
+        for (int p = 0; p < cfg->n_pages; p++)
+            for (int k = 0; k < n_counts; k++) {
+                struct shootdown_run *r = &out->runs[out->n_runs];
+                memset(r, 0, sizeof(*r));
+                r->mode = (enum shootdown_mode)m;
+                r->pages = cfg->pages[p];
+                r->remote_threads = counts[k];
+                r->added_us_per_remote = r->added_us_per_remote_interrupted = NAN;
+                if (start_siblings(&team, sib, cfg->remote_pus, counts[k]) != 0) {
+                    snprintf(why, why_len, "cannot start %u sibling threads: %s", counts[k],
+                             strerror(errno));
+                    goto done;
+                }
+                int point = measure_point(cfg, out, r, &sc, why, why_len);
+                r->siblings_bound = atomic_load(&team.all_bound) != 0;
+                stop_siblings(&team, sib, counts[k]);
+                if (point != 0) goto done;
+                out->n_runs++;
+            }
+
+    /* added cost per remote CPU, against the same point without siblings */
+    for (int i = 0; i < out->n_runs; i++) {
+        struct shootdown_run *r = &out->runs[i];
+        if (r->remote_threads == 0) continue;
+        for (int j = 0; j < out->n_runs; j++) {
+            const struct shootdown_run *z = &out->runs[j];
+            if (z->remote_threads == 0 && z->mode == r->mode && z->pages == r->pages) {
+                r->added_us_per_remote = (r->us_per_op - z->us_per_op) / r->remote_threads;
+                r->added_us_per_remote_interrupted =
+                    (r->us_interrupted - z->us_per_op) / r->remote_threads;
+            }
+        }
+    }
+    summarise(out);
+    rc = 0;
+done:
+    if (anchor != MAP_FAILED) munmap(anchor, PAGE);
+    free(sib);
+    free(sc.unmap_s);
+    free(sc.cycle_s);
+    free(sc.hit);
+    free(sc.tmp);
+    if (rc != 0) shootdown_report_free(out);
+    return rc;
+}

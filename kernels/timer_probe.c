@@ -1,0 +1,218 @@
+#include "kernels/timer_probe.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#include <x86intrin.h>
+#define HAVE_TSC 1
+#else
+#define HAVE_TSC 0
+#endif
+
+#define SAMPLES 64
+#define CALLS 1000
+
+double timer_min_interval(double granularity_s, double precision, double op_s, double *reps)
+{
+    *reps = 0.0;
+    if (!(granularity_s > 0.0) || !(precision > 0.0)) return 0.0;
+    double interval = granularity_s / precision;
+    if (op_s > 0.0) *reps = ceil(interval / op_s * (1.0 - 1e-12));
+    return interval;
+}
+
+double tsc_hz_from_leaf15(uint32_t eax, uint32_t ebx, uint32_t ecx)
+{
+    if (eax == 0 || ebx == 0 || ecx == 0) return 0.0;
+    return (double)ecx * (double)ebx / (double)eax;
+}
+
+static int compare_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+static uint64_t ns_of(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t read_gettimeofday(void)
+{
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    return (uint64_t)tv.tv_sec * 1000000u + (uint64_t)tv.tv_usec;
+}
+
+#if HAVE_TSC
+static inline uint64_t read_rdtscp(void)
+{
+    unsigned aux;
+    return __rdtscp(&aux);
+}
+#endif
+
+/* Smallest step between consecutive distinct readings, in the clock's units, and the median
+ * cost of one reading in seconds (CALLS readings timed with CLOCK_MONOTONIC). A macro, not a
+ * function pointer, so that each loop calls the clock exactly as a user would. */
+#define MEASURE_CLOCK(READ, step_out, cost_out)                                                    \
+    do {                                                                                           \
+        uint64_t best = UINT64_MAX;                                                                \
+        for (int s_ = 0; s_ < SAMPLES; s_++) {                                                     \
+            uint64_t t0_ = READ, t1_;                                                              \
+            while ((t1_ = READ) == t0_)                                                            \
+                ;                                                                                  \
+            if (t1_ > t0_ && t1_ - t0_ < best) best = t1_ - t0_;                                   \
+        }                                                                                          \
+        double costs_[SAMPLES];                                                                    \
+        for (int s_ = 0; s_ < SAMPLES; s_++) {                                                     \
+            uint64_t sink_ = 0, c0_ = ns_of(CLOCK_MONOTONIC);                                      \
+            for (int j_ = 0; j_ < CALLS; j_++)                                                     \
+                sink_ += READ;                                                                     \
+            uint64_t c1_ = ns_of(CLOCK_MONOTONIC);                                                 \
+            __asm__ volatile("" : : "r"(sink_));                                                   \
+            costs_[s_] = 1e-9 * (double)(c1_ - c0_) / CALLS;                                       \
+        }                                                                                          \
+        qsort(costs_, SAMPLES, sizeof(costs_[0]), compare_double);                                 \
+        (step_out) = best;                                                                         \
+        (cost_out) = costs_[SAMPLES / 2];                                                          \
+    } while (0)
+
+static void set_row(struct timer_clock_row *r, const char *name, double resolution_s,
+                    const char *resolution_from, double unit_s, uint64_t step, double cost)
+{
+    r->name = name;
+    r->available = true;
+    r->resolution_s = resolution_s;
+    r->resolution_from = resolution_from;
+    r->granularity_s = step == UINT64_MAX ? NAN : (double)step * unit_s;
+    r->call_cost_s = cost;
+}
+
+static double getres_s(clockid_t id)
+{
+    struct timespec res;
+    if (clock_getres(id, &res) != 0) return NAN;
+    return (double)res.tv_sec + 1e-9 * (double)res.tv_nsec;
+}
+
+static void read_clocksource(char *buf, size_t len)
+{
+    snprintf(buf, len, "unknown");
+    FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
+    if (!f) return;
+    char line[64];
+    if (fgets(line, sizeof(line), f)) {
+        line[strcspn(line, "\n")] = '\0';
+        if (line[0]) snprintf(buf, len, "%.31s", line);
+    }
+    fclose(f);
+}
+
+#if HAVE_TSC
+/* TSC ticks per second, counted over ~50 ms of CLOCK_MONOTONIC. Each end pairs one rdtsc with
+ * the midpoint of two clock readings around it, so the error is a few ns in 50 ms. */
+static double calibrate_tsc(double *seconds)
+{
+    uint64_t m0a = ns_of(CLOCK_MONOTONIC), c0 = __rdtsc(), m0b = ns_of(CLOCK_MONOTONIC);
+    struct timespec nap = {0, 50 * 1000 * 1000};
+    nanosleep(&nap, NULL);
+    uint64_t m1a = ns_of(CLOCK_MONOTONIC), c1 = __rdtsc(), m1b = ns_of(CLOCK_MONOTONIC);
+    double ns = 0.5 * (double)(m1a + m1b) - 0.5 * (double)(m0a + m0b);
+    *seconds = 1e-9 * ns;
+    return ns > 0 ? (double)(c1 - c0) / (1e-9 * ns) : 0.0;
+}
+
+static void probe_tsc(struct tsc_info *t, bool *rdtscp_ok)
+{
+    unsigned a, b, c, d;
+    unsigned max_basic = __get_cpuid_max(0, NULL);
+    t->available = true;
+    if (max_basic >= 0x15) {
+        __cpuid_count(0x15, 0, a, b, c, d);
+        t->hz_cpuid_15 = tsc_hz_from_leaf15(a, b, c);
+    }
+    if (max_basic >= 0x16) {
+        __cpuid_count(0x16, 0, a, b, c, d);
+        t->hz_cpuid_16 = (double)(a & 0xffff) * 1e6;
+    }
+    unsigned max_ext = __get_cpuid_max(0x80000000, NULL);
+    *rdtscp_ok = false;
+    if (max_ext >= 0x80000001) {
+        __cpuid(0x80000001, a, b, c, d);
+        *rdtscp_ok = (d >> 27) & 1;
+    }
+    if (max_ext >= 0x80000007) {
+        __cpuid(0x80000007, a, b, c, d);
+        t->invariant_known = true;
+        t->invariant = (d >> 8) & 1;
+    }
+    t->hz_calibrated = calibrate_tsc(&t->calibration_s);
+    if (t->hz_cpuid_15 > 0) {
+        t->hz = t->hz_cpuid_15;
+        t->hz_source = "CPUID leaf 0x15";
+    } else {
+        t->hz = t->hz_calibrated;
+        t->hz_source = "calibrated against CLOCK_MONOTONIC";
+    }
+}
+#endif
+
+void timer_probe_run(struct timer_probe_report *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->precision = TIMER_PRECISION;
+    out->op_seconds = TIMER_OP_SECONDS;
+    read_clocksource(out->clocksource, sizeof(out->clocksource));
+    out->n_clocks = TCLOCK_COUNT;
+    uint64_t step;
+    double cost;
+
+    MEASURE_CLOCK(ns_of(CLOCK_MONOTONIC), step, cost);
+    set_row(&out->clocks[TCLOCK_MONOTONIC], "CLOCK_MONOTONIC", getres_s(CLOCK_MONOTONIC),
+            "clock_getres", 1e-9, step, cost);
+    MEASURE_CLOCK(ns_of(CLOCK_MONOTONIC_RAW), step, cost);
+    set_row(&out->clocks[TCLOCK_MONOTONIC_RAW], "CLOCK_MONOTONIC_RAW",
+            getres_s(CLOCK_MONOTONIC_RAW), "clock_getres", 1e-9, step, cost);
+    MEASURE_CLOCK(read_gettimeofday(), step, cost);
+    set_row(&out->clocks[TCLOCK_GETTIMEOFDAY], "gettimeofday", 1e-6, "struct timeval (1 us)", 1e-6,
+            step, cost);
+
+    struct timer_clock_row *tsc = &out->clocks[TCLOCK_RDTSC];
+    struct timer_clock_row *tscp = &out->clocks[TCLOCK_RDTSCP];
+    tsc->name = "rdtsc";
+    tscp->name = "rdtscp";
+#if HAVE_TSC
+    bool rdtscp_ok;
+    probe_tsc(&out->tsc, &rdtscp_ok);
+    double tick = out->tsc.hz > 0 ? 1.0 / out->tsc.hz : NAN;
+    MEASURE_CLOCK(__rdtsc(), step, cost);
+    set_row(tsc, "rdtsc", tick, "1 TSC tick", tick, step, cost);
+    if (rdtscp_ok) {
+        MEASURE_CLOCK(read_rdtscp(), step, cost);
+        set_row(tscp, "rdtscp", tick, "1 TSC tick", tick, step, cost);
+    } else {
+        snprintf(tscp->skipped, sizeof(tscp->skipped),
+                 "this CPU has no rdtscp (CPUID 0x80000001 EDX bit 27)");
+    }
+#else
+    snprintf(tsc->skipped, sizeof(tsc->skipped), "not an x86 CPU: no time-stamp counter");
+    snprintf(tscp->skipped, sizeof(tscp->skipped), "not an x86 CPU: no time-stamp counter");
+#endif
+
+    for (int i = 0; i < out->n_clocks; i++) {
+        struct timer_clock_row *r = &out->clocks[i];
+        if (!r->available) continue;
+        r->min_interval_s =
+            timer_min_interval(r->granularity_s, out->precision, out->op_seconds, &r->reps_for_op);
+    }
+}

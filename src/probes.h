@@ -1,0 +1,95 @@
+#ifndef MEMBENCH_PROBES_H
+#define MEMBENCH_PROBES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "kernels/fault_probe.h"
+#include "kernels/shootdown_probe.h"
+#include "kernels/timer_probe.h"
+
+/* The probes (--faults, --shootdown, --timer): their options, results and writers. They
+ * combine with each other; the STREAM kernels run beside them only when asked for. */
+
+enum probe_id { PROBE_FAULTS, PROBE_SHOOTDOWN, PROBE_TIMER, PROBE_COUNT };
+#define PROBE_BIT(p) (1u << (p))
+
+#define FAULTS_DEFAULT_BYTES (64ull << 20)
+#define FAULTS_REPS 3
+#define SHOOTDOWN_MAX_PAGE_COUNTS 32
+#define SHOOTDOWN_SECONDS_PER_POINT 0.02
+
+/* getopt_long codes of the probe options, and their rows of the option table. */
+enum probe_option_code {
+    OPT_FAULTS = 512,
+    OPT_SHOOTDOWN,
+    OPT_TIMER,
+    OPT_FAULTS_SIZE,
+    OPT_FAULTS_DIR,
+    OPT_FAULTS_BACKING,
+    OPT_SHOOTDOWN_REMOTE,
+    OPT_SHOOTDOWN_PAGES,
+};
+
+#define PROBE_LONG_OPTIONS                                                                         \
+    {"faults", no_argument, NULL, OPT_FAULTS}, {"shootdown", no_argument, NULL, OPT_SHOOTDOWN},    \
+        {"timer", no_argument, NULL, OPT_TIMER},                                                   \
+        {"faults-size", required_argument, NULL, OPT_FAULTS_SIZE},                                 \
+        {"faults-dir", required_argument, NULL, OPT_FAULTS_DIR},                                   \
+        {"faults-backing", required_argument, NULL, OPT_FAULTS_BACKING},                           \
+        {"shootdown-remote", required_argument, NULL, OPT_SHOOTDOWN_REMOTE},                       \
+    {                                                                                              \
+        "shootdown-pages", required_argument, NULL, OPT_SHOOTDOWN_PAGES                            \
+    }
+
+struct probe_options {
+    unsigned mask;            /* PROBE_BIT()s requested */
+    uint64_t faults_bytes;    /* 0: FAULTS_DEFAULT_BYTES */
+    const char *faults_dir;   /* NULL: $TMPDIR, else /var/tmp */
+    unsigned faults_backings; /* bits of enum fault_backing; 0: all */
+    unsigned remote[SHOOTDOWN_MAX_COUNTS];
+    int n_remote; /* 0: 0, 1, 2, 4, ... up to the CPUs there are */
+    unsigned pages[SHOOTDOWN_MAX_PAGE_COUNTS];
+    int n_pages;    /* 0: 1, 2, 8, 32, 33, 34, 64, 512 */
+    unsigned given; /* which probe-specific options were given (OPT_ bits) */
+};
+
+/* Applies one probe option; 0, or 1 after a one-line usage error. */
+int probe_apply_option(struct probe_options *p, int code, const char *arg);
+/* After parsing: a probe-specific option without its probe is a usage error (1). */
+int probe_options_finish(struct probe_options *p);
+void probe_print_help(FILE *out);
+
+struct probe_results {
+    unsigned requested; /* PROBE_BIT()s asked for */
+    unsigned ran;       /* PROBE_BIT()s measured (none under --dry-run) */
+    struct timer_probe_report timer;
+    struct fault_report faults;
+    struct shootdown_report shootdown;
+    unsigned remote_default; /* the sibling counts were chosen by membench, not given */
+};
+
+struct options;
+struct topology;
+struct sys_info;
+
+/* Before anything is measured: checks what the requested probes need (a usable directory,
+ * memory, a pool or CPUs that were asked for explicitly). Returns an exit status after a
+ * one-line error: EXIT_OK, EXIT_USAGE or EXIT_RESOURCE. */
+int probes_check(const struct options *o, const struct topology *topo, const struct sys_info *sys);
+
+/* Runs the requested probes and fills out. Returns an exit status after a one-line error. */
+int probes_run(const struct options *o, const struct topology *topo, struct probe_results *out);
+void probes_free(struct probe_results *r);
+
+/* Writers: they only format. Each returns 0, or -1 on an output error. */
+void report_probes_text(FILE *out, const struct probe_results *r);
+void report_probes_quiet(FILE *out, const struct probe_results *r);
+/* CSV: one table per probe, each with its own header; tables are separated by a blank line
+ * (after_table: a table was written before these). */
+void report_probes_csv(FILE *out, const struct probe_results *r, bool after_table);
+struct json_t;
+void report_probes_json(struct json_t *root, const struct probe_results *r);
+
+#endif

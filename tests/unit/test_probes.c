@@ -1,0 +1,270 @@
+/* Pure pieces of the probes: the /proc/interrupts parser on recorded samples, filesystem
+ * classification, the repetition maths, getrusage deltas, the 2 MB pool reason. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/statfs.h>
+#include <cmocka.h>
+
+#include "kernels/fault_probe.h"
+#include "kernels/shootdown_probe.h"
+#include "kernels/timer_probe.h"
+
+/* The 2-vCPU KVM guest membench is developed on (Linux 6.18, x86-64), trimmed. */
+static const char kvm_guest[] =
+    "           CPU0       CPU1       \n"
+    " 24:          1          0  IO-APIC   5-edge      ACPI:Ged\n"
+    " 36:          0      99113 PCI-MSIX-0000:00:02.0   1-edge      virtio1-req.0\n"
+    "NMI:          0          0   Non-maskable interrupts\n"
+    "LOC:     261047     255354   Local timer interrupts\n"
+    "RES:      33682      24512   Rescheduling interrupts\n"
+    "CAL:      59517      61879   Function call interrupts\n"
+    "TLB:      13607      26716   TLB shootdowns\n"
+    "TRM:          0          0   Thermal event interrupts\n"
+    "HYP:         34         83   Hypervisor callback interrupts\n"
+    "ERR:          0\n"
+    "MIS:          0\n";
+
+/* Four CPUs with CPU 2 offline: /proc/interrupts has no column for it. */
+static const char offline_cpu[] = "           CPU0       CPU1       CPU3       \n"
+                                  "  0:         44          0          0   IO-APIC    2-edge  "
+                                  "timer\n"
+                                  "TLB:    4294967296        17          5   TLB shootdowns\n";
+
+/* An arm64 server: remote TLB flushes are broadcast instructions, there is no TLB line. */
+static const char arm64[] = "           CPU0       CPU1       CPU2       CPU3       \n"
+                            " 11:     123456     123001     122980     123111     GICv3  27 Level "
+                            "    arch_timer\n"
+                            "IPI0:      1200       1300       1250       1190       Rescheduling "
+                            "interrupts\n"
+                            "IPI1:       300        310        305        299       Function call "
+                            "interrupts\n"
+                            "Err:          0\n";
+
+/* A truncated TLB line (fewer columns than CPUs) is refused rather than half read. */
+static const char truncated[] = "           CPU0       CPU1\n"
+                                "TLB:         12\n";
+
+static int parse_text(const char *text, const char *label, struct irq_counts *out)
+{
+    FILE *f = fmemopen((void *)text, strlen(text), "r");
+    assert_non_null(f);
+    int rc = interrupts_parse(f, label, out);
+    fclose(f);
+    return rc;
+}
+
+static struct irq_counts a, b;
+
+static void tlb_line_of_a_kvm_guest(void **state)
+{
+    (void)state;
+    assert_int_equal(parse_text(kvm_guest, "TLB", &a), 0);
+    assert_int_equal(a.n, 2);
+    assert_int_equal(a.cpu[0], 0);
+    assert_int_equal(a.cpu[1], 1);
+    assert_int_equal(a.count[0], 13607);
+    assert_int_equal(a.count[1], 26716);
+    /* the label must match whole: "CAL" is not "CA", "ERR" has one column only */
+    assert_int_equal(parse_text(kvm_guest, "CAL", &a), 0);
+    assert_int_equal(a.count[1], 61879);
+    assert_int_equal(parse_text(kvm_guest, "CA", &a), -1);
+    assert_int_equal(parse_text(kvm_guest, "ERR", &a), -1);
+}
+
+static void columns_follow_the_header(void **state)
+{
+    (void)state;
+    assert_int_equal(parse_text(offline_cpu, "TLB", &a), 0);
+    assert_int_equal(a.n, 3);
+    assert_int_equal(a.cpu[2], 3);
+    assert_int_equal(a.count[0], 4294967296ull); /* beyond 32 bits */
+    assert_int_equal(a.count[2], 5);
+}
+
+static void no_tlb_line_on_arm64(void **state)
+{
+    (void)state;
+    assert_int_equal(parse_text(arm64, "TLB", &a), -1);
+    assert_int_equal(a.n, 0);
+    assert_int_equal(parse_text(arm64, "IPI1", &a), 0);
+    assert_int_equal(a.n, 4);
+    assert_int_equal(a.count[3], 299);
+}
+
+static void truncated_line_is_refused(void **state)
+{
+    (void)state;
+    assert_int_equal(parse_text(truncated, "TLB", &a), -1);
+    assert_int_equal(parse_text("", "TLB", &a), -1);
+}
+
+static void deltas_per_cpu(void **state)
+{
+    (void)state;
+    assert_int_equal(parse_text(kvm_guest, "TLB", &a), 0);
+    b = a;
+    b.count[0] += 3;
+    b.count[1] += 40;
+    int cpu1[] = {1}, cpu0[] = {0}, both[] = {0, 1}, absent[] = {7};
+    assert_int_equal(irq_delta(&a, &b, NULL, 0), 43);
+    assert_int_equal(irq_delta(&a, &b, cpu1, 1), 40);
+    assert_int_equal(irq_delta(&a, &b, cpu0, 1), 3);
+    assert_int_equal(irq_delta(&a, &b, absent, 1), 0);
+    assert_int_equal(irq_cpus_raised(&a, &b, both, 2), 2);
+    b.count[0] = a.count[0];
+    assert_int_equal(irq_cpus_raised(&a, &b, both, 2), 1);
+    assert_int_equal(irq_cpus_raised(&a, &b, cpu0, 1), 0);
+    /* a counter that went backwards (CPU hot-replugged) counts nothing, not 2^64 */
+    b.count[1] = a.count[1] - 1;
+    assert_int_equal(irq_delta(&a, &b, cpu1, 1), 0);
+    struct irq_counts empty;
+    memset(&empty, 0, sizeof(empty));
+    assert_int_equal(irq_delta(&empty, &b, NULL, 0), -1);
+}
+
+static void memory_backed_filesystems(void **state)
+{
+    (void)state;
+    assert_string_equal(fs_memory_backed_name(0x01021994), "tmpfs");
+    assert_string_equal(fs_memory_backed_name(0x858458f6), "ramfs");
+    assert_null(fs_memory_backed_name(0xef53));     /* ext2/3/4 */
+    assert_null(fs_memory_backed_name(0x58465342)); /* xfs */
+    assert_null(fs_memory_backed_name(0x6969));     /* nfs: slow, but it has a disk behind */
+    char name[32];
+    fs_type_name(0xef53, name, sizeof(name));
+    assert_string_equal(name, "ext4");
+    fs_type_name(0x12345678, name, sizeof(name));
+    assert_string_equal(name, "0x12345678");
+    /* the real thing, where a tmpfs is mounted */
+    struct statfs sf;
+    if (statfs("/dev/shm", &sf) == 0 && sf.f_type == 0x01021994) {
+        assert_string_equal(fs_memory_backed_name((long)sf.f_type), "tmpfs");
+        struct fault_config cfg = {.bytes = 2u << 20, .mask = FAULT_MASK_ALL, .dir = "/dev/shm"};
+        char why[300];
+        assert_int_equal(fault_backing_check(FAULT_FILE, &cfg, why, sizeof(why)), -1);
+        assert_non_null(strstr(why, "tmpfs"));
+        assert_non_null(strstr(why, "--faults-dir"));
+    }
+}
+
+static void missing_directory(void **state)
+{
+    (void)state;
+    struct fault_config cfg = {.bytes = 2u << 20, .mask = FAULT_MASK_ALL, .dir = "/nonexistent/x"};
+    char why[300];
+    assert_int_equal(fault_backing_check(FAULT_FILE_READAHEAD, &cfg, why, sizeof(why)), -1);
+    assert_non_null(strstr(why, "/nonexistent/x"));
+}
+
+static void repetitions_for_one_percent(void **state)
+{
+    (void)state;
+    double reps;
+    /* clock_gettime: 25 ns steps -> 2.5 us, filled by 2500 operations of 1 ns */
+    assert_true(fabs(timer_min_interval(25e-9, 0.01, 1e-9, &reps) - 2.5e-6) < 1e-15);
+    assert_true(reps == 2500.0);
+    /* gettimeofday: 1 us -> 100 us; a 10 ns operation 10000 times */
+    assert_true(fabs(timer_min_interval(1e-6, 0.01, 10e-9, &reps) - 1e-4) < 1e-15);
+    assert_true(reps == 10000.0);
+    /* 5% (STREAM's 20 ticks) needs 20 steps */
+    assert_true(fabs(timer_min_interval(1e-6, 0.05, 1e-6, &reps) - 20e-6) < 1e-15);
+    assert_true(reps == 20.0);
+    /* a fraction of an operation rounds up */
+    timer_min_interval(25e-9, 0.01, 3e-9, &reps);
+    assert_true(reps == 834.0);
+    /* unknown granularity: no advice */
+    assert_true(timer_min_interval(0.0, 0.01, 1e-9, &reps) == 0.0);
+    assert_true(reps == 0.0);
+    assert_true(timer_min_interval(NAN, 0.01, 1e-9, &reps) == 0.0);
+}
+
+static void tsc_from_cpuid_leaf15(void **state)
+{
+    (void)state;
+    /* Skylake servers give the ratio but no crystal frequency (ECX = 0): not enumerated */
+    assert_true(tsc_hz_from_leaf15(2, 176, 0) == 0.0);
+    /* a client part: 24 MHz crystal x 184/2 = 2208 MHz */
+    assert_true(tsc_hz_from_leaf15(2, 184, 24000000) == 2208e6);
+    assert_true(tsc_hz_from_leaf15(0, 0, 0) == 0.0);
+}
+
+static void rusage_deltas(void **state)
+{
+    (void)state;
+    struct rusage before, after;
+    memset(&before, 0, sizeof(before));
+    memset(&after, 0, sizeof(after));
+    before.ru_minflt = 100;
+    before.ru_majflt = 7;
+    after.ru_minflt = 16484;
+    after.ru_majflt = 7;
+    struct fault_counts d = fault_counts_delta(&before, &after);
+    assert_int_equal(d.minor, 16384);
+    assert_int_equal(d.major, 0);
+    d = fault_counts_delta(&after, &before); /* never negative */
+    assert_int_equal(d.minor, 0);
+
+    /* and for real: 256 fresh 4 KB pages, THP off, one fault each */
+    enum { PAGES = 256 };
+    char *p = mmap(NULL, PAGES * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    assert_true(p != MAP_FAILED);
+    madvise(p, PAGES * 4096, MADV_NOHUGEPAGE);
+    getrusage(RUSAGE_THREAD, &before);
+    for (int i = 0; i < PAGES; i++)
+        ((volatile char *)p)[i * 4096] = 1;
+    getrusage(RUSAGE_THREAD, &after);
+    munmap(p, PAGES * 4096);
+    d = fault_counts_delta(&before, &after);
+    assert_in_range(d.minor, PAGES, PAGES + 16);
+    assert_int_equal(d.major, 0);
+}
+
+static void pool_reason(void **state)
+{
+    (void)state;
+    char why[200];
+    assert_int_equal(hugetlb_pool_reason(64u << 20, 0, 0, why, sizeof(why)), -1);
+    assert_string_equal(why, "no 2 MB pool (echo 32 > /proc/sys/vm/nr_hugepages)");
+    assert_int_equal(hugetlb_pool_reason(64u << 20, 40, 10, why, sizeof(why)), -1);
+    assert_non_null(strstr(why, "10 free pages, 32 needed (echo 62 > /proc/sys/vm/nr_hugepages)"));
+    assert_int_equal(hugetlb_pool_reason(64u << 20, 32, 32, why, sizeof(why)), 0);
+}
+
+static void backing_names(void **state)
+{
+    (void)state;
+    assert_string_equal(fault_backing_name(FAULT_4K), "4k");
+    assert_string_equal(fault_backing_name(FAULT_THP), "thp");
+    assert_string_equal(fault_backing_name(FAULT_2M), "2m");
+    assert_string_equal(fault_backing_name(FAULT_FILE), "file");
+    assert_string_equal(fault_backing_name(FAULT_FILE_READAHEAD), "file-readahead");
+    assert_string_equal(shootdown_mode_name(SHOOTDOWN_MUNMAP), "munmap");
+    assert_string_equal(shootdown_mode_name(SHOOTDOWN_DONTNEED), "madv_dontneed");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(tlb_line_of_a_kvm_guest),
+        cmocka_unit_test(columns_follow_the_header),
+        cmocka_unit_test(no_tlb_line_on_arm64),
+        cmocka_unit_test(truncated_line_is_refused),
+        cmocka_unit_test(deltas_per_cpu),
+        cmocka_unit_test(memory_backed_filesystems),
+        cmocka_unit_test(missing_directory),
+        cmocka_unit_test(repetitions_for_one_percent),
+        cmocka_unit_test(tsc_from_cpuid_leaf15),
+        cmocka_unit_test(rusage_deltas),
+        cmocka_unit_test(pool_reason),
+        cmocka_unit_test(backing_names),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
