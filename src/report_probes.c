@@ -110,8 +110,10 @@ static void text_faults(FILE *out, const struct fault_report *f)
             snprintf(seen, sizeof(seen), "AnonHugePages %llu MiB, Hugetlb %llu MiB",
                      (unsigned long long)(r->smaps.anon_huge_bytes >> 20),
                      (unsigned long long)(r->smaps.hugetlb_bytes >> 20));
-        else
+        else if (r->smaps.page_size_bytes == 0)
             snprintf(seen, sizeof(seen), "smaps unreadable");
+        else
+            snprintf(seen, sizeof(seen), "NOT VERIFIED (see the note)");
         fprintf(out, "%-15s %7llu %8llu %8llu %9.2f %10s %8s %9s  %s\n", name,
                 (unsigned long long)r->pages_touched, (unsigned long long)r->minor_faults,
                 (unsigned long long)r->major_faults, r->seconds * 1e3,

@@ -1,6 +1,7 @@
 /* Orchestration of the probes: defaults, checks before anything runs, binding, and the calls
  * into kernels/<probe>_probe.c, which measure. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -23,12 +24,26 @@ static const char *faults_dir(const struct options *o)
     return tmp && *tmp ? tmp : "/var/tmp";
 }
 
+/* Where the fault probe reads the THP mode and the hugetlb pools: /sys, or the fake sysfs
+ * root named by the test hook MEMBENCH_TEST_SYS_ROOT (ROOT/kernel/mm/...), so that the tests
+ * can show THP 'never' and a missing 2 MB pool on any machine. /proc/meminfo stays real. */
+static const struct mem_env *fault_env(void)
+{
+    static struct mem_env fake;
+    const char *root = getenv("MEMBENCH_TEST_SYS_ROOT");
+    if (!root || !*root) return &mem_env_system;
+    fake.sys_root = root;
+    fake.meminfo = mem_env_system.meminfo;
+    return &fake;
+}
+
 static void fault_config(const struct options *o, struct fault_config *cfg)
 {
     cfg->bytes = o->probes.faults_bytes ? o->probes.faults_bytes : FAULTS_DEFAULT_BYTES;
     cfg->mask = o->probes.faults_backings ? o->probes.faults_backings : FAULT_MASK_ALL;
     cfg->dir = faults_dir(o);
     cfg->reps = FAULTS_REPS;
+    cfg->env = fault_env();
 }
 
 /* PUs this process may use, one per core first (compact order), OS indices. */
@@ -68,7 +83,7 @@ static int check_faults(const struct options *o, const struct sys_info *sys)
     if (!o->probes.faults_backings) return EXIT_OK; /* defaults: what cannot run is skipped */
     for (int b = 0; b < FAULT_BACKING_COUNT; b++) {
         if (!(cfg.mask & (1u << b))) continue;
-        char why[300];
+        char why[600];
         if (fault_backing_check((enum fault_backing)b, &cfg, why, sizeof(why)) != 0) {
             log_error("--faults-backing %s: %s", fault_backing_name((enum fault_backing)b), why);
             return EXIT_RESOURCE;
