@@ -136,7 +136,7 @@ static void text_shootdown_header(FILE *out, const struct shootdown_report *s)
             "them;\n",
             s->measure_pu);
     fprintf(out, "sibling threads of the process spin on CPU");
-    if (s->n_remote_pus == 0) fprintf(out, "s: none (one CPU allowed)");
+    if (s->n_remote_pus == 0) fprintf(out, "s: none (one CPU usable)");
     for (int i = 0; i < s->n_remote_pus;) { /* "1-7,9": runs of consecutive CPUs */
         int j = i;
         while (j + 1 < s->n_remote_pus && s->remote_pus[j + 1] == s->remote_pus[j] + 1)

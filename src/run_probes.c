@@ -46,10 +46,11 @@ static void fault_config(const struct options *o, struct fault_config *cfg)
     cfg->env = fault_env();
 }
 
-/* PUs this process may use, one per core first (compact order), OS indices. */
+/* PUs this process may use (allowed by the OS and by its binding: taskset, cgroups, mpirun),
+ * one per core first (compact order), OS indices. */
 static int shootdown_pus(const struct topology *topo, int **pus_out, char *why, size_t why_len)
 {
-    int n = hwloc_bitmap_weight(hwloc_topology_get_allowed_cpuset(topo->hw));
+    int n = hwloc_bitmap_weight(topo->usable);
     if (n <= 0) n = 1;
     int *pus = malloc((size_t)n * sizeof(int));
     struct bind_spec compact = {.kind = BIND_COMPACT, .text = "compact"};
@@ -109,13 +110,19 @@ static int check_shootdown(const struct options *o, const struct topology *topo)
         log_error("--shootdown: %s", why);
         return EXIT_RESOURCE;
     }
-    for (int i = 0; i < o->probes.n_remote; i++)
-        if ((int)o->probes.remote[i] > n - 1) {
-            log_error("--shootdown-remote %u: needs %u CPUs (1 measuring + %u remote) but this "
-                      "process may use %d; choose at most %d",
-                      o->probes.remote[i], o->probes.remote[i] + 1, o->probes.remote[i], n, n - 1);
-            return EXIT_RESOURCE;
-        }
+    for (int i = 0; i < o->probes.n_remote; i++) {
+        unsigned k = o->probes.remote[i];
+        if ((int)k <= n - 1) continue;
+        char remedy[80];
+        if (n > 1)
+            snprintf(remedy, sizeof(remedy), "choose at most %d", n - 1);
+        else
+            snprintf(remedy, sizeof(remedy), "let it use more CPUs (taskset -c, cgroup cpuset)");
+        log_error("--shootdown-remote %u: needs %u usable CPUs (1 measuring + %u remote) but "
+                  "this process may use %d (%s %s); %s",
+                  k, k + 1, k, n, n == 1 ? "CPU" : "CPUs", topo->facts.cpus, remedy);
+        return EXIT_RESOURCE;
+    }
     return EXIT_OK;
 }
 

@@ -428,7 +428,7 @@ class ShootdownTest(membench_test.MembenchTestCase):
         self.assertEqual(counts[:2], [0, 1])
         if self.cpus == 2:
             self.assertEqual([s["remote_threads"] for s in doc["skipped"]], [2])
-            self.assertIn("needs 3 CPUs", doc["skipped"][0]["reason"])
+            self.assertIn("needs 3 usable CPUs", doc["skipped"][0]["reason"])
 
     def test_text_and_csv(self):
         out, _ = self.run_ok(["--shootdown", "--shootdown-pages", "1,64",
@@ -448,6 +448,45 @@ class ShootdownTest(membench_test.MembenchTestCase):
     def test_synthetic_topology_exit_2(self):
         self.assert_error(["--shootdown"], 2, ["--shootdown", "HWLOC_SYNTHETIC"],
                           env_extra={"HWLOC_SYNTHETIC": "pack:1 core:2 pu:1"})
+
+
+class RestrictedShootdownTest(membench_test.MembenchTestCase):
+    """Under `taskset -c <one CPU>` the shootdown probe counts the CPUs this process may use,
+    not those of the machine: no sibling can run, so the sibling counts are skipped (exit 0),
+    or exit 3 when named."""
+
+    def setUp(self):
+        super().setUp()
+        taskset = shutil.which("taskset")
+        if not taskset:
+            self.skipTest("taskset is not installed")
+        self.cpu = min(os.sched_getaffinity(0))
+        self.wrapper = [taskset, "-c", str(self.cpu)]
+
+    def test_default_counts_skipped(self):
+        import json
+        args = ["--shootdown", "--shootdown-pages", "1", "--format", "json"]
+        rc, out, err = run(args, timeout=60, wrapper=self.wrapper)
+        self.assertEqual(rc, 0, describe(self.wrapper + args, rc, out, err))
+        doc = json.loads(out)["shootdown"]
+        self.assertEqual(doc["cpu"], self.cpu)
+        self.assertEqual(doc["remote_cpus"], [])
+        self.assertEqual({r["remote_threads"] for r in doc["runs"]}, {0})
+        reasons = {s["remote_threads"]: s["reason"] for s in doc["skipped"]}
+        self.assertEqual(sorted(reasons), [1, 2])
+        self.assertIn("needs 2 usable CPUs", reasons[1])
+        self.assertIn("this process may use 1", reasons[1])
+
+    def test_named_sibling_exit_3(self):
+        args = ["--shootdown", "--shootdown-remote", "1"]
+        rc, out, err = run(args, timeout=30, wrapper=self.wrapper)
+        msg = describe(self.wrapper + args, rc, out, err)
+        self.assertEqual(rc, 3, msg)
+        self.assertEqual(out, "", msg)
+        self.assertEqual(len(err.splitlines()), 1, msg)
+        for word in ("membench: --shootdown-remote 1", "needs 2 usable CPUs",
+                     "this process may use 1 (CPU %d)" % self.cpu):
+            self.assertIn(word, err, msg)
 
 
 class CombinedTest(membench_test.MembenchTestCase):
