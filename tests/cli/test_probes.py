@@ -267,7 +267,7 @@ class MissingHugePagesTest(membench_test.MembenchTestCase):
         self.assertIn(self.remedy(2), two)
         self.assertIsNone(by["4k"]["skipped"])
         out, _ = self.run_ok(["--faults", "--faults-size", "4"], env_extra=self.env, timeout=60)
-        lines = [l for l in out.splitlines() if l.startswith("2m ")]
+        lines = [line for line in out.splitlines() if line.startswith("2m ")]
         self.assertEqual(len(lines), 1, out)
         self.assertRegex(lines[0], r"^2m +skipped: needs 2 huge pages")
         self.assertIn(self.remedy(2), lines[0])
