@@ -15,29 +15,6 @@
 
 #include "src/sysinfo.h"
 
-#ifndef MAP_HUGE_SHIFT
-#define MAP_HUGE_SHIFT 26
-#endif
-#ifndef MAP_HUGE_2MB
-#define MAP_HUGE_2MB (21 << MAP_HUGE_SHIFT)
-#endif
-
-#define THP_ENABLED_PATH "/transparent_hugepage/enabled"
-#define HUGETLB_2M_PATH "/hugepages/hugepages-2048kB"
-
-/* /sys/kernel/mm, or a copy of it: test hook, so that the tests can show THP 'never' and a
- * missing 2 MB pool on a machine that has both. */
-static const char *sysfs_mm(void)
-{
-    const char *fake = getenv("MEMBENCH_TEST_SYSFS_MM");
-    return fake && *fake ? fake : "/sys/kernel/mm";
-}
-
-static const char *mm_path(char *buf, size_t len, const char *rel)
-{
-    snprintf(buf, len, "%s%s", sysfs_mm(), rel);
-    return buf;
-}
 #define MAX_REPS 64
 
 static const char *const backing_names[FAULT_BACKING_COUNT] = {"4k", "thp", "2m", "file",
@@ -96,172 +73,36 @@ void fs_type_name(long f_type, char *buf, size_t len)
     snprintf(buf, len, "0x%lx", (unsigned long)f_type);
 }
 
-int hugetlb_pool_reason(uint64_t bytes, uint64_t total, uint64_t free_pages, char *why,
-                        size_t why_len)
+static const struct mem_env *env_of(const struct fault_config *cfg)
 {
-    uint64_t needed = (bytes + FAULT_HUGE_PAGE - 1) / FAULT_HUGE_PAGE;
-    if (free_pages >= needed) return 0;
-    if (total == 0)
-        snprintf(why, why_len, "no 2 MB pool (echo %llu > /proc/sys/vm/nr_hugepages)",
-                 (unsigned long long)needed);
-    else
-        snprintf(why, why_len,
-                 "the 2 MB pool has %llu free pages, %llu needed (echo %llu > "
-                 "/proc/sys/vm/nr_hugepages)",
-                 (unsigned long long)free_pages, (unsigned long long)needed,
-                 (unsigned long long)(total + needed - free_pages));
-    return -1;
+    return cfg->env ? cfg->env : &mem_env_system;
 }
 
-static uint64_t read_u64_file(const char *path, bool *ok)
+/* The anonymous backings are hugepages/'s backends of the same name; NULL for the files. */
+static const struct mem_backend *anonymous_backend(enum fault_backing b)
 {
-    FILE *f = fopen(path, "r");
-    unsigned long long v = 0;
-    *ok = f && fscanf(f, "%llu", &v) == 1;
-    if (f) fclose(f);
-    return v;
+    return b == FAULT_4K || b == FAULT_THP || b == FAULT_2M
+               ? mem_backend_find(fault_backing_name(b))
+               : NULL;
 }
 
-/* ---- Anonymous backings: the hugepages/ backend interface, implemented here until the
- * 4k/thp/2m backends land there (see fault_backend() below). ---- */
-
-static int map_anonymous(struct mem_region *r, size_t bytes, size_t align, int extra_flags,
-                         char *why, size_t why_len)
+/* The backends' reasons name the STREAM options (--pages, --size); here the same remedies are
+ * --faults-backing and --faults-size. Rewrites them in place, within why_len. */
+static void faults_options(char *why, size_t why_len)
 {
-    size_t len = bytes + (align > FAULT_PAGE ? align : 0);
-    char *p =
-        mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | extra_flags, -1, 0);
-    if (p == MAP_FAILED) {
-        int e = errno;
-        snprintf(why, why_len, "mmap of %zu bytes failed: %s", len, strerror(e));
-        return -1;
+    static const char *const from[] = {"--pages ", "--size"};
+    static const char *const to[] = {"--faults-backing ", "--faults-size"};
+    for (size_t k = 0; k < sizeof(from) / sizeof(from[0]); k++) {
+        char *hit = why;
+        while ((hit = strstr(hit, from[k])) != NULL) {
+            char rest[1024];
+            snprintf(rest, sizeof(rest), "%s", hit + strlen(from[k]));
+            size_t room = why_len - (size_t)(hit - why);
+            snprintf(hit, room, "%s%s", to[k], rest);
+            size_t step = strlen(to[k]);
+            hit += step < room ? step : room - 1;
+        }
     }
-    char *base = p;
-    if (align > FAULT_PAGE) { /* trim to an aligned [base, base + bytes) */
-        base = (char *)(((uintptr_t)p + align - 1) & ~(uintptr_t)(align - 1));
-        if (base > p) munmap(p, (size_t)(base - p));
-        char *end = base + bytes, *map_end = p + len;
-        if (map_end > end) munmap(end, (size_t)(map_end - end));
-    }
-    r->base = base;
-    r->bytes = bytes;
-    return 0;
-}
-
-static void unmap_region(struct mem_region *r)
-{
-    if (r->base) munmap(r->base, r->bytes);
-    r->base = NULL;
-    r->bytes = 0;
-}
-
-static int probe_4k(size_t bytes, char *why, size_t why_len)
-{
-    (void)bytes;
-    (void)why;
-    (void)why_len;
-    return 0;
-}
-
-static int alloc_4k(struct mem_region *r, size_t bytes, char *why, size_t why_len)
-{
-    if (map_anonymous(r, bytes, FAULT_PAGE, 0, why, why_len) != 0) return -1; /* ENOMEM */
-    /* EINVAL means a kernel without THP: 4 KB pages anyway */
-    if (madvise(r->base, bytes, MADV_NOHUGEPAGE) != 0 && errno != EINVAL) {
-        snprintf(why, why_len, "madvise(MADV_NOHUGEPAGE) failed: %s", strerror(errno));
-        unmap_region(r);
-        return -1;
-    }
-    return 0;
-}
-
-static int probe_thp(size_t bytes, char *why, size_t why_len)
-{
-    (void)bytes;
-    char mode[32], path[300];
-    mm_path(path, sizeof(path), THP_ENABLED_PATH);
-    if (sysfs_selected_word(path, mode, sizeof(mode)) != 0) {
-        snprintf(why, why_len, "this kernel has no transparent huge pages (%s unreadable)", path);
-        return -1;
-    }
-    if (strcmp(mode, "never") == 0) {
-        snprintf(why, why_len,
-                 "THP is 'never' in %s (an administrator can allow it: echo madvise > %s)", path,
-                 path);
-        return -1;
-    }
-    return 0;
-}
-
-static int alloc_thp(struct mem_region *r, size_t bytes, char *why, size_t why_len)
-{
-    if (map_anonymous(r, bytes, FAULT_HUGE_PAGE, 0, why, why_len) != 0) return -1;
-    if (madvise(r->base, bytes, MADV_HUGEPAGE) != 0) {
-        snprintf(why, why_len, "madvise(MADV_HUGEPAGE) failed: %s", strerror(errno));
-        unmap_region(r);
-        return -1;
-    }
-    return 0;
-}
-
-static int probe_2m(size_t bytes, char *why, size_t why_len)
-{
-    bool ok_total, ok_free, ok_resv;
-    char dir[300], path[340];
-    mm_path(dir, sizeof(dir), HUGETLB_2M_PATH);
-    snprintf(path, sizeof(path), "%s/nr_hugepages", dir);
-    uint64_t total = read_u64_file(path, &ok_total);
-    snprintf(path, sizeof(path), "%s/free_hugepages", dir);
-    uint64_t free_pages = read_u64_file(path, &ok_free);
-    snprintf(path, sizeof(path), "%s/resv_hugepages", dir);
-    uint64_t resv = read_u64_file(path, &ok_resv);
-    if (!ok_total || !ok_free) {
-        snprintf(why, why_len, "this kernel has no 2 MB hugetlb pages (%s unreadable)", dir);
-        return -1;
-    }
-    uint64_t usable = ok_resv && resv < free_pages ? free_pages - resv : free_pages;
-    return hugetlb_pool_reason(bytes, total, usable, why, why_len);
-}
-
-static int alloc_2m(struct mem_region *r, size_t bytes, char *why, size_t why_len)
-{
-    char inner[160];
-    if (map_anonymous(r, bytes, 0, MAP_HUGETLB | MAP_HUGE_2MB, inner, sizeof(inner)) != 0) {
-        snprintf(why, why_len,
-                 "%s (MAP_HUGETLB): the 2 MB pool is too small; raise /proc/sys/vm/nr_hugepages",
-                 inner);
-        return -1;
-    }
-    return 0;
-}
-
-/* Interim: the fault probe's own allocators; to be replaced by hugepages/'s backends. */
-struct fault_allocator {
-    const char *name;
-    const char *how;
-    int (*probe)(size_t bytes, char *why, size_t why_len);
-    int (*alloc)(struct mem_region *r, size_t bytes, char *why, size_t why_len);
-    void (*release)(struct mem_region *r);
-};
-
-static const struct fault_allocator local_backends[] = {
-    {"4k", "anonymous mmap + MADV_NOHUGEPAGE", probe_4k, alloc_4k, unmap_region},
-    {"thp", "anonymous mmap, 2 MB-aligned, MADV_HUGEPAGE", probe_thp, alloc_thp, unmap_region},
-    {"2m", "mmap MAP_HUGETLB | MAP_HUGE_2MB (hugetlbfs pool)", probe_2m, alloc_2m, unmap_region},
-};
-
-static const struct fault_allocator *local_backend_find(const char *name)
-{
-    for (size_t i = 0; i < sizeof(local_backends) / sizeof(local_backends[0]); i++)
-        if (strcmp(local_backends[i].name, name) == 0) return &local_backends[i];
-    return NULL;
-}
-
-/* The one place that picks the allocator for the anonymous backings. When hugepages/ gains
- * the 4k, thp and 2m backends, this becomes `return mem_backend_find(name);`. */
-static const struct fault_allocator *fault_backend(const char *name)
-{
-    return local_backend_find(name);
 }
 
 /* ---- The file backings ---- */
@@ -311,12 +152,14 @@ int fault_backing_check(enum fault_backing b, const struct fault_config *cfg, ch
 {
     if (b == FAULT_FILE || b == FAULT_FILE_READAHEAD)
         return check_dir(cfg->dir, cfg->bytes, why, why_len);
-    const struct fault_allocator *be = fault_backend(fault_backing_name(b));
+    const struct mem_backend *be = anonymous_backend(b);
     if (!be) {
-        snprintf(why, why_len, "no allocator for backing %s", fault_backing_name(b));
+        snprintf(why, why_len, "no page backend for backing %s", fault_backing_name(b));
         return -1;
     }
-    return be->probe(cfg->bytes, why, why_len);
+    if (be->probe(env_of(cfg), cfg->bytes, why, why_len) == 0) return 0;
+    faults_options(why, why_len);
+    return -1;
 }
 
 static double now_s(void)
@@ -352,15 +195,26 @@ static void finish_rates(struct fault_run *r)
     r->us_per_major_fault = r->major_faults ? 1e6 * r->seconds / (double)r->major_faults : NAN;
 }
 
-static int run_anonymous(const struct fault_allocator *be, const struct fault_config *cfg,
+static double resident_fraction(void *map, uint64_t bytes);
+
+/* Each repetition maps a fresh region with the backend, checks that nothing in it is resident
+ * yet (a backend that prefaulted would hide the faults), touches it and verifies its pages in
+ * /proc/self/smaps against what the backend promises. */
+static int run_anonymous(const struct mem_backend *be, const struct fault_config *cfg,
                          struct fault_run *r, char *why, size_t why_len)
 {
     unsigned reps = cfg->reps < 1 ? 1 : cfg->reps > MAX_REPS ? MAX_REPS : cfg->reps;
-    double times[MAX_REPS];
+    double times[MAX_REPS], resident = 0.0;
     struct fault_counts counts[MAX_REPS];
+    struct backing_info infos[MAX_REPS];
     for (unsigned i = 0; i < reps; i++) {
         struct mem_region reg = {0};
-        if (be->alloc(&reg, cfg->bytes, why, why_len) != 0) return -1;
+        if (be->alloc(&reg, cfg->bytes, why, why_len) != 0) {
+            faults_options(why, why_len);
+            return -1;
+        }
+        double pre = resident_fraction(reg.base, reg.bytes);
+        if (pre > resident) resident = pre;
         struct rusage before, after;
         getrusage(RUSAGE_THREAD, &before);
         double t0 = now_s();
@@ -369,9 +223,8 @@ static int run_anonymous(const struct fault_allocator *be, const struct fault_co
         getrusage(RUSAGE_THREAD, &after);
         times[i] = t1 - t0;
         counts[i] = fault_counts_delta(&before, &after);
-        if (i + 1 == reps)
-            backing_verify("/proc/self/smaps", mem_backend_find(be->name), (uintptr_t)reg.base,
-                           (uintptr_t)reg.base + reg.bytes, be->how, &r->smaps);
+        backing_verify("/proc/self/smaps", be, (uintptr_t)reg.base, (uintptr_t)reg.base + reg.bytes,
+                       reg.how, &infos[i]);
         be->release(&reg);
     }
     /* the repetition with the median time, and its fault counts */
@@ -392,17 +245,32 @@ static int run_anonymous(const struct fault_allocator *be, const struct fault_co
     r->major_faults = counts[mid].major;
     finish_rates(r);
 
+    /* the median repetition's pages; but any repetition whose pages were not what the
+     * backend promised makes the row unverified */
+    r->smaps = infos[mid];
+    for (unsigned i = 0; i < reps && r->smaps.verified; i++)
+        if (!infos[i].verified) {
+            r->smaps.verified = false;
+            snprintf(r->smaps.mismatch, sizeof(r->smaps.mismatch), "repetition %u of %u: %.300s",
+                     i + 1, reps, infos[i].mismatch);
+        }
+    faults_options(r->smaps.mismatch, sizeof(r->smaps.mismatch));
+
     const struct backing_info *s = &r->smaps;
-    if (r->backing == FAULT_THP && s->verified && s->anon_huge_bytes < cfg->bytes)
+    if (s->mismatch[0])
+        snprintf(r->note, sizeof(r->note), "pages not as asked: %s", s->mismatch);
+    else if (resident > 0.0)
+        snprintf(r->note, sizeof(r->note),
+                 "%.0f%% of the region was resident before the touch (%s prefaulted it): "
+                 "those pages took no fault, so the counts are too low",
+                 100.0 * resident, s->how);
+    else if (r->backing == FAULT_THP && s->anon_huge_bytes < cfg->bytes)
         snprintf(r->note, sizeof(r->note),
                  "THP backed only %llu of %llu MiB: the kernel found too few free 2 MB blocks "
                  "(fragmentation; see /sys/kernel/mm/transparent_hugepage/defrag), the rest "
                  "took 4 KB faults",
                  (unsigned long long)(s->anon_huge_bytes >> 20),
                  (unsigned long long)(cfg->bytes >> 20));
-    else if (r->backing == FAULT_4K && s->verified && s->anon_huge_bytes > 0)
-        snprintf(r->note, sizeof(r->note), "%llu MiB became THP despite MADV_NOHUGEPAGE",
-                 (unsigned long long)(s->anon_huge_bytes >> 20));
     return 0;
 }
 
@@ -550,7 +418,8 @@ int fault_probe_run(const struct fault_config *cfg, struct fault_report *out, ch
     out->bytes = cfg->bytes;
     out->reps = cfg->reps;
     char thp_path[300];
-    mm_path(thp_path, sizeof(thp_path), THP_ENABLED_PATH);
+    snprintf(thp_path, sizeof(thp_path), "%s/kernel/mm/transparent_hugepage/enabled",
+             env_of(cfg)->sys_root);
     if (sysfs_selected_word(thp_path, out->thp_enabled, sizeof(out->thp_enabled)) != 0)
         snprintf(out->thp_enabled, sizeof(out->thp_enabled), "unknown");
     snprintf(out->dir, sizeof(out->dir), "%s", cfg->dir ? cfg->dir : "");
@@ -589,8 +458,8 @@ int fault_probe_run(const struct fault_config *cfg, struct fault_report *out, ch
         }
         /* an allocation that fails although the check passed (the pool shrank meanwhile,
          * memory ran short) makes a skipped row, not a failed report */
-        if (run_anonymous(fault_backend(fault_backing_name(r->backing)), cfg, r, r->skipped,
-                          sizeof(r->skipped)) != 0 &&
+        if (run_anonymous(anonymous_backend(r->backing), cfg, r, r->skipped, sizeof(r->skipped)) !=
+                0 &&
             !r->skipped[0])
             snprintf(r->skipped, sizeof(r->skipped), "allocation failed");
     }

@@ -13,9 +13,9 @@
  * an evicted file (major faults) with readahead off and on. Measurement only. */
 
 enum fault_backing {
-    FAULT_4K,             /* anonymous, MADV_NOHUGEPAGE: one fault per 4 KB */
-    FAULT_THP,            /* anonymous, 2 MB-aligned, MADV_HUGEPAGE: one fault per 2 MB */
-    FAULT_2M,             /* hugetlbfs MAP_HUGETLB from the 2 MB pool */
+    FAULT_4K,             /* hugepages/ backend 4k (MADV_NOHUGEPAGE): one fault per 4 KB */
+    FAULT_THP,            /* backend thp (2 MB-aligned, MADV_HUGEPAGE): one fault per 2 MB */
+    FAULT_2M,             /* backend 2m: hugetlb pages from the 2 MB pool */
     FAULT_FILE,           /* evicted file, MADV_RANDOM: every page a major fault */
     FAULT_FILE_READAHEAD, /* evicted file, MADV_SEQUENTIAL: readahead hides the faults */
     FAULT_BACKING_COUNT
@@ -29,15 +29,16 @@ enum fault_backing {
 const char *fault_backing_name(enum fault_backing b);
 
 struct fault_config {
-    uint64_t bytes;  /* region and file size; a multiple of FAULT_HUGE_PAGE */
-    unsigned mask;   /* bits of enum fault_backing to run */
-    const char *dir; /* where the file is written */
-    unsigned reps;   /* anonymous runs: repetitions, the median time is reported */
+    uint64_t bytes;            /* region and file size; a multiple of FAULT_HUGE_PAGE */
+    unsigned mask;             /* bits of enum fault_backing to run */
+    const char *dir;           /* where the file is written */
+    unsigned reps;             /* anonymous runs: repetitions, the median time is reported */
+    const struct mem_env *env; /* where the THP mode and the pools are read; NULL: the system */
 };
 
 struct fault_run {
     enum fault_backing backing;
-    char skipped[200]; /* empty when measured: why this backing could not be measured here */
+    char skipped[512]; /* empty when measured: why this backing could not be measured here */
     uint64_t bytes;
     uint64_t pages_touched; /* 4 KB pages, one byte each */
     uint64_t minor_faults, major_faults;
@@ -46,19 +47,21 @@ struct fault_run {
     double ns_per_fault; /* seconds / (minor + major) */
     double ns_per_page;  /* seconds / pages_touched: comparable across backings */
     unsigned reps;
-    /* anonymous backings: /proc/self/smaps of the region after the touch */
+    /* anonymous backings: /proc/self/smaps of the region after the touch (the median
+     * repetition), judged against the backend's promise; not verified if any repetition failed */
     struct backing_info smaps;
     /* file backings */
     const char *advice;        /* "MADV_RANDOM", "MADV_SEQUENTIAL" */
     double resident_before;    /* share of the file in the page cache before the touch */
     double us_per_major_fault; /* seconds / major_faults; NAN without major faults */
-    char note[320];            /* an honest remark on the result, empty when none */
+    char note[512];            /* an honest remark on the result, empty when none */
 };
 
 struct fault_report {
     uint64_t bytes;
     unsigned reps;
-    char thp_enabled[32];  /* the selected word of /sys/kernel/mm/transparent_hugepage/enabled */
+    char thp_enabled[32];  /* the selected word of <sys_root>/kernel/mm/transparent_hugepage/enabled
+                            */
     char dir[256];         /* the file's directory */
     char fs_type[32];      /* its filesystem, from statfs: "ext4", "tmpfs", ... */
     bool fs_memory_backed; /* tmpfs/ramfs: no disk behind it, so no major faults */
@@ -88,10 +91,5 @@ struct fault_counts fault_counts_delta(const struct rusage *before, const struct
 const char *fs_memory_backed_name(long f_type);
 /* A readable name for a statfs f_type: "ext4", "xfs", "tmpfs", ... or "0x<hex>". */
 void fs_type_name(long f_type, char *buf, size_t len);
-
-/* Free 2 MB pages needed for `bytes` and the sentence that asks for them, as in
- * "no 2 MB pool (echo 32 > /proc/sys/vm/nr_hugepages)". Returns 0 when free >= needed. */
-int hugetlb_pool_reason(uint64_t bytes, uint64_t total, uint64_t free_pages, char *why,
-                        size_t why_len);
 
 #endif

@@ -480,8 +480,8 @@ int shootdown_probe_run(const struct shootdown_config *cfg, struct shootdown_rep
         struct shootdown_skip *s = &out->skipped[out->n_skipped++];
         s->remote_threads = k;
         snprintf(s->reason, sizeof(s->reason),
-                 "needs %u CPUs (1 measuring + %u remote), %d allowed", k + 1, k,
-                 cfg->n_remote_pus + 1);
+                 "needs %u usable CPUs (1 measuring + %u remote), this process may use %d", k + 1,
+                 k, cfg->n_remote_pus + 1);
     }
 
     size_t total = (size_t)SHOOTDOWN_MODE_COUNT * (size_t)cfg->n_pages * (size_t)n_counts;

@@ -25,7 +25,7 @@ typedef int (*shootdown_bind_fn)(void *ctx, int pu);
 struct shootdown_config {
     int measure_pu;                /* PU of the measuring thread */
     const int *remote_pus;         /* PUs for the sibling threads, in order of use */
-    int n_remote_pus;              /* how many exist (allowed PUs - 1) */
+    int n_remote_pus;              /* how many exist (usable PUs - 1) */
     const unsigned *remote_counts; /* sibling counts to measure, ascending */
     int n_remote_counts;
     const unsigned *pages; /* 4 KB pages per unmap */

@@ -110,8 +110,10 @@ static void text_faults(FILE *out, const struct fault_report *f)
             snprintf(seen, sizeof(seen), "AnonHugePages %llu MiB, Hugetlb %llu MiB",
                      (unsigned long long)(r->smaps.anon_huge_bytes >> 20),
                      (unsigned long long)(r->smaps.hugetlb_bytes >> 20));
-        else
+        else if (r->smaps.page_size_bytes == 0)
             snprintf(seen, sizeof(seen), "smaps unreadable");
+        else
+            snprintf(seen, sizeof(seen), "NOT VERIFIED (see the note)");
         fprintf(out, "%-15s %7llu %8llu %8llu %9.2f %10s %8s %9s  %s\n", name,
                 (unsigned long long)r->pages_touched, (unsigned long long)r->minor_faults,
                 (unsigned long long)r->major_faults, r->seconds * 1e3,
@@ -134,7 +136,7 @@ static void text_shootdown_header(FILE *out, const struct shootdown_report *s)
             "them;\n",
             s->measure_pu);
     fprintf(out, "sibling threads of the process spin on CPU");
-    if (s->n_remote_pus == 0) fprintf(out, "s: none (one CPU allowed)");
+    if (s->n_remote_pus == 0) fprintf(out, "s: none (one CPU usable)");
     for (int i = 0; i < s->n_remote_pus;) { /* "1-7,9": runs of consecutive CPUs */
         int j = i;
         while (j + 1 < s->n_remote_pus && s->remote_pus[j + 1] == s->remote_pus[j] + 1)

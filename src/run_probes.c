@@ -1,6 +1,7 @@
 /* Orchestration of the probes: defaults, checks before anything runs, binding, and the calls
  * into kernels/<probe>_probe.c, which measure. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -23,18 +24,33 @@ static const char *faults_dir(const struct options *o)
     return tmp && *tmp ? tmp : "/var/tmp";
 }
 
+/* Where the fault probe reads the THP mode and the hugetlb pools: /sys, or the fake sysfs
+ * root named by the test hook MEMBENCH_TEST_SYS_ROOT (ROOT/kernel/mm/...), so that the tests
+ * can show THP 'never' and a missing 2 MB pool on any machine. /proc/meminfo stays real. */
+static const struct mem_env *fault_env(void)
+{
+    static struct mem_env fake;
+    const char *root = getenv("MEMBENCH_TEST_SYS_ROOT");
+    if (!root || !*root) return &mem_env_system;
+    fake.sys_root = root;
+    fake.meminfo = mem_env_system.meminfo;
+    return &fake;
+}
+
 static void fault_config(const struct options *o, struct fault_config *cfg)
 {
     cfg->bytes = o->probes.faults_bytes ? o->probes.faults_bytes : FAULTS_DEFAULT_BYTES;
     cfg->mask = o->probes.faults_backings ? o->probes.faults_backings : FAULT_MASK_ALL;
     cfg->dir = faults_dir(o);
     cfg->reps = FAULTS_REPS;
+    cfg->env = fault_env();
 }
 
-/* PUs this process may use, one per core first (compact order), OS indices. */
+/* PUs this process may use (allowed by the OS and by its binding: taskset, cgroups, mpirun),
+ * one per core first (compact order), OS indices. */
 static int shootdown_pus(const struct topology *topo, int **pus_out, char *why, size_t why_len)
 {
-    int n = hwloc_bitmap_weight(hwloc_topology_get_allowed_cpuset(topo->hw));
+    int n = hwloc_bitmap_weight(topo->usable);
     if (n <= 0) n = 1;
     int *pus = malloc((size_t)n * sizeof(int));
     struct bind_spec compact = {.kind = BIND_COMPACT, .text = "compact"};
@@ -68,7 +84,7 @@ static int check_faults(const struct options *o, const struct sys_info *sys)
     if (!o->probes.faults_backings) return EXIT_OK; /* defaults: what cannot run is skipped */
     for (int b = 0; b < FAULT_BACKING_COUNT; b++) {
         if (!(cfg.mask & (1u << b))) continue;
-        char why[300];
+        char why[600];
         if (fault_backing_check((enum fault_backing)b, &cfg, why, sizeof(why)) != 0) {
             log_error("--faults-backing %s: %s", fault_backing_name((enum fault_backing)b), why);
             return EXIT_RESOURCE;
@@ -94,13 +110,19 @@ static int check_shootdown(const struct options *o, const struct topology *topo)
         log_error("--shootdown: %s", why);
         return EXIT_RESOURCE;
     }
-    for (int i = 0; i < o->probes.n_remote; i++)
-        if ((int)o->probes.remote[i] > n - 1) {
-            log_error("--shootdown-remote %u: needs %u CPUs (1 measuring + %u remote) but this "
-                      "process may use %d; choose at most %d",
-                      o->probes.remote[i], o->probes.remote[i] + 1, o->probes.remote[i], n, n - 1);
-            return EXIT_RESOURCE;
-        }
+    for (int i = 0; i < o->probes.n_remote; i++) {
+        unsigned k = o->probes.remote[i];
+        if ((int)k <= n - 1) continue;
+        char remedy[80];
+        if (n > 1)
+            snprintf(remedy, sizeof(remedy), "choose at most %d", n - 1);
+        else
+            snprintf(remedy, sizeof(remedy), "let it use more CPUs (taskset -c, cgroup cpuset)");
+        log_error("--shootdown-remote %u: needs %u usable CPUs (1 measuring + %u remote) but "
+                  "this process may use %d (%s %s); %s",
+                  k, k + 1, k, n, n == 1 ? "CPU" : "CPUs", topo->facts.cpus, remedy);
+        return EXIT_RESOURCE;
+    }
     return EXIT_OK;
 }
 

@@ -200,7 +200,11 @@ class HugetlbFaultsTest(membench_test.MembenchTestCase):
         import json
         r = run_by_backing(json.loads(out))["2m"]
         self.assertEqual(r["pages_touched"], 4096)
-        self.assertLessEqual(r["minor_faults"], 8, r)
+        # one fault per 2 MB page: the backend maps the pages but never touches them
+        self.assertEqual(r["minor_faults"], 8, r)
+        self.assertIsNone(r["note"], r)
+        self.assertTrue(r["smaps"]["verified"], r)
+        self.assertEqual(r["smaps"]["page_size_bytes"], 2 * MIB)
         self.assertEqual(r["smaps"]["hugetlb_bytes"], 16 * MIB)
 
     def test_default_run_skips_what_cannot_run(self):
@@ -221,44 +225,61 @@ class HugetlbFaultsTest(membench_test.MembenchTestCase):
 
 
 class MissingHugePagesTest(membench_test.MembenchTestCase):
-    """THP 'never' and no 2 MB pool, shown on any machine through a copy of /sys/kernel/mm."""
+    """THP 'never' and no 2 MB pool, shown on any machine through a fake sysfs root
+    (MEMBENCH_TEST_SYS_ROOT=ROOT, read as ROOT/kernel/mm/...). The reasons are those of the
+    hugepages/ backends; /proc/meminfo stays the real one."""
 
     def setUp(self):
         super().setUp()
         self.root = tempfile.mkdtemp(prefix="membench-sysfs-")
-        os.makedirs(os.path.join(self.root, "transparent_hugepage"))
-        with open(os.path.join(self.root, "transparent_hugepage", "enabled"), "w") as f:
+        mm = os.path.join(self.root, "kernel", "mm")
+        os.makedirs(os.path.join(mm, "transparent_hugepage"))
+        with open(os.path.join(mm, "transparent_hugepage", "enabled"), "w") as f:
             f.write("always madvise [never]\n")
-        pool = os.path.join(self.root, "hugepages", "hugepages-2048kB")
-        os.makedirs(pool)
+        self.pool = os.path.join(mm, "hugepages", "hugepages-2048kB")
+        os.makedirs(self.pool)
         for name in ("nr_hugepages", "free_hugepages", "resv_hugepages"):
-            with open(os.path.join(pool, name), "w") as f:
+            with open(os.path.join(self.pool, name), "w") as f:
                 f.write("0\n")
-        self.env = {"MEMBENCH_TEST_SYSFS_MM": self.root}
+        self.env = {"MEMBENCH_TEST_SYS_ROOT": self.root}
 
     def tearDown(self):
         shutil.rmtree(self.root, ignore_errors=True)
+
+    def remedy(self, pages):
+        """The command that reserves the pool: /proc/sys/vm/nr_hugepages when 2 MB is the
+        default huge page size here, else the pool's own sysfs file (in the fake tree)."""
+        if membench_test.default_hugepage_kb() == 2048:
+            return "echo %d > /proc/sys/vm/nr_hugepages" % pages
+        return "echo %d > %s/nr_hugepages" % (pages, self.pool)
 
     def test_skipped_with_reasons(self):
         """By default: thp and 2m rows skipped with the reason and the remedy, exit 0."""
         doc = self.run_json(["--faults", "--faults-size", "4"], env_extra=self.env, timeout=60)
         by = run_by_backing(doc)
         self.assertEqual(doc["faults"]["thp_enabled"], "never")
-        self.assertIn("THP is 'never'", by["thp"]["skipped"])
-        self.assertEqual(by["2m"]["skipped"],
-                         "no 2 MB pool (echo 2 > /proc/sys/vm/nr_hugepages)")
+        thp = by["thp"]["skipped"]
+        self.assertIn("'never' in %s/kernel/mm/transparent_hugepage/enabled" % self.root, thp)
+        self.assertIn("echo madvise > ", thp)
+        self.assertNotIn("--pages", thp)  # the fault probe's option names, not STREAM's
+        two = by["2m"]["skipped"]
+        self.assertIn("needs 2 huge pages of 2 MiB but only 0 are available", two)
+        self.assertIn(self.remedy(2), two)
         self.assertIsNone(by["4k"]["skipped"])
         out, _ = self.run_ok(["--faults", "--faults-size", "4"], env_extra=self.env, timeout=60)
-        self.assertIn("2m              skipped: no 2 MB pool (echo 2 > /proc/sys/vm/nr_hugepages)",
-                      out)
+        lines = [line for line in out.splitlines() if line.startswith("2m ")]
+        self.assertEqual(len(lines), 1, out)
+        self.assertRegex(lines[0], r"^2m +skipped: needs 2 huge pages")
+        self.assertIn(self.remedy(2), lines[0])
 
     def test_listed_backing_exits_3(self):
         """Asked for by name, a backing that cannot run is an error naming the remedy."""
         self.assert_error(["--faults", "--faults-backing", "2m"], 3,
-                          ["--faults-backing 2m", "echo 32 > /proc/sys/vm/nr_hugepages"],
+                          ["--faults-backing 2m", "needs 32 huge pages", self.remedy(32)],
                           env_extra=self.env)
         self.assert_error(["--faults", "--faults-backing", "4k,thp"], 3,
-                          ["--faults-backing thp", "never"], env_extra=self.env)
+                          ["--faults-backing thp", "'never'", "echo madvise > "],
+                          env_extra=self.env)
 
 
 class MajorFaultsTest(membench_test.MembenchTestCase):
@@ -407,7 +428,7 @@ class ShootdownTest(membench_test.MembenchTestCase):
         self.assertEqual(counts[:2], [0, 1])
         if self.cpus == 2:
             self.assertEqual([s["remote_threads"] for s in doc["skipped"]], [2])
-            self.assertIn("needs 3 CPUs", doc["skipped"][0]["reason"])
+            self.assertIn("needs 3 usable CPUs", doc["skipped"][0]["reason"])
 
     def test_text_and_csv(self):
         out, _ = self.run_ok(["--shootdown", "--shootdown-pages", "1,64",
@@ -427,6 +448,45 @@ class ShootdownTest(membench_test.MembenchTestCase):
     def test_synthetic_topology_exit_2(self):
         self.assert_error(["--shootdown"], 2, ["--shootdown", "HWLOC_SYNTHETIC"],
                           env_extra={"HWLOC_SYNTHETIC": "pack:1 core:2 pu:1"})
+
+
+class RestrictedShootdownTest(membench_test.MembenchTestCase):
+    """Under `taskset -c <one CPU>` the shootdown probe counts the CPUs this process may use,
+    not those of the machine: no sibling can run, so the sibling counts are skipped (exit 0),
+    or exit 3 when named."""
+
+    def setUp(self):
+        super().setUp()
+        taskset = shutil.which("taskset")
+        if not taskset:
+            self.skipTest("taskset is not installed")
+        self.cpu = min(os.sched_getaffinity(0))
+        self.wrapper = [taskset, "-c", str(self.cpu)]
+
+    def test_default_counts_skipped(self):
+        import json
+        args = ["--shootdown", "--shootdown-pages", "1", "--format", "json"]
+        rc, out, err = run(args, timeout=60, wrapper=self.wrapper)
+        self.assertEqual(rc, 0, describe(self.wrapper + args, rc, out, err))
+        doc = json.loads(out)["shootdown"]
+        self.assertEqual(doc["cpu"], self.cpu)
+        self.assertEqual(doc["remote_cpus"], [])
+        self.assertEqual({r["remote_threads"] for r in doc["runs"]}, {0})
+        reasons = {s["remote_threads"]: s["reason"] for s in doc["skipped"]}
+        self.assertEqual(sorted(reasons), [1, 2])
+        self.assertIn("needs 2 usable CPUs", reasons[1])
+        self.assertIn("this process may use 1", reasons[1])
+
+    def test_named_sibling_exit_3(self):
+        args = ["--shootdown", "--shootdown-remote", "1"]
+        rc, out, err = run(args, timeout=30, wrapper=self.wrapper)
+        msg = describe(self.wrapper + args, rc, out, err)
+        self.assertEqual(rc, 3, msg)
+        self.assertEqual(out, "", msg)
+        self.assertEqual(len(err.splitlines()), 1, msg)
+        for word in ("membench: --shootdown-remote 1", "needs 2 usable CPUs",
+                     "this process may use 1 (CPU %d)" % self.cpu):
+            self.assertIn(word, err, msg)
 
 
 class CombinedTest(membench_test.MembenchTestCase):

@@ -85,9 +85,13 @@ static void fill_faults(struct fault_report *f)
                                      .thp_fraction = 1.0,
                                      .rss_bytes = 64ull << 20,
                                      .anon_huge_bytes = 64ull << 20};
-    snprintf(r->smaps.how, sizeof(r->smaps.how), "anonymous mmap, 2 MB-aligned, MADV_HUGEPAGE");
+    snprintf(r->smaps.how, sizeof(r->smaps.how), "2 MiB-aligned anonymous mmap + MADV_HUGEPAGE");
     r = &f->runs[FAULT_2M];
-    snprintf(r->skipped, sizeof(r->skipped), "no 2 MB pool (echo 32 > /proc/sys/vm/nr_hugepages)");
+    snprintf(r->skipped, sizeof(r->skipped),
+             "needs 32 huge pages of 2 MiB but only 0 are available (free_hugepages 0 - "
+             "resv_hugepages 0 in /sys/kernel/mm/hugepages/hugepages-2048kB); reserve them as "
+             "root with `echo 32 > /proc/sys/vm/nr_hugepages` or `hugeadm --pool-pages-min "
+             "2MB:32`");
     r = &f->runs[FAULT_FILE];
     r->advice = "MADV_RANDOM";
     r->resident_before = 0.0;
@@ -153,7 +157,7 @@ static void fill_shootdown(struct shootdown_report *s)
     s->n_skipped = 1;
     s->skipped[0].remote_threads = 2;
     snprintf(s->skipped[0].reason, sizeof(s->skipped[0].reason),
-             "needs 3 CPUs (1 measuring + 2 remote), 2 allowed");
+             "needs 3 usable CPUs (1 measuring + 2 remote), this process may use 2");
 }
 
 static struct report make_report(void)
@@ -241,13 +245,36 @@ static void json_report(void **state)
     check_golden(report_write_json, "probes.json");
 }
 
+/* Text: a row whose pages were not what the backend promised says so, and why in its note;
+ * a row whose smaps could not be read says that instead. */
+static void unverified_pages(void **state)
+{
+    (void)state;
+    struct report rep = make_report();
+    struct fault_run *r = &probes.faults.runs[FAULT_4K];
+    r->smaps.verified = false;
+    r->smaps.anon_huge_bytes = 2u << 20;
+    snprintf(r->note, sizeof(r->note),
+             "pages not as asked: --faults-backing 4k asked for 4 KiB pages but /proc/self/smaps "
+             "shows KernelPageSize 4 KiB, AnonHugePages 2.0 MiB, Private_Hugetlb 0 B");
+    probes.faults.runs[FAULT_THP].smaps = (struct backing_info){.verified = false};
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    assert_int_equal(report_write_text(mem, &rep), 0);
+    fclose(mem);
+    assert_non_null(strstr(text, "NOT VERIFIED (see the note)"));
+    assert_non_null(strstr(text, "Note (4k): pages not as asked: --faults-backing 4k"));
+    assert_non_null(strstr(text, "smaps unreadable"));
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(text_report),
-        cmocka_unit_test(quiet_report),
-        cmocka_unit_test(csv_report),
-        cmocka_unit_test(json_report),
+        cmocka_unit_test(text_report),      cmocka_unit_test(quiet_report),
+        cmocka_unit_test(csv_report),       cmocka_unit_test(json_report),
+        cmocka_unit_test(unverified_pages),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

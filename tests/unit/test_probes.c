@@ -1,5 +1,6 @@
 /* Pure pieces of the probes: the /proc/interrupts parser on recorded samples, filesystem
- * classification, the repetition maths, getrusage deltas, the 2 MB pool reason. */
+ * classification, the repetition maths, getrusage deltas, the anonymous rows' checks on fake
+ * sysfs trees. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/statfs.h>
 #include <cmocka.h>
 
@@ -227,15 +229,79 @@ static void rusage_deltas(void **state)
     assert_int_equal(d.major, 0);
 }
 
-static void pool_reason(void **state)
+/* A fake sysfs root: THP in the given mode, a 2 MB pool of `free` free pages. */
+static void fake_sys_root(char *root, size_t len, const char *thp, int free_pages)
+{
+    snprintf(root, len, "/tmp/membench-probes-XXXXXX");
+    assert_non_null(mkdtemp(root));
+    char path[300];
+    snprintf(path, sizeof(path), "%s/kernel", root);
+    mkdir(path, 0755);
+    snprintf(path, sizeof(path), "%s/kernel/mm", root);
+    mkdir(path, 0755);
+    snprintf(path, sizeof(path), "%s/kernel/mm/transparent_hugepage", root);
+    mkdir(path, 0755);
+    snprintf(path, sizeof(path), "%s/kernel/mm/hugepages", root);
+    mkdir(path, 0755);
+    snprintf(path, sizeof(path), "%s/kernel/mm/hugepages/hugepages-2048kB", root);
+    mkdir(path, 0755);
+    static const char *const names[] = {"nr_hugepages", "free_hugepages", "resv_hugepages"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof(path), "%s/kernel/mm/hugepages/hugepages-2048kB/%s", root, names[i]);
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fprintf(f, "%d\n", i == 2 ? 0 : free_pages);
+        fclose(f);
+    }
+    snprintf(path, sizeof(path), "%s/kernel/mm/transparent_hugepage/enabled", root);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "%s\n", thp);
+    fclose(f);
+    snprintf(path, sizeof(path), "%s/meminfo", root);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "Hugepagesize:       2048 kB\n");
+    fclose(f);
+}
+
+static void remove_tree(const char *root)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* The anonymous rows are checked by hugepages/'s backends, on the env they are given; their
+ * remedies name the fault probe's options. */
+static void anonymous_checks_use_the_backends(void **state)
 {
     (void)state;
-    char why[200];
-    assert_int_equal(hugetlb_pool_reason(64u << 20, 0, 0, why, sizeof(why)), -1);
-    assert_string_equal(why, "no 2 MB pool (echo 32 > /proc/sys/vm/nr_hugepages)");
-    assert_int_equal(hugetlb_pool_reason(64u << 20, 40, 10, why, sizeof(why)), -1);
-    assert_non_null(strstr(why, "10 free pages, 32 needed (echo 62 > /proc/sys/vm/nr_hugepages)"));
-    assert_int_equal(hugetlb_pool_reason(64u << 20, 32, 32, why, sizeof(why)), 0);
+    char root[64], meminfo[128], why[600];
+    fake_sys_root(root, sizeof(root), "always madvise [never]", 0);
+    snprintf(meminfo, sizeof(meminfo), "%s/meminfo", root);
+    struct mem_env env = {root, meminfo};
+    struct fault_config cfg = {.bytes = 64u << 20, .mask = FAULT_MASK_ALL, .env = &env};
+    assert_int_equal(fault_backing_check(FAULT_4K, &cfg, why, sizeof(why)), 0);
+    assert_int_equal(fault_backing_check(FAULT_THP, &cfg, why, sizeof(why)), -1);
+    assert_non_null(strstr(why, "'never'"));
+    assert_non_null(strstr(why, "echo madvise > "));
+    assert_non_null(strstr(why, "use --faults-backing 2m"));
+    assert_null(strstr(why, "--pages"));
+    assert_int_equal(fault_backing_check(FAULT_2M, &cfg, why, sizeof(why)), -1);
+    assert_non_null(strstr(why, "needs 32 huge pages of 2 MiB but only 0 are available"));
+    assert_non_null(strstr(why, "echo 32 > /proc/sys/vm/nr_hugepages"));
+    remove_tree(root);
+
+    fake_sys_root(root, sizeof(root), "always [madvise] never", 32);
+    snprintf(meminfo, sizeof(meminfo), "%s/meminfo", root);
+    env = (struct mem_env){root, meminfo};
+    assert_int_equal(fault_backing_check(FAULT_THP, &cfg, why, sizeof(why)), 0);
+    assert_int_equal(fault_backing_check(FAULT_2M, &cfg, why, sizeof(why)), 0);
+    cfg.bytes += 2u << 20; /* one page more than the pool has */
+    assert_int_equal(fault_backing_check(FAULT_2M, &cfg, why, sizeof(why)), -1);
+    assert_non_null(strstr(why, "echo 33 > /proc/sys/vm/nr_hugepages"));
+    remove_tree(root);
 }
 
 static void backing_names(void **state)
@@ -263,7 +329,7 @@ int main(void)
         cmocka_unit_test(repetitions_for_one_percent),
         cmocka_unit_test(tsc_from_cpuid_leaf15),
         cmocka_unit_test(rusage_deltas),
-        cmocka_unit_test(pool_reason),
+        cmocka_unit_test(anonymous_checks_use_the_backends),
         cmocka_unit_test(backing_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
