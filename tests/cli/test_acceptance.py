@@ -19,10 +19,11 @@ class ProfileTest(MembenchTestCase):
     def test_acceptance_profile_passes_within_time_limit(self):
         """The real profile: all cores, scatter, STREAM-rule arrays, PASS, exit 0, on time."""
         start = time.monotonic()
-        doc = self.run_json(["--acceptance", "--expect", "triad=1000", "--time-limit", "15"],
+        doc = self.run_json(["--acceptance", "--expect", "triad=1000", "--time-limit", "20"],
                             env_extra={"OMP_NUM_THREADS": None}, timeout=120)
         elapsed = time.monotonic() - start
-        self.assertLess(elapsed, 25, "a 15 s limit must not run far over")
+        # The issue's bound: within 40 s on the build machine, which other jobs share.
+        self.assertLess(elapsed, 40, "a 20 s limit must not run far over")
         config = doc["runs"][0]["config"]
         self.assertEqual(config["threads"], doc["system"]["cores"])
         self.assertEqual(config["bind"], "scatter")
