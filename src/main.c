@@ -1,10 +1,12 @@
 /* membench: parse -> plan -> run -> report. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "src/cli.h"
+#include "src/interrupt.h"
 #include "src/cluster.h"
 #include "src/compare.h"
 #include "src/log.h"
@@ -104,6 +106,10 @@ static int measure(const struct options *opts, const struct plan *plan, const st
 {
     for (size_t i = 0; i < plan->n_runs; i++) {
         struct run_result *r = &rep->runs[i];
+        if (interrupt_signal()) {
+            rep->n_runs = i;
+            break;
+        }
         if (opts->dry_run) {
             run_describe(&plan->runs[i], topo, r);
             continue;
@@ -114,6 +120,12 @@ static int measure(const struct options *opts, const struct plan *plan, const st
             fprintf(stderr, "\r\033[K"); /* the report follows on a clean line */
         rep->n_runs = i + 1;
         if (rc != EXIT_OK) return rc;
+        if (r->interrupted) { /* the unfinished run is dropped, the finished ones stay */
+            free(r->placement);
+            free(r->domains);
+            rep->n_runs = i;
+            break;
+        }
         if (!r->validation.passed && r->validation.failed_reduction >= 0)
             log_error("run %zu failed validation: the %s sum is off its closed form", i + 1,
                       kernel_table[r->validation.failed_reduction].name);
@@ -237,7 +249,13 @@ int node_main(struct options *o, char **json, size_t *json_len)
         log_error("out of memory comparing the page backings");
         rc = EXIT_RESOURCE;
     }
-    if (rc == EXIT_OK) rc = finish_checks(&opts, &rep);
+    rep.interrupted = interrupt_signal();
+    if (rep.interrupted)
+        log_error("interrupted by %s: reporting the %zu run%s that finished",
+                  rep.interrupted == SIGINT ? "SIGINT" : "SIGTERM", rep.n_runs,
+                  rep.n_runs == 1 ? "" : "s");
+    else if (rc == EXIT_OK)
+        rc = finish_checks(&opts, &rep);
     rep.prov.duration_s = timer_now() - started;
 
     if (rc == EXIT_OK && (write_report(&opts, &rep, &out) != 0 || output_commit(&out) != 0))
@@ -249,7 +267,10 @@ int node_main(struct options *o, char **json, size_t *json_len)
         for (size_t i = 0; i < rep.n_runs; i++)
             if (run_failed(&rep.runs[i])) rc = EXIT_FAILED;
         if (rep.acceptance.evaluated && !rep.acceptance.passed) rc = EXIT_FAILED;
-        if (opts.save_reference) {
+        if (rep.interrupted) {
+            output_abort(&ref);
+            rc = 128 + rep.interrupted;
+        } else if (opts.save_reference) {
             int saved = opts.dry_run ? EXIT_OK : save_reference(&rep, &ref);
             if (opts.dry_run) output_abort(&ref);
             if (rc == EXIT_OK) rc = saved;
@@ -272,6 +293,7 @@ int main(int argc, char **argv)
     case CLI_RUN: break;
     }
     log_set_quiet(opts.quiet);
+    interrupt_install();
 #ifdef MEMBENCH_MPI
     if (cluster_launched()) {
         int rc = cluster_main(&opts, &argc, &argv);

@@ -1,5 +1,6 @@
 #include <jansson.h>
 #include <math.h>
+#include <signal.h>
 
 #include "src/probes.h"
 #include "src/report.h"
@@ -221,6 +222,10 @@ int report_write_json(FILE *out, const struct report *rep)
     json_object_set_new(root, "schema", json_integer(JSON_SCHEMA));
     json_object_set_new(root, "membench_version", json_string(rep->version));
     json_object_set_new(root, "dry_run", json_boolean(rep->dry_run));
+    json_object_set_new(root, "interrupted", json_boolean(rep->interrupted != 0));
+    if (rep->interrupted)
+        json_object_set_new(root, "interrupted_by",
+                            json_string(rep->interrupted == SIGINT ? "SIGINT" : "SIGTERM"));
     json_object_set_new(root, "system", system_json(rep));
     json_object_set_new(root, "provenance", provenance_json(&rep->prov));
     json_object_set_new(root, "timer",

@@ -1,3 +1,4 @@
+#include <signal.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -330,6 +331,10 @@ int report_write_text(FILE *out, const struct report *rep)
         write_summary(out, rep);
     report_probes_text(out, rep->probes);
     write_acceptance(out, &rep->acceptance);
+    if (rep->interrupted)
+        fprintf(out, "INTERRUPTED by %s: only the %zu run%s that finished are reported.\n",
+                rep->interrupted == SIGINT ? "SIGINT" : "SIGTERM", rep->n_runs,
+                rep->n_runs == 1 ? "" : "s");
     return ferror(out) ? -1 : 0;
 }
 

@@ -48,6 +48,7 @@ struct run_result {
     struct placement_entry *placement;
     bool migrated;      /* a thread ran on a different PU at the end than at first touch */
     unsigned reps_done; /* repetitions run, first included; fewer than ntimes under a time limit */
+    bool interrupted;   /* stopped by SIGINT/SIGTERM before it finished: not reported */
     int n_misplaced;    /* threads not running where the plan put them */
     int n_domains;
     struct domain_result *domains;
@@ -79,6 +80,7 @@ struct report {
     struct sys_info sys;
     struct timer_info timer;
     bool dry_run;
+    int interrupted; /* the signal that stopped a sweep early; 0 when it ran to the end */
     struct acceptance_result acceptance; /* evaluated with --acceptance/--expect/--reference */
     size_t n_runs;
     struct run_result *runs;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "affinity/bind.h"
+#include "src/interrupt.h"
 #include "src/log.h"
 
 static void add_warning(struct run_result *out, const char *fmt, ...)
@@ -183,7 +184,7 @@ static void run_team(struct team *tm, struct run_result *out, int *pus_start, in
                 exponent = expected_rescale_exponent(&tm->expect);
                 if (exponent) expected_rescale(&tm->expect, exponent);
                 tm->reps_done = rep + 1;
-                stop = out_of_time(tm, loop_start, rep);
+                stop = out_of_time(tm, loop_start, rep) || interrupt_signal() != 0;
             }
 #pragma omp barrier
             if (exponent) stream_scale_arrays(tm->a, tm->b, tm->c, lo, hi, cfg->type, exponent);
@@ -313,6 +314,10 @@ int run_stream(const struct run_config *cfg, const struct topology *topo,
 
     omp_set_dynamic(0);
     run_team(&tm, out, pus_start, pus_end);
+    if (interrupt_signal()) { /* not finished: nothing of this run is reported */
+        out->interrupted = true;
+        goto done;
+    }
     if (tm.team_size != (int)nt) {
         log_error("OpenMP started %d threads instead of %u; check OMP_THREAD_LIMIT", tm.team_size,
                   nt);
