@@ -56,6 +56,12 @@ static json_t *system_json(const struct report *rep)
                             : json_null());
     json_object_set_new(hp, "hugetlb_morecore", string_or_null(s->hugetlb_morecore));
     json_object_set_new(hp, "glibc_malloc_hugetlb", string_or_null(s->glibc_malloc_hugetlb));
+    json_object_set_new(sys, "cgroup_memory_limit_bytes",
+                        s->cgroup_limit_bytes ? json_integer((json_int_t)s->cgroup_limit_bytes)
+                                              : json_null());
+    json_object_set_new(sys, "cgroup_memory_headroom_bytes",
+                        s->cgroup_limit_bytes ? json_integer((json_int_t)s->cgroup_headroom_bytes)
+                                              : json_null());
     json_object_set_new(sys, "hugepages", hp);
     return sys;
 }

@@ -114,6 +114,9 @@ void sysinfo_read(struct sys_info *s)
         snprintf(s->thp_enabled, sizeof(s->thp_enabled), "unknown");
     if (meminfo_available("/proc/meminfo", &s->mem_available_bytes) != 0)
         s->mem_available_bytes = 0;
+    if (cgroup_memory_headroom("/proc/self/cgroup", "/sys/fs/cgroup", &s->cgroup_headroom_bytes,
+                               &s->cgroup_limit_bytes) != 0)
+        s->cgroup_limit_bytes = s->cgroup_headroom_bytes = 0;
     read_pools(s);
     if (meminfo_value("/proc/meminfo", "Hugepagesize", &s->default_hugepage_bytes) != 0)
         s->default_hugepage_bytes = 0;

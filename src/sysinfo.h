@@ -18,6 +18,8 @@ struct sys_info {
     char kernel[128];
     char thp_enabled[32];         /* the bracketed word of .../transparent_hugepage/enabled */
     uint64_t mem_available_bytes; /* 0 when unknown */
+    uint64_t cgroup_limit_bytes;    /* the memory cgroup's limit; 0 when none */
+    uint64_t cgroup_headroom_bytes; /* what that limit still allows */
     int n_pools;
     struct hugepage_pool pools[HUGEPAGE_POOLS_MAX];
     uint64_t default_hugepage_bytes; /* Hugepagesize in /proc/meminfo; 0 when unknown */
@@ -27,6 +29,11 @@ struct sys_info {
 };
 
 void sysinfo_read(struct sys_info *out);
+
+/* Memory the cgroup of this process still allows (limit - usage, the tightest over its
+ * ancestors), cgroup v1 or v2; -1 when there is no limit or it cannot be read. */
+int cgroup_memory_headroom(const char *proc_cgroup, const char *cgroup_root, uint64_t *headroom,
+                           uint64_t *limit);
 
 /* MemAvailable from a meminfo file, in bytes; -1 when absent. */
 int meminfo_available(const char *path, uint64_t *bytes);

@@ -311,6 +311,57 @@ static void smbios_peak(void **state)
     assert_non_null(strstr(p.peak_source, "without speed"));
 }
 
+static void write_at(const char *root, const char *rel, const char *text)
+{
+    char path[600];
+    snprintf(path, sizeof(path), "%s/%s", root, rel);
+    char dir[600];
+    snprintf(dir, sizeof(dir), "%s", path);
+    mkdir(root, 0755);
+    for (char *p = dir + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+        *p = '\0';
+        mkdir(dir, 0755);
+        *p = '/';
+    }
+    write_file(path, text);
+}
+
+/* The tightest of the cgroup and its ancestors, v1 and v2; "max" and v1's huge number are
+ * no limit. */
+static void cgroup_headroom(void **state)
+{
+    (void)state;
+    char root[300], proc[320];
+    uint64_t room = 0, limit = 0;
+    snprintf(root, sizeof(root), "%s/cg2", tmp_root);
+    snprintf(proc, sizeof(proc), "%s/cgroup-v2", tmp_root);
+    write_file(proc, "0::/slurm/job42/step0\n");
+    write_at(root, "slurm/job42/step0/memory.max", "max\n");
+    write_at(root, "slurm/job42/step0/memory.current", "1000\n");
+    write_at(root, "slurm/job42/memory.max", "8589934592\n");
+    write_at(root, "slurm/job42/memory.current", "1073741824\n");
+    write_at(root, "slurm/memory.max", "max\n");
+    assert_int_equal(cgroup_memory_headroom(proc, root, &room, &limit), 0);
+    assert_int_equal(limit, 8589934592ull);
+    assert_int_equal(room, 8589934592ull - 1073741824ull);
+
+    write_at(root, "slurm/job42/memory.max", "max\n");
+    assert_int_equal(cgroup_memory_headroom(proc, root, &room, &limit), -1);
+
+    snprintf(root, sizeof(root), "%s/cg1", tmp_root);
+    snprintf(proc, sizeof(proc), "%s/cgroup-v1", tmp_root);
+    write_file(proc, "9:name=systemd:/\n4:memory:/box/a\n3:cpuset:/\n0::/\n");
+    write_at(root, "memory/box/a/memory.limit_in_bytes", "9223372036854771712\n");
+    write_at(root, "memory/box/a/memory.usage_in_bytes", "5\n");
+    write_at(root, "memory/box/memory.limit_in_bytes", "2147483648\n");
+    write_at(root, "memory/box/memory.usage_in_bytes", "2147483648\n");
+    assert_int_equal(cgroup_memory_headroom(proc, root, &room, &limit), 0);
+    assert_int_equal(room, 0); /* full: nothing more may be allocated */
+    assert_int_equal(limit, 2147483648ull);
+
+    assert_int_equal(cgroup_memory_headroom("/nonexistent", root, &room, &limit), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -319,6 +370,7 @@ int main(void)
         cmocka_unit_test(meminfo_and_choice_files),
         cmocka_unit_test(smaps_ranges),
         cmocka_unit_test(smbios_peak),
+        cmocka_unit_test(cgroup_headroom),
         cmocka_unit_test(recorded_4k),
         cmocka_unit_test(recorded_thp),
         cmocka_unit_test(recorded_thp_partial),
