@@ -15,6 +15,11 @@ int output_open(struct output_file *out, const char *path)
         out->stream = stdout;
         return 0;
     }
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        log_error("cannot write '%.200s': it is a directory; give a file name", path);
+        return -1;
+    }
     size_t len = strlen(path) + sizeof(".tmp.XXXXXX");
     out->final_path = strdup(path);
     out->temp_path = malloc(len);
@@ -26,7 +31,7 @@ int output_open(struct output_file *out, const char *path)
     snprintf(out->temp_path, len, "%s.tmp.XXXXXX", path);
     int fd = mkstemp(out->temp_path);
     if (fd < 0) {
-        log_error("cannot write --output '%s': %s; choose a writable path", path, strerror(errno));
+        log_error("cannot write '%.200s': %s; choose a writable path", path, strerror(errno));
         free(out->temp_path);
         out->temp_path = NULL;
         output_abort(out);
@@ -38,7 +43,7 @@ int output_open(struct output_file *out, const char *path)
     out->stream = fdopen(fd, "w");
     if (!out->stream) {
         close(fd);
-        log_error("cannot write --output '%s': %s", path, strerror(errno));
+        log_error("cannot write '%.200s': %s", path, strerror(errno));
         output_abort(out);
         return -1;
     }
@@ -75,7 +80,7 @@ int output_commit(struct output_file *out)
     failed |= fclose(out->stream) != 0;
     out->stream = NULL;
     if (failed || rename(out->temp_path, out->final_path) != 0) {
-        log_error("writing '%s' failed: %s; the previous file (if any) is unchanged",
+        log_error("writing '%.200s' failed: %s; the previous file (if any) is unchanged",
                   out->final_path, strerror(errno));
         output_abort(out);
         return -1;
