@@ -1,5 +1,7 @@
 #include "kernels/shootdown_probe.h"
 
+#include "src/timer.h"
+
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -221,13 +223,6 @@ static void stop_siblings(struct team *t, struct sibling *sib, unsigned n)
 
 /* ---- one point ---- */
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static int compare_double(const void *x, const void *y)
 {
     double a = *(const double *)x, b = *(const double *)y;
@@ -284,12 +279,12 @@ static void touch(char *region, unsigned pages)
 static int one_op(struct arena *a, enum shootdown_mode mode, unsigned pages, double *unmap_s,
                   double *cycle_s, char *why, size_t why_len)
 {
-    double c0 = now_s();
+    double c0 = timer_now();
     touch(a->region, pages);
-    double u0 = now_s();
+    double u0 = timer_now();
     int rc = mode == SHOOTDOWN_MUNMAP ? munmap(a->region, a->region_len)
                                       : madvise(a->region, a->region_len, MADV_DONTNEED);
-    double u1 = now_s();
+    double u1 = timer_now();
     if (rc != 0) {
         snprintf(why, why_len, "%s failed: %s", shootdown_mode_name(mode), strerror(errno));
         return -1;
@@ -305,7 +300,7 @@ static int one_op(struct arena *a, enum shootdown_mode mode, unsigned pages, dou
         }
         madvise(a->region, a->region_len, MADV_NOHUGEPAGE);
     }
-    double c1 = now_s();
+    double c1 = timer_now();
     *unmap_s = u1 - u0;
     *cycle_s = c1 - c0;
     return 0;
@@ -341,17 +336,17 @@ static int measure_point(const struct shootdown_config *cfg, struct shootdown_re
     static struct irq_counts first, prev, cur;
     const int *remote = cfg->remote_pus;
     int n_remote = (int)r->remote_threads;
-    double t_read = now_s();
+    double t_read = timer_now();
     bool have_irq =
         rep->interrupts_available && interrupts_read(cfg->interrupts_path, "TLB", &first) == 0;
-    t_read = now_s() - t_read;
+    t_read = timer_now() - t_read;
     /* Between ops too where a read is cheap next to the op budget; also without siblings, so
      * that every point has the same rhythm of ops and reads. */
     bool per_op = have_irq && t_read < 1e-3;
     prev = first;
     unsigned n = 0;
-    double start = now_s();
-    while (n < MAX_OPS && (n < MIN_OPS || now_s() - start < cfg->seconds_per_point)) {
+    double start = timer_now();
+    while (n < MAX_OPS && (n < MIN_OPS || timer_now() - start < cfg->seconds_per_point)) {
         if (one_op(&a, r->mode, r->pages, &sc->unmap_s[n], &sc->cycle_s[n], why, why_len) != 0)
             goto fail;
         sc->hit[n] = 2;

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "tests/unit/golden.h"
+
 #include "src/probes.h"
 #include "src/report.h"
 
@@ -202,22 +204,7 @@ static void check_golden(int (*writer)(FILE *, const struct report *), const cha
     assert_int_equal(writer(mem, &rep), 0);
     fclose(mem);
 
-    char path[512];
-    snprintf(path, sizeof(path), "%s/golden/%s", TESTS_DIR, name);
-    if (getenv("UPDATE_GOLDEN")) {
-        FILE *f = fopen(path, "w");
-        assert_non_null(f);
-        fwrite(text, 1, len, f);
-        fclose(f);
-    }
-    FILE *f = fopen(path, "r");
-    if (!f) fail_msg("missing golden file %s (run with UPDATE_GOLDEN=1)", path);
-    char *want = calloc(1, 1 << 20);
-    size_t want_len = fread(want, 1, (1 << 20) - 1, f);
-    fclose(f);
-    if (want_len != len || memcmp(want, text, len) != 0)
-        fail_msg("%s differs from the golden file; got:\n%s", name, text);
-    free(want);
+    golden_compare(name, text, len);
     free(text);
 }
 

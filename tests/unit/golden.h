@@ -1,0 +1,30 @@
+#ifndef MEMBENCH_TEST_GOLDEN_H
+#define MEMBENCH_TEST_GOLDEN_H
+
+/* Compares a writer's output with tests/golden/NAME byte for byte; UPDATE_GOLDEN=1 rewrites
+ * the file (review the diff). Include after cmocka.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static inline void golden_compare(const char *name, const char *text, size_t len)
+{
+    char path[512];
+    snprintf(path, sizeof(path), "%s/golden/%s", TESTS_DIR, name);
+    if (getenv("UPDATE_GOLDEN")) {
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fwrite(text, 1, len, f);
+        fclose(f);
+    }
+    FILE *f = fopen(path, "r");
+    if (!f) fail_msg("missing golden file %s (run with UPDATE_GOLDEN=1)", path);
+    char *want = calloc(1, 1 << 20);
+    size_t want_len = fread(want, 1, (1 << 20) - 1, f);
+    fclose(f);
+    if (want_len != len || memcmp(want, text, len) != 0)
+        fail_msg("%s differs from the golden file; got:\n%s", name, text);
+    free(want);
+}
+
+#endif
