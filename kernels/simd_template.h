@@ -25,7 +25,7 @@
         T *restrict c = vc;                                                                     \
         size_t j = begin;                                                                       \
         if (NT) for (; j < end && MISALIGNED(c + j); j++) c[j] = a[j];                          \
-        for (; j + W <= end; j += W) STORE(c + j, LOADU(a + j));                                \
+        _Pragma("GCC unroll 4") for (; j + W <= end; j += W) STORE(c + j, LOADU(a + j));                                \
         for (; j < end; j++) c[j] = a[j];                                                       \
         if (NT) _mm_sfence();                                                                   \
         return 0.0;                                                                             \
@@ -40,7 +40,7 @@
         const T *restrict c = vc;                                                               \
         size_t j = begin;                                                                       \
         if (NT) for (; j < end && MISALIGNED(b + j); j++) b[j] = s * c[j];                      \
-        for (; j + W <= end; j += W) STORE(b + j, MUL(vs, LOADU(c + j)));                       \
+        _Pragma("GCC unroll 4") for (; j + W <= end; j += W) STORE(b + j, MUL(vs, LOADU(c + j)));                       \
         for (; j < end; j++) b[j] = s * c[j];                                                   \
         if (NT) _mm_sfence();                                                                   \
         return 0.0;                                                                             \
@@ -54,7 +54,7 @@
         T *restrict c = vc;                                                                     \
         size_t j = begin;                                                                       \
         if (NT) for (; j < end && MISALIGNED(c + j); j++) c[j] = a[j] + b[j];                   \
-        for (; j + W <= end; j += W) STORE(c + j, ADD(LOADU(a + j), LOADU(b + j)));             \
+        _Pragma("GCC unroll 4") for (; j + W <= end; j += W) STORE(c + j, ADD(LOADU(a + j), LOADU(b + j)));             \
         for (; j < end; j++) c[j] = a[j] + b[j];                                                \
         if (NT) _mm_sfence();                                                                   \
         return 0.0;                                                                             \
@@ -69,7 +69,7 @@
         const T *restrict c = vc;                                                               \
         size_t j = begin;                                                                       \
         if (NT) for (; j < end && MISALIGNED(a + j); j++) a[j] = b[j] + s * c[j];               \
-        for (; j + W <= end; j += W)                                                            \
+        _Pragma("GCC unroll 4") for (; j + W <= end; j += W)                                                            \
             STORE(a + j, ADD(LOADU(b + j), MUL(vs, LOADU(c + j))));                             \
         for (; j < end; j++) a[j] = b[j] + s * c[j];                                            \
         if (NT) _mm_sfence();                                                                   \
@@ -84,7 +84,7 @@
         T *restrict c = vc;                                                                     \
         size_t j = begin;                                                                       \
         if (NT) for (; j < end && MISALIGNED(c + j); j++) c[j] = s;                             \
-        for (; j + W <= end; j += W) STORE(c + j, vs);                                          \
+        _Pragma("GCC unroll 4") for (; j + W <= end; j += W) STORE(c + j, vs);                                          \
         for (; j < end; j++) c[j] = s;                                                          \
         if (NT) _mm_sfence();                                                                   \
         return 0.0;                                                                             \
@@ -99,7 +99,7 @@
         const T *restrict c = vc;                                                               \
         size_t j = begin;                                                                       \
         if (NT) for (; j < end && MISALIGNED(a + j); j++) a[j] = a[j] + (b[j] + s * c[j]);     \
-        for (; j + W <= end; j += W)                                                            \
+        _Pragma("GCC unroll 4") for (; j + W <= end; j += W)                                                            \
             STORE(a + j, ADD(LOADU(a + j), ADD(LOADU(b + j), MUL(vs, LOADU(c + j)))));          \
         for (; j < end; j++) a[j] = a[j] + (b[j] + s * c[j]);                                   \
         if (NT) _mm_sfence();                                                                   \
