@@ -8,6 +8,7 @@
 #include "affinity/policy.h"
 #include "kernels/kernel_table.h"
 #include "src/parse.h"
+#include "src/tlb_options.h"
 
 #define LIST_MAX 64
 
@@ -18,7 +19,7 @@ enum domain_kind { DOMAIN_NONE, DOMAIN_NUMA, DOMAIN_PACKAGE, DOMAIN_LLC };
 
 /* The command line, parsed and checked; nothing here depends on the machine. */
 struct options {
-    unsigned kernel_mask; /* bits of enum kernel_id; 0 = the four STREAM kernels */
+    unsigned kernel_mask; /* bits of enum kernel_id; 0 = none (only probes were asked for) */
     unsigned threads[LIST_MAX];
     size_t n_threads; /* 0 = $OMP_NUM_THREADS, else one per physical core */
     struct size_spec sizes[LIST_MAX];
@@ -38,6 +39,7 @@ struct options {
     const char *output;
     bool quiet;
     bool dry_run;
+    struct tlb_options tlb; /* --tlb and its options */
 };
 
 enum cli_action { CLI_RUN, CLI_EXIT_OK, CLI_EXIT_USAGE };

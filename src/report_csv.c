@@ -1,4 +1,5 @@
 #include "src/report.h"
+#include "src/report_tlb.h"
 
 static const char *header = "run,threads,bind,pages,page_size_bytes,stores,type,array_elements,"
                             "array_bytes,offset,ntimes,kernel,best_rate_mbps,avg_time_s,"
@@ -20,6 +21,10 @@ static void write_config(FILE *out, size_t index, const struct run_result *r)
 
 int report_write_csv(FILE *out, const struct report *rep)
 {
+    if (rep->tlb && rep->n_runs == 0) { /* the probe alone: its own table */
+        report_tlb_csv(out, rep->tlb);
+        return ferror(out) ? -1 : 0;
+    }
     fputs(header, out);
     for (size_t i = 0; i < rep->n_runs; i++) {
         const struct run_result *r = &rep->runs[i];
@@ -37,6 +42,10 @@ int report_write_csv(FILE *out, const struct report *rep)
                     r->measured ? (r->validation.passed ? "true" : "false") : "",
                     r->config.below_stream_rule ? "true" : "false");
         }
+    }
+    if (rep->tlb) { /* after the STREAM rows: a blank line, then the probe's table */
+        fputc('\n', out);
+        report_tlb_csv(out, rep->tlb);
     }
     return ferror(out) ? -1 : 0;
 }

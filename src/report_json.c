@@ -2,6 +2,7 @@
 #include <math.h>
 
 #include "src/report.h"
+#include "src/report_tlb.h"
 
 #define JSON_SCHEMA 1
 
@@ -172,6 +173,7 @@ int report_write_json(FILE *out, const struct report *rep)
     for (size_t i = 0; i < rep->n_runs; i++)
         json_array_append_new(runs, run_json(&rep->runs[i]));
     json_object_set_new(root, "runs", runs);
+    if (rep->tlb) json_object_set_new(root, "tlb", report_tlb_json(rep->tlb));
     int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
     fputc('\n', out);
     json_decref(root);

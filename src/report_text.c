@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "src/report.h"
+#include "src/report_tlb.h"
 
 #define RULE "-------------------------------------------------------------\n"
 
@@ -215,6 +216,7 @@ int report_write_text(FILE *out, const struct report *rep)
         else
             fprintf(out, RULE);
     }
+    if (rep->tlb) report_tlb_text(out, rep->tlb);
     if (rep->dry_run)
         fprintf(out, "Dry run: nothing was allocated or measured.\n");
     else if (rep->n_runs > 1)
@@ -240,5 +242,6 @@ int report_write_quiet(FILE *out, const struct report *rep)
                 (unsigned long long)r->config.elements, elem_type_name(r->config.type),
                 r->validation.passed ? "yes" : "NO");
     }
+    if (rep->tlb) report_tlb_quiet(out, rep->tlb);
     return ferror(out) ? -1 : 0;
 }

@@ -12,6 +12,7 @@
 #include "src/plan.h"
 #include "src/sysinfo.h"
 #include "src/timer.h"
+#include "src/tlb_result.h"
 
 /* Plain result structs: measurement fills them, writers only format them. */
 
@@ -60,6 +61,7 @@ struct report {
     bool dry_run;
     size_t n_runs;
     struct run_result *runs;
+    const struct tlb_result *tlb; /* --tlb; NULL when not asked for */
 };
 
 #endif

@@ -9,14 +9,15 @@
 
 void knee_params_default(struct knee_params *p)
 {
-    p->rel_tol = 0.10;
+    p->rel_tol = 0.20;
     p->abs_tol_ns = 0.15;
-    p->min_step_rel = 0.15;
+    p->min_step_rel = 0.40;
     p->min_step_ns = 0.30;
     p->lines_per_page = 64.0;
     p->approx_ratio = 1.125;
     p->max_tlb_levels = 2;
     p->control_random_order = true;
+    p->control_tlb_entries = p->control_tlb_high = p->control_tlb_penalty_ns = 0.0;
 }
 
 const char *knee_kind_name(enum knee_kind kind)
@@ -160,10 +161,22 @@ static size_t find_knees(const struct curve *c, const struct plateau *pl, size_t
         if (k + 1 < n_pl) {
             kn.high_ns = pl[k + 1].level_ns;
         } else {
-            kn.high_ns = c->y[hi];
+            /* a tail that never levels off: its first point a whole step up marks the next
+             * regime (the points before it are the transition) */
+            size_t j = hi;
+            while (j < c->n && c->y[j] - pl[k].level_ns < c->min_step[pl[k].last])
+                j = next_used(c, j + 1);
+            if (j >= c->n) break;
+            kn.high_ns = c->y[j];
             kn.to_tail = true;
         }
         kn.step_ns = kn.high_ns - kn.low_ns;
+        kn.complete_x = c->x[hi];
+        for (size_t j = hi; j < c->n; j = next_used(c, j + 1))
+            if (c->y[j] >= kn.low_ns + 0.8 * kn.step_ns) {
+                kn.complete_x = c->x[j];
+                break;
+            }
         if (kn.step_ns >= c->min_step[pl[k].last]) out[n_out++] = kn;
     }
     return n_out;
@@ -225,6 +238,7 @@ static void build_levels(const double *x, const double *y, size_t n, const struc
         snprintf(l->name, sizeof(l->name), "%s", names[level]);
         l->entries = kn->last_low;
         l->entries_high = kn->first_high;
+        l->complete_x = kn->complete_x;
         l->approx = kn->first_high / kn->last_low > p->approx_ratio;
         l->hit_ns = hit + cumulative;
         l->miss_penalty_ns = kn->step_ns;
@@ -240,6 +254,7 @@ static void build_levels(const double *x, const double *y, size_t n, const struc
     next->at_x = NAN;
     next->entries = NAN;
     next->entries_high = NAN;
+    next->complete_x = NAN;
     if ((int)level >= p->max_tlb_levels) {
         /* past the last TLB level: page walks */
         const struct knee_level *prev = &a->levels[level - 1];
@@ -304,10 +319,15 @@ static int analyse(const double *x, const double *y, size_t n, const double *cx,
     size_t t_nkn = find_knees(t, t_pl, t_npl, t_kn, KNEES_MAX);
     struct knee first = {0};
     bool have_first = t_nkn > 0;
-    if (have_first) {
+    if (p->control_tlb_entries > 0) {
+        first.last_low = p->control_tlb_entries;
+        first.first_high = p->control_tlb_high > 0 ? p->control_tlb_high : first.last_low;
+        first.step_ns = p->control_tlb_penalty_ns;
+        have_first = true;
+    } else if (have_first) {
         first = t_kn[0];
-        out->control_clean_until = p->lines_per_page * first.last_low;
     }
+    if (have_first) out->control_clean_until = p->lines_per_page * first.last_low;
 
     /* C' = C less its own first-level misses; T' = M - C' */
     for (size_t i = 0; i < cn; i++)
@@ -350,10 +370,15 @@ static int analyse(const double *x, const double *y, size_t n, const double *cx,
             if (overlaps(&out->tlb_knees[j], lo, hi)) tk = &out->tlb_knees[j];
         for (size_t j = 0; j < out->n_cache_knees && !ck; j++)
             if (overlaps(&out->cache_knees[j], lo, hi)) ck = &out->cache_knees[j];
+        double last_tlb_high = 0; /* where the last TLB level ends: walks beyond */
+        for (size_t j = 0; j < out->n_tlb_knees; j++)
+            if (out->tlb_knees[j].kind == KNEE_TLB) last_tlb_high = out->tlb_knees[j].first_high;
         if (tk)
             kn->kind = tk->kind;
         else if (ck || kn->control_step_ns >= 0.5 * kn->step_ns)
             kn->kind = KNEE_CACHE;
+        else if (kn->tlb_step_ns >= 0.5 * kn->step_ns)
+            kn->kind = lo >= last_tlb_high && last_tlb_high > 0 ? KNEE_WALK : KNEE_TLB;
         else
             kn->kind = KNEE_UNCLASSIFIED;
     }
@@ -372,7 +397,9 @@ static size_t refine_one(const struct knee *kn, const struct knee_params *p, con
                          size_t n, double *out, size_t count, size_t max)
 {
     double lo = kn->last_low, hi = kn->first_high;
-    if (kn->kind == KNEE_WALK || hi / lo <= p->approx_ratio || hi - lo < 2) return count;
+    if (kn->kind == KNEE_WALK || kn->kind == KNEE_UNCLASSIFIED || hi / lo <= p->approx_ratio ||
+        hi - lo < 2)
+        return count;
     for (int k = 1; k < 8 && count < max; k++) {
         double v = floor(lo + (hi - lo) * k / 8.0 + 0.5);
         if (v <= lo || v >= hi || contains(x, n, v) || contains(out, count, v)) continue;

@@ -34,6 +34,10 @@ struct knee_params {
     double approx_ratio;       /* a bracket wider than this ratio makes the entries "~" (1.125) */
     int max_tlb_levels;        /* knees of T counted as TLB levels; later ones are walk costs (2) */
     bool control_random_order; /* the control visits its lines in random order (true) */
+    /* The first TLB level the control's own pages go through (entries, first x past them,
+     * penalty). 0 = derive it from this curve; set when the sweep's pages are not the
+     * control's (a 2 MB sweep against a 4 KB control). */
+    double control_tlb_entries, control_tlb_high, control_tlb_penalty_ns;
 };
 
 void knee_params_default(struct knee_params *p);
@@ -50,6 +54,8 @@ struct knee {
     double last_low, first_high; /* the bracket, in the curve's x */
     double low_ns, high_ns;      /* level before; level after (or first tail point) */
     double step_ns;              /* high - low on the curve it was found on */
+    double complete_x;           /* first x that has risen 80% of the step: a wide gap to
+                                    last_low means misses set in gradually */
     double control_step_ns;      /* the control's rise over the bracket; NAN without control */
     double tlb_step_ns;          /* T's rise over the bracket; NAN without control */
     bool to_tail;                /* rises into a tail that never levels off */
@@ -66,6 +72,7 @@ struct knee_level {
     char name[16];
     double entries;         /* last x that still fit (the bracket's lower end); NAN if unknown */
     double entries_high;    /* first x that did not */
+    double complete_x;      /* first x past 80% of the rise to the next level */
     bool approx;            /* bracket wider than approx_ratio */
     double hit_ns;          /* ns per access when translations hit here (data in L1) */
     double miss_penalty_ns; /* added per access when this level misses and the next serves */
@@ -97,7 +104,9 @@ int knees_analyse(const double *x, const double *y, size_t n, const double *cx, 
                   size_t cn, const struct knee_params *p, struct knee_analysis *out);
 
 /* Extra x values (whole numbers, not already in x) that split each knee's bracket in eight, for
- * the brackets wider than approx_ratio. Returns how many were written (at most max). */
+ * the brackets wider than approx_ratio: TLB knees, data-cache knees and the sweep's knees that
+ * are one or the other (not the walk region, where more points only measure noise). Returns
+ * how many were written (at most max). */
 size_t knees_refine(const struct knee_analysis *a, const struct knee_params *p, const double *x,
                     size_t n, double *out, size_t max);
 
