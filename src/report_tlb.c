@@ -77,7 +77,7 @@ static void level_line(char *buf, size_t len, const struct tlb_sweep *s, size_t 
     } else {
         PUT(", +%.2f ns", prev->miss_penalty_ns);
         if (ghz > 0) PUT(" (+%.1f cycles)", prev->miss_penalty_ns * ghz);
-        PUT(" over a %s hit", prev->name);
+        PUT(" over an %s hit", prev->name);
     }
     if (with_documented) {
         if (s->documented[i])

@@ -749,7 +749,8 @@ static void finish_sweep(struct tlb_sweep *s, const struct tlb_curve *control,
 static void warm_up(struct team *tm, int t)
 {
     struct worker *w = &tm->w[t];
-    build_point(tm, w, t, 16, 0, SET_SWEEP);
+    double pages = tm->plan->max_pages < 16 ? (double)tm->plan->max_pages : 16.0;
+    build_point(tm, w, t, pages, 0, SET_SWEEP);
     double t0 = timer_now();
     while (timer_now() - t0 < WARMUP_S)
         tlb_chain_run(&w->chain, 100000);
