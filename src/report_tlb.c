@@ -326,6 +326,9 @@ void report_tlb_text(FILE *out, const struct tlb_result *t)
             write_points(out, &t->huge, ghz, true);
             if (t->huge.note[0]) fprintf(out, "(%s)\n", t->huge.note);
             write_levels(out, &t->huge, ghz, "2 MiB");
+            if (t->huge_extends_reach == 0)
+                fprintf(out, "Reach: not extended; these entries hold 4 KB pieces of the 2 MB "
+                             "pages (see below)\n");
         } else {
             fprintf(out, "2 MB pages: not measured (%s)\n", t->huge_why);
         }

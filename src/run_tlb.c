@@ -946,6 +946,8 @@ static void describe_reach(struct tlb_result *out)
     }
     if (sp->verdict == 0) {
         out->huge_extends_reach = 0;
+        for (size_t i = 0; i < TLB_LEVELS_MAX; i++) /* entries x 2 MiB would be a fiction */
+            out->huge.reach_bytes[i] = NAN;
         used += (size_t)snprintf(
             s + used, len - used,
             "2 MB pages are translated in 4 KB pieces here: %.0f distinct 4 KB pieces of one 2 MB "
