@@ -65,7 +65,7 @@ static void level_line(char *buf, size_t len, const struct tlb_sweep *s, size_t 
     if (isfinite(l->entries)) {
         PUT("%s%.0f entries", l->approx ? "~" : "", l->entries);
         if (l->approx) PUT(" (knee between %.0f and %.0f pages)", l->entries, l->entries_high);
-        if (isfinite(l->complete_x) && l->complete_x > 1.25 * l->entries)
+        if (isfinite(l->complete_x) && l->complete_x > 1.25 * l->entries_high)
             PUT(" (misses set in gradually: the rise completes by %.0f pages)", l->complete_x);
     } else {
         PUT("more than %.0f entries (no knee up to the last point)", l->at_x);

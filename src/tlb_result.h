@@ -114,7 +114,7 @@ struct tlb_result {
     struct tlb_sweep huge;
     struct tlb_splinter splinter;
     int huge_extends_reach; /* 1 yes, 0 no, -1 unknown */
-    char reach_note[300];
+    char reach_note[512];
     struct tlb_throughput walk[2]; /* [0] 4 KB, [1] 2 MB */
     /* single point (--tlb-pages): the one point and its trials */
     uint64_t trials;              /* traversals per sample; 0 = timed in chunks */
