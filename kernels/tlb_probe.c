@@ -15,9 +15,12 @@ size_t tlb_element_offset(enum tlb_layout layout, size_t i, size_t n, size_t pag
 {
     const size_t lines_per_small = TLB_SMALL_PAGE / TLB_LINE_BYTES;
     if (layout == TLB_LAYOUT_DENSE) {
+        /* element i keeps the sweep's line (i mod 64), so both put the same number of
+         * elements on each cache set and each page offset; the page rotates with i, so
+         * consecutive elements are 4 KB + 64 bytes apart as in the sweep */
         size_t pages = (n + lines_per_small - 1) / lines_per_small;
-        size_t page = i % pages, round = i / pages; /* round < 64 */
-        return page * TLB_SMALL_PAGE + ((page + round) % lines_per_small) * TLB_LINE_BYTES;
+        size_t line = i % lines_per_small, round = i / lines_per_small; /* round < pages */
+        return ((round + line) % pages) * TLB_SMALL_PAGE + line * TLB_LINE_BYTES;
     }
     size_t lines_per_page = page_bytes / TLB_LINE_BYTES;
     return i * page_bytes + (stagger ? (i % lines_per_page) * TLB_LINE_BYTES : 0);

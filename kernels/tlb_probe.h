@@ -25,7 +25,8 @@ enum tlb_layout { TLB_LAYOUT_SPREAD, TLB_LAYOUT_DENSE };
 /* Byte offset of element i of a point with n elements. With stagger, element i of SPREAD uses
  * line i mod (page_bytes / 64) of its page, so n pages spread over every cache set instead of
  * all landing in one (seed 000 pitfall 6). DENSE interleaves its lines over its pages the same
- * way: each of its pages holds 64 elements, consecutive elements sit in different pages. */
+ * way: element i uses line i mod 64 too, in page (i / 64 + i mod 64) mod pages, so each of its
+ * pages holds up to 64 elements and consecutive elements sit in different pages. */
 size_t tlb_element_offset(enum tlb_layout layout, size_t i, size_t n, size_t page_bytes,
                           bool stagger);
 

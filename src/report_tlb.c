@@ -126,6 +126,16 @@ static void write_levels(FILE *out, const struct tlb_sweep *s, double ghz, const
         fprintf(out, "Levels (%s): unknown (too few points to analyse)\n", what);
         return;
     }
+    if (!a->has_control) {
+        fprintf(out,
+                "Levels (%s): not named: without a control that shares the sweep's cache "
+                "behaviour (--no-stagger) a knee may be a TLB or a cache-set one. Knees:\n",
+                what);
+        for (size_t i = 0; i < a->n_main_knees; i++)
+            fprintf(out, "  %.0f -> %.0f pages: +%.2f ns\n", a->main_knees[i].last_low,
+                    a->main_knees[i].first_high, a->main_knees[i].step_ns);
+        return;
+    }
     if (a->n_levels == 0) {
         fprintf(out,
                 "Levels (%s): unknown: no rise of the translation cost (sweep minus "
@@ -372,7 +382,10 @@ void report_tlb_quiet(FILE *out, const struct tlb_result *t)
     }
     fprintf(out, "tlb:");
     const struct knee_analysis *a = &s->analysis;
-    if (a->n_levels == 0) fprintf(out, " levels unknown (no translation knee found)");
+    if (a->n_levels == 0)
+        fprintf(out, " levels %s",
+                a->has_control ? "unknown (no translation knee found)"
+                               : "not named (--no-stagger)");
     for (size_t i = 0; i < a->n_levels; i++) {
         const struct knee_level *l = &a->levels[i];
         const struct knee_level *prev = i ? &a->levels[i - 1] : NULL;

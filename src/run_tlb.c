@@ -738,10 +738,12 @@ static void finish_sweep(struct tlb_sweep *s, const struct tlb_curve *control,
                          const struct tlb_plan *plan, struct tlb_result *out, unsigned page_bit,
                          const struct knee_params *p)
 {
-    if (analyse_sweep(s, control, p) != 0) return;
+    /* with --no-stagger the sweep's accesses share one cache set, which the control (its
+     * lines spread over its pages) cannot reproduce: no control, so no level is named */
+    const struct tlb_curve none = {0};
+    if (analyse_sweep(s, plan->opts.stagger ? control : &none, p) != 0) return;
     document_levels(s, &out->cpuid, page_bit);
     label_cache_knees(s, out);
-    (void)plan;
 }
 
 /* ---------------------------------------------------------------- phases */
@@ -1176,13 +1178,20 @@ int run_tlb(const struct tlb_plan *plan, const struct topology *topo, const stru
             add_warning(out, "thread %d was not kept on PU %d (ran on %d%s)", t, plan->pus[t],
                         r->pu, r->migrated ? ", then moved" : "");
     }
+    if (plan->page_bytes > TLB_SMALL_PAGE && out->backing.verified &&
+        out->backing.page_size_bytes < plan->page_bytes)
+        add_warning(out,
+                    "--pages %s: smaps shows %llu-byte pages under the sweep, not %llu: the "
+                    "stride is one access per %llu bytes but the pages are smaller",
+                    plan->pages_name, (unsigned long long)out->backing.page_size_bytes,
+                    (unsigned long long)plan->page_bytes, (unsigned long long)plan->page_bytes);
     if (plan->pus[0] < 0)
         add_warning(out, "the probe is not pinned (--cpu -1): moving to another core leaves the "
                          "TLB cold and spoils points");
     if (!plan->opts.stagger)
         add_warning(out, "--no-stagger: every page uses cache line 0, so cache-set conflicts add "
-                         "knees the control (lines spread over its pages) cannot reproduce; "
-                         "levels may be set conflicts");
+                         "knees that the control (lines spread over its pages) cannot reproduce; "
+                         "no level is named");
     if (plan->opts.mode == TLB_MODE_INC)
         add_warning(out, "--tlb-mode inc: independent accesses overlap their misses, so knees "
                          "are faint; chase measures latency");

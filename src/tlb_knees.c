@@ -171,13 +171,28 @@ static size_t find_knees(const struct curve *c, const struct plateau *pl, size_t
             kn.to_tail = true;
         }
         kn.step_ns = kn.high_ns - kn.low_ns;
+        if (kn.step_ns < c->min_step[pl[k].last]) continue;
+        /* the plateau's tolerance can hold the first few misses: the level ends at the last
+         * point within a tenth of the step */
+        size_t lo = pl[k].last;
+        while (lo > pl[k].first && c->y[lo] > kn.low_ns + 0.1 * kn.step_ns) {
+            size_t prev = lo - 1;
+            while (prev > pl[k].first && c->skip[prev])
+                prev--;
+            lo = prev;
+        }
+        if (lo != pl[k].last) {
+            kn.last_low = c->x[lo];
+            hi = next_used(c, lo + 1);
+            kn.first_high = c->x[hi];
+        }
         kn.complete_x = c->x[hi];
         for (size_t j = hi; j < c->n; j = next_used(c, j + 1))
             if (c->y[j] >= kn.low_ns + 0.8 * kn.step_ns) {
                 kn.complete_x = c->x[j];
                 break;
             }
-        if (kn.step_ns >= c->min_step[pl[k].last]) out[n_out++] = kn;
+        out[n_out++] = kn;
     }
     return n_out;
 }
