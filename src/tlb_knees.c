@@ -352,11 +352,23 @@ static int analyse(const double *x, const double *y, size_t n, const double *cx,
     curve_init(t, x, tv, y, n, p);
     t_npl = find_plateaus(t, t_pl, KNEES_MAX);
     out->n_tlb_knees = find_knees(t, t_pl, t_npl, out->tlb_knees, KNEES_MAX);
-    int tlb_levels = 0;
+    /* Which of T's knees end a TLB level: up to the one into page walks, the first step at
+     * least three times every step before it (a walk costs several times a second-level
+     * hit); failing such a step, the first max_tlb_levels. Knees past it are walk costs
+     * (page-table entries leaving a cache). */
+    size_t last_tlb = out->n_tlb_knees;
+    double before = out->n_tlb_knees ? out->tlb_knees[0].step_ns : 0.0;
+    for (size_t k = 1; k < out->n_tlb_knees && k < KNEE_LEVELS_MAX && last_tlb == out->n_tlb_knees;
+         k++) {
+        if (out->tlb_knees[k].step_ns >= 3.0 * before) last_tlb = k;
+        before = fmax(before, out->tlb_knees[k].step_ns);
+    }
+    if (last_tlb == out->n_tlb_knees && out->n_tlb_knees > 0)
+        last_tlb = out->n_tlb_knees > (size_t)p->max_tlb_levels ? (size_t)p->max_tlb_levels - 1
+                                                                : out->n_tlb_knees - 1;
     for (size_t k = 0; k < out->n_tlb_knees; k++) {
         struct knee *kn = &out->tlb_knees[k];
-        kn->kind = tlb_levels < p->max_tlb_levels ? KNEE_TLB : KNEE_WALK;
-        tlb_levels += kn->kind == KNEE_TLB;
+        kn->kind = k <= last_tlb ? KNEE_TLB : KNEE_WALK;
         kn->tlb_step_ns = kn->step_ns;
         kn->control_step_ns =
             interpolate(cx, cc, cn, kn->first_high) - interpolate(cx, cc, cn, kn->last_low);

@@ -26,13 +26,13 @@
 #define KNEE_LEVELS_MAX 4
 
 struct knee_params {
-    double rel_tol;            /* plateau tolerance as a fraction of M (0.10) */
-    double abs_tol_ns;         /* ... never below this (0.15 ns) */
-    double min_step_rel;       /* a knee raises the level by this fraction of M (0.15) */
-    double min_step_ns;        /* ... and by at least this (0.30 ns) */
-    double lines_per_page;     /* lines of one control page (64 for 4 KB pages) */
-    double approx_ratio;       /* a bracket wider than this ratio makes the entries "~" (1.125) */
-    int max_tlb_levels;        /* knees of T counted as TLB levels; later ones are walk costs (2) */
+    double rel_tol;        /* plateau tolerance as a fraction of M (0.10) */
+    double abs_tol_ns;     /* ... never below this (0.15 ns) */
+    double min_step_rel;   /* a knee raises the level by this fraction of M (0.15) */
+    double min_step_ns;    /* ... and by at least this (0.30 ns) */
+    double lines_per_page; /* lines of one control page (64 for 4 KB pages) */
+    double approx_ratio;   /* a bracket wider than this ratio makes the entries "~" (1.125) */
+    int max_tlb_levels;    /* TLB levels when no step stands out as the one into page walks (2) */
     bool control_random_order; /* the control visits its lines in random order (true) */
     /* The first TLB level the control's own pages go through (entries, first x past them,
      * penalty). 0 = derive it from this curve; set when the sweep's pages are not the

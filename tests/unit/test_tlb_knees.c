@@ -241,6 +241,53 @@ static void seed_000_table(void **state)
     assert_int_equal(count_kind(a.main_knees, a.n_main_knees, KNEE_TLB), 2);
 }
 
+/* Three translation levels before the walk (as this VM shows for 2 MB pages split into 4 KB
+ * pieces): the step into page walks is the first one three times every step before it; a
+ * later rise in the walk region is a walk cost, not another level. */
+static void three_levels_then_walk_costs(void **state)
+{
+    (void)state;
+    double x[MAXP], y[MAXP], cy[MAXP];
+    size_t n = grid(x, 32768);
+    for (size_t i = 0; i < n; i++) {
+        y[i] = x[i] <= 6      ? 1.7
+               : x[i] <= 384  ? 4.2
+               : x[i] <= 1536 ? 6.8
+               : x[i] <= 8192 ? 28.0
+                              : 60.0;
+        cy[i] = 1.7;
+    }
+    struct knee_params p = params();
+    p.control_tlb_entries = 96; /* the control's own pages follow the 4 KB first level */
+    p.control_tlb_high = 128;
+    p.control_tlb_penalty_ns = 2.5;
+    for (size_t i = 0; i < n; i++)
+        cy[i] += own_tlb(x[i], 96, 2.5);
+    struct knee_analysis a;
+    assert_int_equal(knees_analyse(x, y, n, x, cy, n, &p, &a), 0);
+    assert_int_equal(a.n_levels, 4);
+    assert_string_equal(a.levels[0].name, "L1 DTLB");
+    assert_string_equal(a.levels[1].name, "L2 TLB");
+    assert_string_equal(a.levels[2].name, "L3 TLB");
+    assert_string_equal(a.levels[3].name, "page walk");
+    assert_true(a.levels[0].entries == 6 && a.levels[1].entries == 384 &&
+                a.levels[2].entries == 1536);
+    assert_true(fabs(a.levels[3].miss_penalty_ns - 21.2) < 1e-6);
+    assert_int_equal(count_kind(a.tlb_knees, a.n_tlb_knees, KNEE_WALK), 1); /* 8192 -> 12288 */
+
+    /* two levels, then a bigger rise deep in the walk region: still two levels */
+    for (size_t i = 0; i < n; i++)
+        y[i] = x[i] <= 96 ? 1.7 : x[i] <= 1536 ? 4.2 : x[i] <= 8192 ? 22.0 : 60.0;
+    knee_params_default(&p);
+    for (size_t i = 0; i < n; i++)
+        cy[i] = 1.7 + own_tlb(x[i], 96, 2.5);
+    assert_int_equal(knees_analyse(x, y, n, x, cy, n, &p, &a), 0);
+    assert_int_equal(a.n_levels, 3);
+    assert_true(a.levels[1].entries == 1536);
+    assert_string_equal(a.levels[2].name, "page walk");
+    assert_true(a.levels[2].max_penalty_ns > 50);
+}
+
 static void rejects_bad_input(void **state)
 {
     (void)state;
@@ -274,6 +321,7 @@ int main(void)
         cmocka_unit_test(noisy_steps),
         cmocka_unit_test(cache_knee_only_in_control),
         cmocka_unit_test(seed_000_table),
+        cmocka_unit_test(three_levels_then_walk_costs),
         cmocka_unit_test(rejects_bad_input),
         cmocka_unit_test(entries_agree),
     };
