@@ -30,7 +30,7 @@ static double cycle_ghz(const struct tlb_result *t)
 
 static bool is_walk(const struct knee_level *l)
 {
-    return strcmp(l->name, "page walk") == 0;
+    return strcmp(l->name, "page walk") == 0 || strncmp(l->name, "past knee", 9) == 0;
 }
 
 static const char *page_label(uint64_t bytes, char *buf, size_t len)
@@ -53,7 +53,7 @@ static void level_line(char *buf, size_t len, const struct tlb_sweep *s, size_t 
         if (used < len) used += (size_t)snprintf(buf + used, len - used, __VA_ARGS__);             \
     } while (0)
     if (is_walk(l)) {
-        PUT("page walk: +%.2f ns", l->miss_penalty_ns);
+        PUT("%s: +%.2f ns", l->name, l->miss_penalty_ns);
         if (ghz > 0) PUT(" (+%.0f cycles)", l->miss_penalty_ns * ghz);
         PUT(" just past the %s", prev ? prev->name : "last TLB level");
         if (isfinite(l->max_penalty_ns))
@@ -77,7 +77,7 @@ static void level_line(char *buf, size_t len, const struct tlb_sweep *s, size_t 
     } else {
         PUT(", +%.2f ns", prev->miss_penalty_ns);
         if (ghz > 0) PUT(" (+%.1f cycles)", prev->miss_penalty_ns * ghz);
-        PUT(" over an %s hit", prev->name);
+        PUT(" per access when the %s misses", prev->name);
     }
     if (with_documented) {
         if (s->documented[i])
@@ -391,7 +391,7 @@ void report_tlb_quiet(FILE *out, const struct tlb_result *t)
         const struct knee_level *prev = i ? &a->levels[i - 1] : NULL;
         fprintf(out, "%s ", i ? "," : "");
         if (is_walk(l))
-            fprintf(out, "page walk +%.2f ns", l->miss_penalty_ns);
+            fprintf(out, "%s +%.2f ns", l->name, l->miss_penalty_ns);
         else if (!isfinite(l->entries))
             fprintf(out, "%s >%.0f entries", l->name, l->at_x);
         else

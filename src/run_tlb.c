@@ -742,6 +742,22 @@ static void finish_sweep(struct tlb_sweep *s, const struct tlb_curve *control,
      * lines spread over its pages) cannot reproduce: no control, so no level is named */
     const struct tlb_curve none = {0};
     if (analyse_sweep(s, plan->opts.stagger ? control : &none, p) != 0) return;
+    if (plan->opts.mode == TLB_MODE_INC) {
+        /* independent accesses overlap their misses, so a level's knee can vanish (seed 000:
+         * the first one does): knees are numbered, never named or compared with CPUID */
+        for (size_t i = 0; i < s->analysis.n_levels; i++) {
+            struct knee_level *l = &s->analysis.levels[i];
+            if (strcmp(l->name, "page walk") == 0)
+                snprintf(l->name, sizeof(l->name), "past knee %d", (int)i % 10);
+            else
+                snprintf(l->name, sizeof(l->name), "TLB knee %d", (int)(i + 1) % 10);
+        }
+        document_levels(s, &(struct cpuid_tlb_info){0}, page_bit);
+        for (size_t i = 0; i < TLB_LEVELS_MAX; i++)
+            s->reach_bytes[i] = NAN;
+        label_cache_knees(s, out);
+        return;
+    }
     document_levels(s, &out->cpuid, page_bit);
     label_cache_knees(s, out);
 }
@@ -1194,7 +1210,8 @@ int run_tlb(const struct tlb_plan *plan, const struct topology *topo, const stru
                          "no level is named");
     if (plan->opts.mode == TLB_MODE_INC)
         add_warning(out, "--tlb-mode inc: independent accesses overlap their misses, so knees "
-                         "are faint; chase measures latency");
+                         "are faint or missing; they are numbered, not named as TLB levels "
+                         "(--tlb-mode chase measures latency)");
     long chunks = 0, disturbed = 0;
     for (int t = 0; t < out->n_threads; t++)
         for (size_t i = 0; i < out->per_thread[t].small.main.n; i++) {
