@@ -177,7 +177,7 @@ static void write_header(FILE *out, const struct tlb_result *t)
 {
     const struct tlb_options *o = &t->opts;
     char pg[32];
-    fprintf(out, RULE "TLB probe: %s, %s order, %s\n", mode_name(o->mode), order_word(o->order),
+    fprintf(out, "TLB probe: %s, %s order, %s\n", mode_name(o->mode), order_word(o->order),
             o->stagger ? "cache lines staggered (page p uses line p mod 64)"
                        : "NOT staggered (line 0 of every page)");
     if (t->multi) {
