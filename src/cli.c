@@ -38,6 +38,15 @@ enum long_only {
     OPT_SAVE_REFERENCE,
     OPT_TIME_LIMIT,
     OPT_MPI_PER_RANK,
+    OPT_TLB,
+    OPT_CPU,
+    OPT_ORDER,
+    OPT_NO_STAGGER,
+    OPT_TLB_MODE,
+    OPT_TLB_PAGES,
+    OPT_TLB_TRIALS,
+    OPT_REPEAT,
+    OPT_TLB_MAX_PAGES,
 };
 
 static const struct option long_options[] = {
@@ -71,6 +80,15 @@ static const struct option long_options[] = {
     {"save-reference", required_argument, NULL, OPT_SAVE_REFERENCE},
     {"time-limit", required_argument, NULL, OPT_TIME_LIMIT},
     {"mpi-per-rank", no_argument, NULL, OPT_MPI_PER_RANK},
+    {"tlb", no_argument, NULL, OPT_TLB},
+    {"cpu", required_argument, NULL, OPT_CPU},
+    {"order", required_argument, NULL, OPT_ORDER},
+    {"no-stagger", no_argument, NULL, OPT_NO_STAGGER},
+    {"tlb-mode", required_argument, NULL, OPT_TLB_MODE},
+    {"tlb-pages", required_argument, NULL, OPT_TLB_PAGES},
+    {"tlb-trials", required_argument, NULL, OPT_TLB_TRIALS},
+    {"repeat", required_argument, NULL, OPT_REPEAT},
+    {"tlb-max-pages", required_argument, NULL, OPT_TLB_MAX_PAGES},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     PROBE_LONG_OPTIONS,
@@ -85,7 +103,7 @@ void cli_print_help(FILE *out)
         "STREAM-style memory bandwidth of this node: Copy, Scale, Add and Triad on every\n"
         "core, arrays sized from the last-level cache, results validated.\n"
         "\n"
-        "Kernels (default: all four, in STREAM order):\n"
+        "Kernels (default: all four, in STREAM order, unless only probes are asked for):\n"
         "  --copy        c = a          (2 words moved per element)\n"
         "  --scale       b = q*c        (2 words, 1 flop)\n"
         "  --add         c = a + b      (3 words, 1 flop)\n"
@@ -95,6 +113,21 @@ void cli_print_help(FILE *out)
         "  --read        sum += a       (1 word read, a reduction)\n"
         "  --write       c = q          (1 word written)\n"
         "  --nstream     a += b + q*c   (4 words: 3 read, 1 written)\n"
+        "\n"
+        "Probes:\n"
+        "  --tlb         TLB sizes and miss costs: one access per page over 1..32768 pages,\n"
+        "                against a control with the same cache lines in 64x fewer pages;\n"
+        "                names each data-TLB level, 4 KB and 2 MB pages, page-walk throughput\n"
+        "  --cpu N               pin the probe to PU N (default the first planned PU; -1 none)\n"
+        "  --order random|seq    page visiting order (default random)\n"
+        "  --no-stagger          touch line 0 of every page (default: page p uses line p mod 64)\n"
+        "  --tlb-mode chase|inc  pointer chase = latency (default), inc = a[i] += 1 loop\n"
+        "  --tlb-pages N         one point: N pages (like seed 000's ./tlb N T)\n"
+        "  --tlb-trials T        ... traversals of those N pages per sample (default: timed)\n"
+        "  --tlb-max-pages N     last point of the sweep (default 32768; the 2 MB sweep\n"
+        "                        goes to N/8 pages)\n"
+        "  --repeat K            samples per point, min and median reported (default 5)\n"
+        "  with -t N: the probe runs on N placed threads at once, each on its own pages\n"
         "\n"
         "Options (a comma list runs every combination, one result row each):\n"
         "  -t, --threads N[,N...]  OpenMP threads (default $OMP_NUM_THREADS, else one per\n"
@@ -324,6 +357,91 @@ static void set_defaults(struct options *o)
     for (int k = 0; k < KERNEL_COUNT; k++)
         o->expect.rate_mbps[k] = 0.0;
     o->expect.hugepages_2m = -1;
+    o->tlb.cpu = -1;
+    o->tlb.order = TLB_ORDER_RANDOM;
+    o->tlb.stagger = true;
+    o->tlb.mode = TLB_MODE_CHASE;
+    o->tlb.repeat = TLB_DEFAULT_REPEAT;
+    o->tlb.max_pages = TLB_DEFAULT_MAX_PAGES;
+}
+
+/* The probe's options: checked here as text, against the machine when the probe is planned. */
+static int apply_tlb_option(struct tlb_options *t, int c, const char *arg)
+{
+    static const char *const orders[] = {"random", "seq", NULL};
+    static const char *const modes[] = {"chase", "inc", NULL};
+    static const char *const names[] = {"--cpu",      "--order",        "--no-stagger",
+                                        "--tlb-mode", "--tlb-pages",    "--tlb-trials",
+                                        "--repeat",   "--tlb-max-pages"};
+    char why[256];
+    uint64_t v;
+    int index = 0;
+    if (c < OPT_CPU || c > OPT_TLB_MAX_PAGES)
+        return usage_error("internal: unhandled option %s%s", "", "");
+    if (!t->any_option) t->first_option = names[c - OPT_CPU];
+    t->any_option = true;
+    switch (c) {
+    case OPT_CPU:
+        if (strcmp(arg, "-1") == 0) {
+            t->cpu = -1;
+        } else if (parse_uint(arg, 0, 65535, &v, why, sizeof(why)) != 0) {
+            return usage_error("--cpu: %s; give a PU number, or -1 for unpinned", why, "");
+        } else {
+            t->cpu = (int)v;
+        }
+        t->cpu_given = true;
+        return 0;
+    case OPT_ORDER:
+        if (parse_choice("--order", arg, orders, &index) != 0) return 1;
+        t->order = (enum tlb_order)index;
+        return 0;
+    case OPT_NO_STAGGER: t->stagger = false; return 0;
+    case OPT_TLB_MODE:
+        if (parse_choice("--tlb-mode", arg, modes, &index) != 0) return 1;
+        t->mode = (enum tlb_mode)index;
+        return 0;
+    case OPT_TLB_PAGES:
+        if (parse_uint(arg, 1, TLB_MAX_PAGES_LIMIT, &v, why, sizeof(why)) != 0)
+            return usage_error("--tlb-pages: %s (the number of pages to touch)", why, "");
+        t->pages = v;
+        return 0;
+    case OPT_TLB_TRIALS:
+        if (parse_uint(arg, 1, 1000000000000ull, &v, why, sizeof(why)) != 0)
+            return usage_error("--tlb-trials: %s (traversals of the pages per sample)", why, "");
+        t->trials = v;
+        return 0;
+    case OPT_REPEAT:
+        if (parse_uint(arg, 1, 1000, &v, why, sizeof(why)) != 0)
+            return usage_error("--repeat: %s (samples per point)", why, "");
+        t->repeat = (unsigned)v;
+        return 0;
+    default: /* OPT_TLB_MAX_PAGES */
+        if (parse_uint(arg, 4, TLB_MAX_PAGES_LIMIT, &v, why, sizeof(why)) != 0)
+            return usage_error("--tlb-max-pages: %s (the sweep's last point)", why, "");
+        t->max_pages = v;
+        return 0;
+    }
+}
+
+/* Combinations of probe options that cannot mean anything. */
+static int check_tlb_options(const struct options *o)
+{
+    const struct tlb_options *t = &o->tlb;
+    if (t->any_option && !t->enabled)
+        return usage_error("%s is an option of the TLB probe; add --tlb%s", t->first_option, "");
+    if (t->trials && !t->pages)
+        return usage_error("--tlb-trials needs --tlb-pages N (trials are traversals of N "
+                           "pages)%s%s",
+                           "", "");
+    if (t->pages && t->max_pages != TLB_DEFAULT_MAX_PAGES)
+        return usage_error("--tlb-pages measures one point; --tlb-max-pages is for sweeps, "
+                           "drop one of them%s%s",
+                           "", "");
+    if (t->enabled && t->cpu_given && o->n_threads)
+        return usage_error("--cpu pins the single-thread probe; with --threads place the "
+                           "threads with --bind (e.g. --bind 0,1)%s%s",
+                           "", "");
+    return 0;
 }
 
 static int apply_option(struct options *o, int c, const char *arg)
@@ -408,9 +526,10 @@ static int apply_option(struct options *o, int c, const char *arg)
         return 0;
     case 'q': o->quiet = true; return 0;
     case OPT_DRY_RUN: o->dry_run = true; return 0;
+    case OPT_TLB: o->tlb.enabled = true; return 0;
     default:
         if (c >= OPT_FAULTS) return probe_apply_option(&o->probes, c, arg);
-        return usage_error("internal: unhandled option %s%s", "", "");
+        return apply_tlb_option(&o->tlb, c, arg);
     }
 }
 
@@ -454,8 +573,10 @@ enum cli_action cli_parse(int argc, char **argv, struct options *o)
         return CLI_EXIT_USAGE;
     }
     if (probe_options_finish(&o->probes) != 0) return CLI_EXIT_USAGE;
+    if (check_tlb_options(o) != 0) return CLI_EXIT_USAGE;
     /* probes alone replace the STREAM kernels; with a kernel flag both run */
-    if (o->kernel_mask == 0 && o->probes.mask == 0) o->kernel_mask = KERNEL_MASK_STREAM;
+    if (o->kernel_mask == 0 && o->probes.mask == 0 && !o->tlb.enabled)
+        o->kernel_mask = KERNEL_MASK_STREAM;
     const char *env_isa = getenv("MEMBENCH_ISA");
     if (!o->isa_forced && env_isa && *env_isa && parse_isa(o, "MEMBENCH_ISA", env_isa) != 0)
         return CLI_EXIT_USAGE;

@@ -10,6 +10,7 @@
 #include "src/acceptance.h"
 #include "src/parse.h"
 #include "src/probes.h"
+#include "src/tlb_options.h"
 
 #define LIST_MAX 64
 
@@ -20,7 +21,7 @@ enum domain_kind { DOMAIN_NONE, DOMAIN_NUMA, DOMAIN_PACKAGE, DOMAIN_LLC };
 
 /* The command line, parsed and checked; nothing here depends on the machine. */
 struct options {
-    unsigned kernel_mask; /* bits of enum kernel_id; 0 = the four STREAM kernels */
+    unsigned kernel_mask; /* bits of enum kernel_id; 0 = the four STREAM kernels, or none */
     bool isa_forced;      /* --isa or MEMBENCH_ISA */
     enum isa isa;
     unsigned threads[LIST_MAX];
@@ -52,6 +53,7 @@ struct options {
     double time_limit_s;         /* 0 = none; --acceptance defaults to 30 */
     bool mpi_per_rank;           /* MPI builds: every rank is its own "node" */
     struct probe_options probes; /* --faults, --shootdown, --timer and their options */
+    struct tlb_options tlb;      /* --tlb and its options */
 };
 
 enum cli_action { CLI_RUN, CLI_EXIT_OK, CLI_EXIT_USAGE };

@@ -16,6 +16,7 @@
 #include "src/probes.h"
 #include "src/report.h"
 #include "src/run_stream.h"
+#include "src/run_tlb.h"
 #include "version.h"
 
 /* libgomp reads OMP_NUM_THREADS while it loads, before main(), and prints its own complaint
@@ -212,8 +213,10 @@ int node_main(struct options *o, char **json, size_t *json_len)
     }
 
     struct plan plan = {NULL, 0};
+    struct tlb_plan tplan = {0};
     int rc = opts.kernel_mask ? plan_build(&opts, &topo, &rep.sys, &plan) : EXIT_OK;
     if (rc == EXIT_OK) rc = probes_check(&opts, &topo, &rep.sys);
+    if (rc == EXIT_OK) rc = tlb_plan_build(&opts, &topo, &rep.sys, &tplan);
     struct output_file out = {0}, ref = {0};
     if (rc == EXIT_OK &&
         ((json ? output_open_memory(&out, json, json_len) : output_open(&out, opts.output)) != 0 ||
@@ -222,6 +225,7 @@ int node_main(struct options *o, char **json, size_t *json_len)
     if (rc != EXIT_OK) {
         output_abort(&out);
         plan_free(&plan);
+        tlb_plan_free(&tplan);
         topology_unload(&topo);
         return rc;
     }
@@ -244,6 +248,17 @@ int node_main(struct options *o, char **json, size_t *json_len)
     rep.runs = calloc(plan.n_runs ? plan.n_runs : 1, sizeof(*rep.runs));
     rep.n_runs = plan.n_runs;
     if (rc == EXIT_OK) rc = rep.runs ? measure(&opts, &plan, &topo, &rep) : EXIT_RESOURCE;
+    struct tlb_result tres = {0};
+    if (rc == EXIT_OK && tplan.enabled && !interrupt_signal()) {
+        if (opts.dry_run)
+            tlb_describe(&tplan, &topo, &tres);
+        else
+            rc = run_tlb(&tplan, &topo, &rep.sys, &rep.timer, &tres);
+        rep.tlb = &tres;
+        if (!report_shows_warnings(&opts))
+            for (int w = 0; w < tres.n_warnings; w++)
+                log_warn("tlb: %s", tres.warnings[w]);
+    }
     if (rc == EXIT_OK && !opts.dry_run && opts.n_pages > 1 &&
         compare_pages(&rep, opts.pages[0]) != 0) {
         log_error("out of memory comparing the page backings");
@@ -279,6 +294,8 @@ int node_main(struct options *o, char **json, size_t *json_len)
     free_report(&rep);
     compare_free(&rep);
     probes_free(rep.probes);
+    tlb_result_free(&tres);
+    tlb_plan_free(&tplan);
     plan_free(&plan);
     topology_unload(&topo);
     return rc;

@@ -1,5 +1,6 @@
 #include "src/probes.h"
 #include "src/report.h"
+#include "src/report_tlb.h"
 
 static const char *header = "run,threads,bind,pages,page_size_bytes,stores,type,array_elements,"
                             "array_bytes,offset,ntimes,kernel,best_rate_mbps,avg_time_s,"
@@ -21,7 +22,8 @@ static void write_config(FILE *out, size_t index, const struct run_result *r)
 
 int report_write_csv(FILE *out, const struct report *rep)
 {
-    bool stream_table = rep->n_runs > 0 || !rep->probes; /* probes alone: only their tables */
+    /* probes alone: only their tables */
+    bool stream_table = rep->n_runs > 0 || (!rep->probes && !rep->tlb);
     if (stream_table) fputs(header, out);
     for (size_t i = 0; i < rep->n_runs; i++) {
         const struct run_result *r = &rep->runs[i];
@@ -42,5 +44,9 @@ int report_write_csv(FILE *out, const struct report *rep)
         }
     }
     report_probes_csv(out, rep->probes, stream_table); /* a table per probe, blank-line separated */
+    if (rep->tlb) { /* after any other table: a blank line, then the probe's table */
+        if (stream_table || rep->probes) fputc('\n', out);
+        report_tlb_csv(out, rep->tlb);
+    }
     return ferror(out) ? -1 : 0;
 }

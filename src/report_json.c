@@ -4,6 +4,7 @@
 
 #include "src/probes.h"
 #include "src/report.h"
+#include "src/report_tlb.h"
 
 #define JSON_SCHEMA 1
 
@@ -257,6 +258,7 @@ int report_write_json(FILE *out, const struct report *rep)
     json_object_set_new(root, "comparisons", comparisons);
     if (rep->acceptance.evaluated) json_object_set_new(root, "acceptance", acceptance_json(rep));
     report_probes_json(root, rep->probes);
+    if (rep->tlb) json_object_set_new(root, "tlb", report_tlb_json(rep->tlb));
     int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
     fputc('\n', out);
     json_decref(root);

@@ -4,6 +4,7 @@
 
 #include "src/probes.h"
 #include "src/report.h"
+#include "src/report_tlb.h"
 
 #define RULE "-------------------------------------------------------------\n"
 
@@ -325,6 +326,7 @@ int report_write_text(FILE *out, const struct report *rep)
             fprintf(out, RULE);
     }
     write_comparisons(out, rep);
+    if (rep->tlb) report_tlb_text(out, rep->tlb);
     if (rep->dry_run)
         fprintf(out, "Dry run: nothing was allocated or measured.\n");
     else if (rep->n_runs > 1)
@@ -365,5 +367,6 @@ int report_write_quiet(FILE *out, const struct report *rep)
         fprintf(out, "%s %d of %d checks passed\n", a->passed ? "PASS" : "FAIL",
                 a->n_checks - failed, a->n_checks);
     }
+    if (rep->tlb) report_tlb_quiet(out, rep->tlb);
     return ferror(out) ? -1 : 0;
 }

@@ -14,6 +14,7 @@
 #include "src/provenance.h"
 #include "src/sysinfo.h"
 #include "src/timer.h"
+#include "src/tlb_result.h"
 
 struct probe_results;
 
@@ -87,6 +88,7 @@ struct report {
     size_t n_comparisons;
     struct page_comparison *comparisons;
     struct probe_results *probes; /* NULL unless --faults, --shootdown or --timer was given */
+    const struct tlb_result *tlb; /* --tlb; NULL when not asked for */
 };
 
 #endif

@@ -16,8 +16,8 @@ struct hugepage_pool {
 struct sys_info {
     char hostname[256];
     char kernel[128];
-    char thp_enabled[32];         /* the bracketed word of .../transparent_hugepage/enabled */
-    uint64_t mem_available_bytes; /* 0 when unknown */
+    char thp_enabled[32];           /* the bracketed word of .../transparent_hugepage/enabled */
+    uint64_t mem_available_bytes;   /* 0 when unknown */
     uint64_t cgroup_limit_bytes;    /* the memory cgroup's limit; 0 when none */
     uint64_t cgroup_headroom_bytes; /* what that limit still allows */
     int n_pools;

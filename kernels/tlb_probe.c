@@ -1,0 +1,235 @@
+#include "kernels/tlb_probe.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/timer.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define HAVE_TSC 1
+#endif
+
+size_t tlb_element_offset(enum tlb_layout layout, size_t i, size_t n, size_t page_bytes,
+                          bool stagger)
+{
+    const size_t lines_per_small = TLB_SMALL_PAGE / TLB_LINE_BYTES;
+    if (layout == TLB_LAYOUT_DENSE) {
+        /* element i keeps the sweep's line (i mod 64), so both put the same number of
+         * elements on each cache set and each page offset; the page rotates with i, so
+         * consecutive elements are 4 KB + 64 bytes apart as in the sweep */
+        size_t pages = (n + lines_per_small - 1) / lines_per_small;
+        size_t line = i % lines_per_small, round = i / lines_per_small; /* round < pages */
+        return ((round + line) % pages) * TLB_SMALL_PAGE + line * TLB_LINE_BYTES;
+    }
+    size_t lines_per_page = page_bytes / TLB_LINE_BYTES;
+    return i * page_bytes + (stagger ? (i % lines_per_page) * TLB_LINE_BYTES : 0);
+}
+
+size_t tlb_layout_bytes(enum tlb_layout layout, size_t n, size_t page_bytes)
+{
+    const size_t lines_per_small = TLB_SMALL_PAGE / TLB_LINE_BYTES;
+    if (layout == TLB_LAYOUT_DENSE)
+        return (n + lines_per_small - 1) / lines_per_small * TLB_SMALL_PAGE;
+    return n * page_bytes;
+}
+
+static uint64_t xorshift(uint64_t *state)
+{
+    uint64_t x = *state;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    *state = x;
+    return x * 0x2545F4914F6CDD1Dull;
+}
+
+void tlb_shuffle(uint32_t *idx, size_t n, uint64_t seed)
+{
+    uint64_t state = seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
+    for (size_t i = 0; i < n; i++)
+        idx[i] = (uint32_t)i;
+    for (size_t i = n; i > 1; i--) { /* Fisher-Yates */
+        size_t j = (size_t)(xorshift(&state) % i);
+        uint32_t t = idx[i - 1];
+        idx[i - 1] = idx[j];
+        idx[j] = t;
+    }
+}
+
+void tlb_chain_build(struct tlb_chain *c, enum tlb_mode mode, char *base, size_t n,
+                     enum tlb_layout layout, size_t page_bytes, bool stagger, enum tlb_order order,
+                     uint64_t seed, uint32_t *order_scratch, size_t *offset_scratch)
+{
+    memset(c, 0, sizeof(*c));
+    c->mode = mode;
+    c->base = base;
+    c->n = n;
+    if (order == TLB_ORDER_RANDOM)
+        tlb_shuffle(order_scratch, n, seed); /* visiting order; linked in a ring: one cycle */
+    else
+        for (size_t i = 0; i < n; i++)
+            order_scratch[i] = (uint32_t)i;
+    for (size_t k = 0; k < n; k++)
+        offset_scratch[k] = tlb_element_offset(layout, order_scratch[k], n, page_bytes, stagger);
+    if (mode == TLB_MODE_CHASE) {
+        for (size_t k = 0; k < n; k++)
+            *(void **)(base + offset_scratch[k]) = base + offset_scratch[(k + 1) % n];
+        c->cursor = base + offset_scratch[0];
+    } else {
+        c->offsets = offset_scratch;
+    }
+}
+
+static void *chase(void *p, uint64_t accesses)
+{
+    void **q = p;
+    for (uint64_t s = 0; s < accesses; s += 8) {
+        q = (void **)*q;
+        q = (void **)*q;
+        q = (void **)*q;
+        q = (void **)*q;
+        q = (void **)*q;
+        q = (void **)*q;
+        q = (void **)*q;
+        q = (void **)*q;
+    }
+    return q;
+}
+
+/* The book's loop: every access a read-modify-write of an int through a volatile pointer, so
+ * the compiler keeps each one; the visiting order comes from offsets (read sequentially). */
+static size_t increment(char *base, const size_t *offsets, size_t n, size_t pos, uint64_t accesses)
+{
+    uint64_t done = 0;
+    while (done < accesses) {
+        size_t stop = n - pos;
+        if (stop > accesses - done) stop = (size_t)(accesses - done);
+        for (size_t k = 0; k < stop; k++)
+            ++*(volatile int *)(base + offsets[pos + k]);
+        done += stop;
+        pos = (pos + stop) % n;
+    }
+    return pos;
+}
+
+void tlb_chain_run(struct tlb_chain *c, uint64_t accesses)
+{
+    accesses = (accesses + 7) / 8 * 8;
+    if (c->mode == TLB_MODE_CHASE) {
+        c->cursor = chase(c->cursor, accesses);
+        c->sink += (uintptr_t)c->cursor;
+    } else {
+        c->pos = increment(c->base, c->offsets, c->n, c->pos, accesses);
+        c->sink += c->pos;
+    }
+}
+
+static int compare_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+#define CHUNKS_MAX 1024
+
+void tlb_sample_run(struct tlb_chain *c, uint64_t chunk_accesses, int chunks,
+                    struct tlb_sample *out)
+{
+    double ns[CHUNKS_MAX];
+    if (chunks > CHUNKS_MAX) chunks = CHUNKS_MAX;
+    if (chunks < 1) chunks = 1;
+    chunk_accesses = (chunk_accesses + 7) / 8 * 8;
+    /* warm-up: two traversals bring this point's translations and lines in */
+    tlb_chain_run(c, 2 * (uint64_t)c->n);
+    double start = timer_now(), t0 = start;
+    for (int k = 0; k < chunks; k++) {
+        tlb_chain_run(c, chunk_accesses);
+        double t1 = timer_now();
+        ns[k] = (t1 - t0) * 1e9 / (double)chunk_accesses;
+        t0 = t1;
+    }
+    memset(out, 0, sizeof(*out));
+    out->seconds = t0 - start;
+    out->chunks = chunks;
+    out->accesses = chunk_accesses * (uint64_t)chunks;
+    qsort(ns, (size_t)chunks, sizeof(ns[0]), compare_double);
+    out->best_chunk_ns = ns[0];
+    out->ns_per_access = chunks % 2 ? ns[chunks / 2] : 0.5 * (ns[chunks / 2 - 1] + ns[chunks / 2]);
+    for (int k = 0; k < chunks; k++)
+        out->disturbed += ns[k] > 1.5 * out->ns_per_access;
+}
+
+uint64_t tlb_calibrate(struct tlb_chain *c, double target_s)
+{
+    uint64_t accesses = c->n < 64 ? 64 : (uint64_t)c->n;
+    tlb_chain_run(c, 2 * (uint64_t)c->n);
+    for (int tries = 0; tries < 40; tries++) {
+        double t0 = timer_now();
+        tlb_chain_run(c, accesses);
+        double dt = timer_now() - t0;
+        if (dt >= target_s) break;
+        /* grow towards the target, at most 8x at a time (a preempted try overestimates dt) */
+        double factor = dt > 0 ? 1.2 * target_s / dt : 8.0;
+        if (factor > 8.0) factor = 8.0;
+        if (factor < 2.0 && dt < 0.5 * target_s) factor = 2.0;
+        accesses = (uint64_t)((double)accesses * factor) + 8;
+    }
+    return (accesses + 7) / 8 * 8;
+}
+
+uint64_t tlb_walk_loads(const char *base, const uint32_t *idx, size_t n, size_t *pos,
+                        uint64_t accesses)
+{
+    uint64_t sum = 0;
+    size_t p = *pos;
+    for (uint64_t done = 0; done < accesses;) {
+        size_t stop = n - p;
+        if (stop > accesses - done) stop = (size_t)(accesses - done);
+        for (size_t k = 0; k < stop; k++) {
+            size_t page = idx[p + k];
+            sum += *(const volatile uint32_t *)(base + page * TLB_SMALL_PAGE +
+                                                (page % 64) * TLB_LINE_BYTES);
+        }
+        done += stop;
+        p = (p + stop) % n;
+    }
+    *pos = p;
+    return sum;
+}
+
+double tlb_tsc_ghz(void)
+{
+#ifdef HAVE_TSC
+    /* both clocks run through any interruption, so one 10 ms window is enough */
+    double t0 = timer_now(), t1;
+    uint64_t c0 = __rdtsc();
+    while ((t1 = timer_now()) - t0 < 0.010)
+        ;
+    uint64_t c1 = __rdtsc();
+    return (double)(c1 - c0) / (t1 - t0) * 1e-9;
+#else
+    return 0.0;
+#endif
+}
+
+double tlb_core_ghz_estimate(void)
+{
+#if defined(__x86_64__)
+    enum { CHUNKS = 200, ITERS = 500 };
+    double ghz[CHUNKS];
+    uint64_t x = 0, one = 1;
+    for (int k = 0; k < CHUNKS; k++) {
+        double t0 = timer_now();
+        for (int i = 0; i < ITERS; i++)
+            /* register, not immediate, operands: some cores fold immediate adds at rename */
+            __asm__ volatile(".rept 100\n\tadd %1, %0\n\t.endr" : "+r"(x) : "r"(one));
+        double dt = timer_now() - t0;
+        ghz[k] = dt > 0 ? 100.0 * ITERS / dt * 1e-9 : 0.0;
+    }
+    qsort(ghz, CHUNKS, sizeof(ghz[0]), compare_double);
+    return ghz[CHUNKS * 95 / 100];
+#else
+    return 0.0;
+#endif
+}
