@@ -19,12 +19,16 @@ static void field(const uint8_t *piece, size_t len, int index, void *ctx)
     *(index == 0 ? &in->tunables : &in->value) = fuzz_cstr(piece, len);
 }
 
-/* The page size a numeric HUGETLB_MORECORE value names, computed independently: digits, an
- * optional k/m/g and an optional b after it; 0 when it is not that or overflows. */
+/* The page size a numeric HUGETLB_MORECORE value names, computed independently: digits (after
+ * blanks and a '+', as strtoull and libhugetlbfs allow), an optional k/m/g and an optional b
+ * after it; 0 when it is not that or overflows. */
 static uint64_t morecore_bytes(const char *v)
 {
     uint64_t n = 0;
     const char *p = v;
+    while (isspace((unsigned char)*p))
+        p++;
+    if (*p == '+') p++;
     if (!isdigit((unsigned char)*p)) return 0;
     for (; isdigit((unsigned char)*p); p++) {
         if (n > (UINT64_MAX - 9) / 10) return 0;
