@@ -119,14 +119,19 @@ int size_to_elements(const struct size_spec *spec, uint64_t llc_bytes, size_t el
     switch (spec->kind) {
     case SIZE_ELEMENTS: n = spec->elements; break;
     case SIZE_BYTES: n = spec->bytes / elem_size; break;
-    case SIZE_LLC_MULTIPLE:
+    case SIZE_LLC_MULTIPLE: {
         if (llc_bytes == 0)
             return fail(why, why_len,
                         "size '%s' needs the last-level cache size, which is unknown on this "
                         "machine; give --size in bytes (e.g. 1GiB) instead",
                         spec->text);
-        n = (uint64_t)ceil(spec->llc_multiple * (double)llc_bytes / (double)elem_size);
+        /* compared as a double first: converting one beyond 2^64 to an integer is undefined */
+        double want = ceil(spec->llc_multiple * (double)llc_bytes / (double)elem_size);
+        if (!(want <= (double)(UINT64_MAX / 4 / elem_size)))
+            return fail(why, why_len, "size '%s' is too large to address", spec->text);
+        n = (uint64_t)want;
         break;
+    }
     }
     if (n == 0)
         return fail(why, why_len, "size '%s' is smaller than one array element", spec->text);
