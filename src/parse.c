@@ -194,3 +194,14 @@ void format_bytes(uint64_t bytes, char *buf, size_t len)
     else
         snprintf(buf, len, "%.1f %s", v, units[u]);
 }
+
+void utf8_trim_partial(char *s)
+{
+    size_t n = strlen(s), lead = n;
+    while (lead > 0 && n - lead < 3 && ((unsigned char)s[lead - 1] & 0xC0) == 0x80)
+        lead--; /* back over continuation bytes (10xxxxxx) to the sequence's first byte */
+    if (lead == 0) return;
+    unsigned char c = (unsigned char)s[lead - 1];
+    size_t need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+    if (n - (lead - 1) < need) s[lead - 1] = '\0';
+}

@@ -134,6 +134,30 @@ static inline void fuzz_check_reason(const char *what, const char *why, size_t l
     FUZZ_CHECK(why[0] != '\0', "%s failed without a reason", what);
 }
 
+/* Valid UTF-8 (what jansson accepts: no overlong forms, surrogates or values past U+10FFFF). */
+static inline int fuzz_valid_utf8(const char *text)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    while (*s) {
+        unsigned c = *s++, n, min;
+        if (c < 0x80) continue;
+        if (c >= 0xC2 && c <= 0xDF)
+            n = 1, min = 0x80, c &= 0x1F;
+        else if (c >= 0xE0 && c <= 0xEF)
+            n = 2, min = 0x800, c &= 0x0F;
+        else if (c >= 0xF0 && c <= 0xF4)
+            n = 3, min = 0x10000, c &= 0x07;
+        else
+            return 0;
+        for (; n; n--, s++) {
+            if ((*s & 0xC0) != 0x80) return 0;
+            c = c << 6 | (*s & 0x3F);
+        }
+        if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return 0;
+    }
+    return 1;
+}
+
 /* Runs fn with stdout and stderr (the FILE streams, not the descriptors: sanitizer and
  * libFuzzer reports still get through) pointed at /dev/null. */
 static inline void fuzz_quietly(void (*fn)(void *), void *ctx)

@@ -22,6 +22,7 @@ static void parse_node(const uint8_t *piece, size_t len, int index, void *ctx)
     struct node_summary *s = &nodes->s[nodes->n++];
     node_summary_parse(text, index, exits[index % 5], s);
     FUZZ_CHECK(memchr(s->host, '\0', sizeof(s->host)) && s->host[0], "node %d: no host", index);
+    FUZZ_CHECK(fuzz_valid_utf8(s->host), "node %d: host is not UTF-8", index);
     FUZZ_CHECK(s->report_json || (s->error[0] && s->exit_code != 0),
                "node %d: no report, yet no error", index);
     for (int k = 0; k < KERNEL_COUNT; k++)

@@ -1,8 +1,56 @@
-/* --reference files: reference_load on the input, written to a scratch file. */
+/* --reference files: reference_load on the input, written to a scratch file, then the
+ * acceptance checks evaluated against a fixed run with what it loaded. */
 #include <math.h>
 
 #include "src/reference.h"
+#include "src/results.h"
 #include "tests/fuzz/fuzz.h"
+
+static void check_text(const char *what, const char *s, size_t len)
+{
+    FUZZ_CHECK(memchr(s, '\0', len), "%s not terminated", what);
+    FUZZ_CHECK(fuzz_valid_utf8(s), "%s is not UTF-8 (the JSON report would drop it)", what);
+}
+
+/* One measured run on a plain machine, every kernel at 1000 MB/s. */
+static void evaluate(const struct expectations *e)
+{
+    static struct report rep;
+    static struct run_result run;
+    memset(&rep, 0, sizeof(rep));
+    memset(&run, 0, sizeof(run));
+    snprintf(rep.topo.cpu_model, sizeof(rep.topo.cpu_model), "Intel(R) Xeon(R) CPU");
+    rep.topo.cores = 16;
+    snprintf(rep.sys.thp_enabled, sizeof(rep.sys.thp_enabled), "madvise");
+    snprintf(rep.prov.governor, sizeof(rep.prov.governor), "performance");
+    rep.prov.mem_total_bytes = 64ull << 30;
+    rep.sys.n_pools = 1;
+    rep.sys.pools[0].page_size_bytes = 2u << 20;
+    rep.sys.pools[0].total = 512;
+    run.config.pages = "default";
+    snprintf(run.config.bind, sizeof(run.config.bind), "scatter");
+    run.measured = true;
+    run.validation.passed = true;
+    run.backing.verified = true;
+    run.backing.page_size_bytes = 4096;
+    run.n_results = KERNEL_COUNT;
+    for (int k = 0; k < KERNEL_COUNT; k++) {
+        run.results[k].kernel = (enum kernel_id)k;
+        run.results[k].best_rate_mbps = 1000.0;
+    }
+    struct acceptance_result a;
+    acceptance_evaluate(&rep, &run, e, 5.0, &a);
+    FUZZ_CHECK(a.evaluated && a.n_checks >= 2 && a.n_checks <= ACCEPTANCE_CHECKS_MAX,
+               "%d acceptance checks", a.n_checks);
+    bool all = true;
+    for (int i = 0; i < a.n_checks; i++) {
+        check_text("check name", a.checks[i].name, sizeof(a.checks[i].name));
+        check_text("measured", a.checks[i].measured, sizeof(a.checks[i].measured));
+        check_text("expected", a.checks[i].expected, sizeof(a.checks[i].expected));
+        all &= a.checks[i].passed;
+    }
+    FUZZ_CHECK(a.passed == all, "verdict %d, checks %d", a.passed, all);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -21,9 +69,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(e.rate_mbps[k] >= 0.0 && isfinite(e.rate_mbps[k]), "%s=%g", kernel_table[k].name,
                    e.rate_mbps[k]);
     FUZZ_CHECK(e.have_system, "accepted without a system");
-    FUZZ_CHECK(memchr(e.cpu_model, '\0', sizeof(e.cpu_model)) &&
-                   memchr(e.thp_enabled, '\0', sizeof(e.thp_enabled)) &&
-                   memchr(e.governor, '\0', sizeof(e.governor)),
-               "unterminated string");
+    check_text("cpu_model", e.cpu_model, sizeof(e.cpu_model));
+    check_text("thp_enabled", e.thp_enabled, sizeof(e.thp_enabled));
+    check_text("governor", e.governor, sizeof(e.governor));
+    evaluate(&e);
     return 0;
 }
