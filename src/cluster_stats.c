@@ -23,7 +23,7 @@ void node_summary_parse(const char *json_text, int rank, int exit_code, struct n
     s->report_json = strdup(json_text);
     const char *host =
         json_string_value(json_object_get(json_object_get(root, "system"), "hostname"));
-    if (host) {
+    if (host && *host) { /* an empty name keeps "rank N": every row needs a name */
         snprintf(s->host, sizeof(s->host), "%s", host);
         utf8_trim_partial(s->host); /* else the cluster JSON report drops the node */
     }
