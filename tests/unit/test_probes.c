@@ -198,9 +198,10 @@ static void tsc_from_cpuid_leaf15(void **state)
     assert_true(tsc_hz_from_leaf15(0, 0, 0) == 0.0);
 }
 
-/* One store per page. Not instrumented: under AddressSanitizer every checked store also reads
- * its shadow byte, and the first read of each shadow page is a fault of its own. */
-__attribute__((no_sanitize_address)) static void touch_pages(char *p, int pages)
+/* One store per page. Not instrumented: under AddressSanitizer (ThreadSanitizer) every checked
+ * store also reads (writes) its shadow memory, and the first touch of each shadow page is a
+ * fault of its own. */
+__attribute__((no_sanitize_address, no_sanitize_thread)) static void touch_pages(char *p, int pages)
 {
     for (int i = 0; i < pages; i++)
         ((volatile char *)p)[i * 4096] = 1;
