@@ -58,15 +58,21 @@ for name in "${harnesses[@]}"; do
     }
     corpus=$build/fuzz-corpus/$name
     artifacts=$build/fuzz-artifacts/$name
+    rm -rf "$artifacts" # only this run's findings
     mkdir -p "$corpus" "$artifacts"
     seeds=(tests/fuzz/corpus/"$name")
     [ -d tests/fuzz/regressions/"$name" ] && seeds+=(tests/fuzz/regressions/"$name")
+    dict=()
+    case $name in
+    cli) dict=(-dict=tests/fuzz/dict/cli.dict) ;;
+    reference | cluster) dict=(-dict=tests/fuzz/dict/json.dict) ;;
+    esac
     log=$build/fuzz-$name.log
     echo "== fuzz_$name: ${seconds}s"
     # -timeout: an input that takes this long is a hang; -rss_limit_mb: one that needs this
     # much memory is a failure too. Leak detection is on (ASan's default).
     if TMPDIR=$scratch OMP_NUM_THREADS=1 "$bin" -max_total_time="$seconds" -timeout=10 \
-        -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts/" \
+        -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts/" "${dict[@]}" \
         "$corpus" "${seeds[@]}" >"$log" 2>&1; then
         grep -E '^(stat::number_of_executed_units|stat::new_units_added)|^#[0-9]+.*DONE' "$log" |
             tr '\n' ' '
