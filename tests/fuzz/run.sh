@@ -74,8 +74,8 @@ for name in "${harnesses[@]}"; do
     if TMPDIR=$scratch OMP_NUM_THREADS=1 "$bin" -max_total_time="$seconds" -timeout=10 \
         -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts/" "${dict[@]}" \
         "$corpus" "${seeds[@]}" >"$log" 2>&1; then
-        grep -E '^(stat::number_of_executed_units|stat::new_units_added)|^#[0-9]+.*DONE' "$log" |
-            tr '\n' ' '
+        { grep -E '^(stat::number_of_executed_units|stat::new_units_added)|^#[0-9]+.*DONE' \
+            "$log" || true; } | tr '\n' ' '
         echo
     else
         echo "fuzz_$name FAILED; the end of $log:"
