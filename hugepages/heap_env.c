@@ -1,6 +1,8 @@
 #include "hugepages/heap_env.h"
 
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <strings.h>
 
 #include "hugepages/backend.h"
@@ -30,8 +32,10 @@ int morecore_pages(const char *value, uint64_t default_hugepage_bytes, const cha
         return *pages ? 0 : -1;
     }
     char *end;
+    errno = 0;
     unsigned long long n = strtoull(value, &end, 10);
-    if (end == value || *value == '-') return -1;
+    /* strtoull skips blanks and negates after a '-': " -18446744073709549568K" would be 2m */
+    if (end == value || strchr(value, '-') || errno == ERANGE) return -1;
     uint64_t unit = 1;
     switch (*end) {
     case 'k':
@@ -52,7 +56,7 @@ int morecore_pages(const char *value, uint64_t default_hugepage_bytes, const cha
     default: break;
     }
     if (unit > 1 && (*end == 'b' || *end == 'B')) end++;
-    if (*end) return -1;
+    if (*end || n > UINT64_MAX / unit) return -1; /* "18014398509484032K" wraps to 2 MiB */
     *pages = pages_of_size((uint64_t)n * unit);
     return *pages ? 0 : -1;
 }

@@ -48,6 +48,9 @@ int interrupts_parse(FILE *in, const char *label, struct irq_counts *out)
         char *end;
         long cpu = strtol(p + 3, &end, 10);
         if (end == p + 3) goto done;
+        /* the kernel lists CPUs in ascending order; anything else (a CPU twice, a negative or
+         * huge number) is not /proc/interrupts, and would pair the wrong columns up later */
+        if (cpu < 0 || cpu > 1 << 20 || (out->n > 0 && cpu <= out->cpu[out->n - 1])) goto done;
         out->cpu[out->n++] = (int)cpu;
         p = end;
     }

@@ -550,7 +550,7 @@ enum cli_action cli_parse(int argc, char **argv, struct options *o)
 {
     set_defaults(o);
     opterr = 0;
-    optind = 1;
+    optind = 0; /* 0, not 1: glibc then also forgets a previous call's half-read "-Vs1,2" */
     int c;
     while ((c = getopt_long(argc, argv, ":t:s:n:o:qhV", long_options, NULL)) != -1) {
         const char *current = argv[optind - 1];

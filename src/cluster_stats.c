@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include "src/cluster.h"
+#include "src/parse.h"
 
 void node_summary_parse(const char *json_text, int rank, int exit_code, struct node_summary *s)
 {
@@ -22,7 +23,10 @@ void node_summary_parse(const char *json_text, int rank, int exit_code, struct n
     s->report_json = strdup(json_text);
     const char *host =
         json_string_value(json_object_get(json_object_get(root, "system"), "hostname"));
-    if (host) snprintf(s->host, sizeof(s->host), "%s", host);
+    if (host && *host) { /* an empty name keeps "rank N": every row needs a name */
+        snprintf(s->host, sizeof(s->host), "%s", host);
+        utf8_trim_partial(s->host); /* else the cluster JSON report drops the node */
+    }
     json_t *run = json_array_get(json_object_get(root, "runs"), 0);
     s->validated = json_is_true(json_object_get(json_object_get(run, "validation"), "passed"));
     json_t *acc = json_object_get(root, "acceptance");

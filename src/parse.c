@@ -119,14 +119,19 @@ int size_to_elements(const struct size_spec *spec, uint64_t llc_bytes, size_t el
     switch (spec->kind) {
     case SIZE_ELEMENTS: n = spec->elements; break;
     case SIZE_BYTES: n = spec->bytes / elem_size; break;
-    case SIZE_LLC_MULTIPLE:
+    case SIZE_LLC_MULTIPLE: {
         if (llc_bytes == 0)
             return fail(why, why_len,
                         "size '%s' needs the last-level cache size, which is unknown on this "
                         "machine; give --size in bytes (e.g. 1GiB) instead",
                         spec->text);
-        n = (uint64_t)ceil(spec->llc_multiple * (double)llc_bytes / (double)elem_size);
+        /* compared as a double first: converting one beyond 2^64 to an integer is undefined */
+        double want = ceil(spec->llc_multiple * (double)llc_bytes / (double)elem_size);
+        if (!(want <= (double)(UINT64_MAX / 4 / elem_size)))
+            return fail(why, why_len, "size '%s' is too large to address", spec->text);
+        n = (uint64_t)want;
         break;
+    }
     }
     if (n == 0)
         return fail(why, why_len, "size '%s' is smaller than one array element", spec->text);
@@ -188,4 +193,15 @@ void format_bytes(uint64_t bytes, char *buf, size_t len)
         snprintf(buf, len, "%llu B", (unsigned long long)bytes);
     else
         snprintf(buf, len, "%.1f %s", v, units[u]);
+}
+
+void utf8_trim_partial(char *s)
+{
+    size_t n = strlen(s), lead = n;
+    while (lead > 0 && n - lead < 3 && ((unsigned char)s[lead - 1] & 0xC0) == 0x80)
+        lead--; /* back over continuation bytes (10xxxxxx) to the sequence's first byte */
+    if (lead == 0) return;
+    unsigned char c = (unsigned char)s[lead - 1];
+    size_t need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+    if (n - (lead - 1) < need) s[lead - 1] = '\0';
 }

@@ -37,4 +37,8 @@ int for_each_list_item(const char *list, int (*each)(const char *item, void *ctx
 /* "1.0 GiB", "512.0 MiB", "48.0 KiB", "100 B" */
 void format_bytes(uint64_t bytes, char *buf, size_t len);
 
+/* Drops the incomplete UTF-8 sequence that cutting s short byte-wise (snprintf into a fixed
+ * buffer) can leave at its end, so that text from JSON stays valid UTF-8 for the reports. */
+void utf8_trim_partial(char *s);
+
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "src/parse.h"
 #include "src/results.h"
 
 #define REFERENCE_SCHEMA 1
@@ -14,6 +15,7 @@ static int copy_string(json_t *obj, const char *key, char *dst, size_t len)
     if (!v) return 0;
     if (!json_is_string(v)) return -1;
     snprintf(dst, len, "%s", json_string_value(v));
+    utf8_trim_partial(dst);
     return 0;
 }
 
@@ -30,6 +32,7 @@ static int read_system(json_t *sys, struct expectations *e, char *why, size_t wh
     }
     e->have_system = true;
     snprintf(e->cpu_model, sizeof(e->cpu_model), "%s", json_string_value(model));
+    utf8_trim_partial(e->cpu_model);
     e->cores = (int)json_integer_value(cores);
     json_t *v = json_object_get(sys, "mem_total_bytes");
     if (json_is_integer(v)) e->mem_total_bytes = (unsigned long long)json_integer_value(v);

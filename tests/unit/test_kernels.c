@@ -234,10 +234,11 @@ static void every_variant_matches_reference(void **state)
     (void)state;
     static const size_t sizes[] = {1, 7, 1000003};
     const size_t max_n = 1000003 + 8;
+    const size_t bytes = (max_n * 8 + 64 + 63) / 64 * 64; /* aligned_alloc: a multiple of 64 */
     void *got[3], *want[3];
     for (int i = 0; i < 3; i++) {
-        got[i] = aligned_alloc(64, max_n * 8 + 64);
-        want[i] = aligned_alloc(64, max_n * 8 + 64);
+        got[i] = aligned_alloc(64, bytes);
+        want[i] = aligned_alloc(64, bytes);
     }
     for (int isa = 0; isa < ISA_COUNT; isa++) {
         if (!isa_supported(isa)) continue;

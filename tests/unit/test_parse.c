@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -166,6 +167,39 @@ static void byte_formatting(void **state)
     assert_string_equal(buf, "1.5 GiB");
 }
 
+/* Text cut short byte-wise loses the incomplete character at its end, nothing more. */
+static void utf8_cut_short(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in, *out;
+    } cases[] = {
+        {"", ""},
+        {"abc", "abc"},
+        {"ab\xc3\xa9", "ab\xc3\xa9"},             /* a whole 2-byte character stays */
+        {"ab\xc3", "ab"},                         /* half of it goes */
+        {"a\xe2\x82\xac", "a\xe2\x82\xac"},       /* whole 3-byte euro sign */
+        {"a\xe2\x82", "a"},                       /* two of its three bytes */
+        {"a\xe2", "a"},                           /* one of them */
+        {"\xf0\x9f\x98\x80", "\xf0\x9f\x98\x80"}, /* whole 4-byte emoji */
+        {"x\xf0\x9f\x98", "x"},                   /* three of its four bytes */
+        {"\xc3\xa9\xc3", "\xc3\xa9"},             /* only the last character */
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char buf[16];
+        snprintf(buf, sizeof(buf), "%s", cases[i].in);
+        utf8_trim_partial(buf);
+        assert_string_equal(buf, cases[i].out);
+    }
+    /* as used: a 2-byte character across the end of a 4-byte buffer */
+    const char *text = "ab\xc3\xa9z"; /* through a variable: gcc warns of the cut otherwise */
+    char small[4];
+    memcpy(small, text, 3);
+    small[3] = '\0';
+    utf8_trim_partial(small);
+    assert_string_equal(small, "ab");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -177,6 +211,7 @@ int main(void)
         cmocka_unit_test(unsigned_numbers),
         cmocka_unit_test(lists),
         cmocka_unit_test(byte_formatting),
+        cmocka_unit_test(utf8_cut_short),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

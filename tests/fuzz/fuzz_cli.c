@@ -1,0 +1,76 @@
+/* The whole command line: the input, one argument per line, after "membench", through
+ * cli_parse and cli_free (--help and --version print to a /dev/null stdout). */
+#include "src/cli.h"
+#include "tests/fuzz/fuzz.h"
+
+#define MAX_ARGS 64
+
+struct args {
+    char *argv[MAX_ARGS + 2];
+    int argc;
+};
+
+static void take_arg(const uint8_t *piece, size_t len, int index, void *ctx)
+{
+    struct args *a = ctx;
+    (void)index;
+    a->argv[a->argc++] = fuzz_cstr(piece, len);
+}
+
+struct call {
+    struct args *args;
+    struct options opts;
+    enum cli_action action;
+};
+
+static void parse(void *ctx)
+{
+    struct call *c = ctx;
+    c->action = cli_parse(c->args->argc, c->args->argv, &c->opts);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static struct args args;
+    static struct call call;
+    memset(&args, 0, sizeof(args));
+    args.argv[args.argc++] = fuzz_cstr((const uint8_t *)"membench", 8);
+    if (size) fuzz_split(data, size, '\n', MAX_ARGS, take_arg, &args);
+    char *owned[MAX_ARGS + 1]; /* getopt permutes argv */
+    memcpy(owned, args.argv, sizeof(owned));
+
+    call.args = &args;
+    fuzz_quietly(parse, &call);
+    struct options *o = &call.opts;
+    FUZZ_CHECK(call.action == CLI_RUN || call.action == CLI_EXIT_OK ||
+                   call.action == CLI_EXIT_USAGE,
+               "cli_parse returned %d", (int)call.action);
+    FUZZ_CHECK(o->n_threads <= LIST_MAX && o->n_sizes <= LIST_MAX && o->n_pages <= LIST_MAX &&
+                   o->n_binds <= LIST_MAX && o->n_stores <= LIST_MAX,
+               "a list overflowed");
+    if (call.action == CLI_RUN) {
+        FUZZ_CHECK(o->kernel_mask || o->probes.mask, "nothing to run");
+        FUZZ_CHECK(o->ntimes >= 2, "--ntimes %u", o->ntimes);
+        for (size_t i = 0; i < o->n_threads; i++)
+            FUZZ_CHECK(o->threads[i] >= 1, "0 threads");
+        for (size_t i = 0; i < o->n_binds; i++)
+            FUZZ_CHECK(o->binds[i].kind != BIND_LIST || o->binds[i].n_pus >= 1, "empty PU list");
+        FUZZ_CHECK(o->tolerance_pct >= 0.0 && o->tolerance_pct <= 100.0, "tolerance %g",
+                   o->tolerance_pct);
+    }
+    cli_free(o);
+    for (int i = 0; i < args.argc; i++)
+        free(owned[i]);
+
+    /* Nothing of this command line may outlive it: a bare "membench" parsed next is the
+     * default run (getopt keeps state between calls). */
+    char name[] = "membench";
+    struct args bare = {{name, NULL}, 1};
+    call.args = &bare;
+    fuzz_quietly(parse, &call);
+    FUZZ_CHECK(call.action == CLI_RUN && !o->n_threads && !o->n_sizes && !o->n_binds &&
+                   !o->n_pages && !o->n_stores && !o->quiet && !o->dry_run && !o->probes.mask,
+               "a bare command line after this one is not the default run");
+    cli_free(o);
+    return 0;
+}
