@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "hugepages/backend.h"
 #include "src/parse.h"
 #include "src/results.h"
 
@@ -108,20 +109,13 @@ static void rate_checks(const struct run_result *run, const struct expectations 
     }
 }
 
-static uint64_t expected_page_size(const char *pages)
-{
-    if (!strcmp(pages, "4k")) return 4096;
-    if (!strcmp(pages, "thp") || !strcmp(pages, "2m")) return 2u << 20;
-    if (!strcmp(pages, "1g")) return 1u << 30;
-    return 0; /* default: whatever the system gives */
-}
-
 static void run_checks(const struct run_result *run, struct acceptance_result *out)
 {
     struct acceptance_check *c = add(out, "validation", run->validation.passed);
     describe(c, run->validation.passed ? "passed" : "FAILED", "passed");
 
-    uint64_t want = expected_page_size(run->config.pages);
+    const struct mem_backend *b = mem_backend_find(run->config.pages);
+    uint64_t want = b ? b->page_bytes : 0; /* default: whatever the system gives */
     char got[48];
     if (run->backing.verified)
         snprintf(got, sizeof(got), "%llu", (unsigned long long)run->backing.page_size_bytes);
@@ -168,10 +162,7 @@ static void system_checks(const struct report *rep, const struct expectations *e
         describe(c, rep->prov.governor, "%s", e->governor);
     }
     if (e->hugepages_2m >= 0) {
-        long long have = -1;
-        for (int i = 0; i < rep->sys.n_pools; i++)
-            if (rep->sys.pools[i].page_size_bytes == (2u << 20))
-                have = (long long)rep->sys.pools[i].total;
+        long long have = hugepage_pool_total(&rep->sys, PAGE_2M);
         snprintf(got, sizeof(got), "%lld", have);
         c = add(out, "2 MB pool", have >= e->hugepages_2m);
         describe(c, got, ">= %lld pages", e->hugepages_2m);

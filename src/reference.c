@@ -110,10 +110,7 @@ int reference_write(FILE *out, const struct report *rep, const struct run_result
         json_array_append_new(kernels, json_string(kernel_table[r->kernel].name));
         json_object_set_new(rates, kernel_table[r->kernel].name, json_real(r->best_rate_mbps));
     }
-    long long pool = -1;
-    for (int i = 0; i < rep->sys.n_pools; i++)
-        if (rep->sys.pools[i].page_size_bytes == (2u << 20))
-            pool = (long long)rep->sys.pools[i].total;
+    long long pool = hugepage_pool_total(&rep->sys, PAGE_2M);
     json_t *root = json_pack(
         "{s:i,s:s,s:s,s:{s:i,s:s,s:I,s:s,s:s,s:s,s:o},s:{s:s,s:s,s:i,s:i,s:i,s:i,s:I,s:s,s:s,"
         "s:I},s:o}",

@@ -102,6 +102,13 @@ static void read_pools(struct sys_info *s)
         }
 }
 
+long long hugepage_pool_total(const struct sys_info *s, uint64_t page_size_bytes)
+{
+    for (int i = 0; i < s->n_pools; i++)
+        if (s->pools[i].page_size_bytes == page_size_bytes) return (long long)s->pools[i].total;
+    return -1;
+}
+
 void sysinfo_read(struct sys_info *s)
 {
     memset(s, 0, sizeof(*s));

@@ -30,6 +30,9 @@ struct sys_info {
 
 void sysinfo_read(struct sys_info *out);
 
+/* Pages in the pool of one huge page size; -1 when the kernel has no such pool. */
+long long hugepage_pool_total(const struct sys_info *s, uint64_t page_size_bytes);
+
 /* Memory the cgroup of this process still allows (limit - usage, the tightest over its
  * ancestors), cgroup v1 or v2; -1 when there is no limit or it cannot be read. */
 int cgroup_memory_headroom(const char *proc_cgroup, const char *cgroup_root, uint64_t *headroom,
