@@ -202,7 +202,6 @@ static int usage_error(const char *fmt, const char *a, const char *b)
 
 struct word_list {
     const char *const *accepted;
-    const char *const *future;
     const char **dest;
     size_t *count;
     const char *hint;
@@ -249,12 +248,9 @@ static int add_size(const char *item, void *vctx)
     return 0;
 }
 
-/* Values accepted by the list options that are implemented in this version. */
+/* Values accepted by the list options of words. */
 static const char *const page_values[] = {"default", "4k", "thp", "2m", "1g", NULL};
 static const char *const store_values[] = {"auto", "normal", "nt", NULL};
-/* Values of the contract that later versions add: recognised, refused with a clear reason. */
-static const char *const page_future[] = {NULL};
-static const char *const store_future[] = {NULL};
 
 static const char *find_word(const char *const *words, const char *item)
 {
@@ -271,9 +267,6 @@ static int add_word(const char *item, void *vctx)
     char msg[300];
     if (!word) {
         snprintf(msg, sizeof(msg), "%s %s", ctx->option, item);
-        if (find_word(w->future, item))
-            return usage_error("%s: not available in this version of membench (accepted: %s)", msg,
-                               w->hint);
         return usage_error("%s: unknown value (accepted: %s)", msg, w->hint);
     }
     if (*w->count == LIST_MAX) return usage_error("%s: more than 64 values%s", ctx->option, "");
@@ -452,10 +445,8 @@ static int apply_option(struct options *o, int c, const char *arg)
     char why[256];
     uint64_t v;
     int index = 0;
-    struct word_list pages = {page_values, page_future, o->pages, &o->n_pages,
-                              "default, 4k, thp, 2m, 1g"};
-    struct word_list stores = {store_values, store_future, o->stores, &o->n_stores,
-                               "auto, normal, nt"};
+    struct word_list pages = {page_values, o->pages, &o->n_pages, "default, 4k, thp, 2m, 1g"};
+    struct word_list stores = {store_values, o->stores, &o->n_stores, "auto, normal, nt"};
     switch (c) {
     case OPT_COPY: o->kernel_mask |= 1u << KERNEL_COPY; return 0;
     case OPT_SCALE: o->kernel_mask |= 1u << KERNEL_SCALE; return 0;

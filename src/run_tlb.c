@@ -151,12 +151,6 @@ int tlb_plan_build(const struct options *o, const struct topology *topo, const s
         return EXIT_USAGE;
     }
     plan->pages_name = o->n_pages ? o->pages[0] : "4k";
-    if (strcmp(plan->pages_name, "4k") != 0 && !mem_backend_find(plan->pages_name)) {
-        log_error("--pages %s: not available for the TLB probe in this version of membench "
-                  "(accepted: 4k, default)",
-                  plan->pages_name);
-        return EXIT_USAGE;
-    }
     plan->page_bytes = pages_stride(plan->pages_name);
     if (o->n_threads > 1 || o->n_binds > 1) {
         log_error("--tlb: give one --threads value and at most one --bind (the probe runs all "

@@ -6,7 +6,6 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import membench_test  # noqa: E402
 
-NOT_AVAILABLE = "not available in this version"
 
 # (test name, arguments, extra environment, words the error line must contain)
 CASES = [
