@@ -1,6 +1,7 @@
 #include "kernels/shootdown_probe.h"
 
 #include "src/timer.h"
+#include "src/doubles.h"
 
 #include <errno.h>
 #include <math.h>
@@ -226,18 +227,6 @@ static void stop_siblings(struct team *t, struct sibling *sib, unsigned n)
 
 /* ---- one point ---- */
 
-static int compare_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
-static double median_of(double *v, unsigned n)
-{
-    qsort(v, n, sizeof(v[0]), compare_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* The region sits in a larger mapping, one page past a 2 MB boundary, between two touched
  * "pin" pages: the page tables around it then stay populated, so unmapping it frees no page
  * table (which would also interrupt idle CPUs) and it never forms a transparent huge page. */
@@ -323,7 +312,7 @@ static double median_where(const struct scratch *sc, unsigned n, unsigned char w
     for (unsigned i = 0; i < n; i++)
         if (sc->hit[i] == want) sc->tmp[k++] = sc->unmap_s[i];
     *count = k;
-    return k ? median_of(sc->tmp, k) : NAN;
+    return k ? median_sorting(sc->tmp, k) : NAN;
 }
 
 static int measure_point(const struct shootdown_config *cfg, struct shootdown_report *rep,
@@ -381,8 +370,8 @@ static int measure_point(const struct shootdown_config *cfg, struct shootdown_re
         r->us_interrupted = 1e6 * median_where(sc, n, 1, &r->ops_interrupted);
         r->us_not_interrupted = 1e6 * median_where(sc, n, 0, &r->ops_not_interrupted);
     }
-    r->us_per_op = 1e6 * median_of(sc->unmap_s, n);
-    r->us_per_cycle = 1e6 * median_of(sc->cycle_s, n);
+    r->us_per_op = 1e6 * median_sorting(sc->unmap_s, n);
+    r->us_per_cycle = 1e6 * median_sorting(sc->cycle_s, n);
     r->shootdowns = have_irq ? irq_delta(&first, &prev, NULL, 0) : -1;
     r->shootdowns_remote = have_irq ? irq_delta(&first, &prev, remote, n_remote) : -1;
     r->shootdowns_per_op =
@@ -424,8 +413,8 @@ static void summarise(struct shootdown_report *out)
                 irq_known = irq_known && x->shootdowns_remote >= 0;
                 irqs += x->shootdowns_remote;
             }
-            s->added_us_per_remote = n ? median_of(added, n) : NAN;
-            s->added_us_per_remote_interrupted = n_int ? median_of(added_int, n_int) : NAN;
+            s->added_us_per_remote = n ? median_sorting(added, n) : NAN;
+            s->added_us_per_remote_interrupted = n_int ? median_sorting(added_int, n_int) : NAN;
             s->shootdowns_per_op =
                 r->remote_threads > 0 && irq_known && ops ? (double)irqs / (double)ops : NAN;
             if (s->shootdowns_per_op < 0.2 * s->remote_threads && !out->note[0])

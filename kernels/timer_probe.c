@@ -1,4 +1,5 @@
 #include "kernels/timer_probe.h"
+#include "src/doubles.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -31,12 +32,6 @@ double tsc_hz_from_leaf15(uint32_t eax, uint32_t ebx, uint32_t ecx)
 {
     if (eax == 0 || ebx == 0 || ecx == 0) return 0.0;
     return (double)ecx * (double)ebx / (double)eax;
-}
-
-static int compare_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
 }
 
 static uint64_t ns_of(clockid_t id)
@@ -82,7 +77,7 @@ static inline uint64_t read_rdtscp(void)
             __asm__ volatile("" : : "r"(sink_));                                                   \
             costs_[s_] = 1e-9 * (double)(c1_ - c0_) / CALLS;                                       \
         }                                                                                          \
-        qsort(costs_, SAMPLES, sizeof(costs_[0]), compare_double);                                 \
+        qsort(costs_, SAMPLES, sizeof(costs_[0]), compare_doubles);                                \
         (step_out) = best;                                                                         \
         (cost_out) = costs_[SAMPLES / 2];                                                          \
     } while (0)

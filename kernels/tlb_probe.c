@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "src/timer.h"
+#include "src/doubles.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
@@ -125,12 +126,6 @@ void tlb_chain_run(struct tlb_chain *c, uint64_t accesses)
     }
 }
 
-static int compare_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
 #define CHUNKS_MAX 1024
 
 void tlb_sample_run(struct tlb_chain *c, uint64_t chunk_accesses, int chunks,
@@ -153,7 +148,7 @@ void tlb_sample_run(struct tlb_chain *c, uint64_t chunk_accesses, int chunks,
     out->seconds = t0 - start;
     out->chunks = chunks;
     out->accesses = chunk_accesses * (uint64_t)chunks;
-    qsort(ns, (size_t)chunks, sizeof(ns[0]), compare_double);
+    qsort(ns, (size_t)chunks, sizeof(ns[0]), compare_doubles);
     out->best_chunk_ns = ns[0];
     out->ns_per_access = chunks % 2 ? ns[chunks / 2] : 0.5 * (ns[chunks / 2 - 1] + ns[chunks / 2]);
     for (int k = 0; k < chunks; k++)
@@ -227,7 +222,7 @@ double tlb_core_ghz_estimate(void)
         double dt = timer_now() - t0;
         ghz[k] = dt > 0 ? 100.0 * ITERS / dt * 1e-9 : 0.0;
     }
-    qsort(ghz, CHUNKS, sizeof(ghz[0]), compare_double);
+    qsort(ghz, CHUNKS, sizeof(ghz[0]), compare_doubles);
     return ghz[CHUNKS * 95 / 100];
 #else
     return 0.0;

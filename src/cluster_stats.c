@@ -6,6 +6,7 @@
 
 #include "src/cluster.h"
 #include "src/parse.h"
+#include "src/doubles.h"
 
 void node_summary_parse(const char *json_text, int rank, int exit_code, struct node_summary *s)
 {
@@ -45,18 +46,6 @@ void node_summary_parse(const char *json_text, int rank, int exit_code, struct n
     json_decref(root);
 }
 
-static int compare_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
-static double median_of(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof(*v), compare_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 bool node_passed(const struct node_summary *s)
 {
     return s->exit_code == 0 && !s->slow;
@@ -74,12 +63,12 @@ void cluster_flag(struct node_summary *nodes, int n, double tolerance_pct, doubl
             if (nodes[i].rate[k] > 0) v[m++] = nodes[i].rate[k];
         if (m == 0) continue;
         st->kernels |= 1u << k;
-        double med = median_of(v, m);
+        double med = median_sorting(v, m);
         st->min[k] = v[0];
         st->max[k] = v[m - 1];
         for (int i = 0; i < m; i++)
             v[i] = fabs(v[i] - med);
-        double mad = median_of(v, m);
+        double mad = median_sorting(v, m);
         st->median[k] = med;
         st->mad[k] = mad;
         for (int i = 0; i < n; i++) {

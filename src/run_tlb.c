@@ -23,6 +23,7 @@
 #include "affinity/bind.h"
 #include "src/log.h"
 #include "src/parse.h"
+#include "src/doubles.h"
 
 #define CHUNK_TARGET_S 0.0005 /* one timed chunk: 0.5 ms, 2 clock readings in it */
 #define CHUNKS_PER_SAMPLE 20  /* one sample: 10 ms */
@@ -335,16 +336,10 @@ static void region_touch(struct region *r, size_t step)
 
 /* ---------------------------------------------------------------- curves */
 
-static int compare_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static int compare_point(const void *a, const void *b)
 {
-    return compare_double(&((const struct tlb_point *)a)->pages,
-                          &((const struct tlb_point *)b)->pages);
+    return compare_doubles(&((const struct tlb_point *)a)->pages,
+                           &((const struct tlb_point *)b)->pages);
 }
 
 static int curve_add(struct tlb_curve *c, double x, const double *samples, int k, int disturbed,
@@ -357,7 +352,7 @@ static int curve_add(struct tlb_curve *c, double x, const double *samples, int k
     int m = 0;
     for (int i = 0; i < k && m < 1024; i++)
         if (samples[i] > 0) v[m++] = samples[i];
-    qsort(v, (size_t)m, sizeof(v[0]), compare_double);
+    qsort(v, (size_t)m, sizeof(v[0]), compare_doubles);
     struct tlb_point *q = &p[c->n++];
     memset(q, 0, sizeof(*q));
     q->pages = x;
@@ -584,7 +579,7 @@ static void plan_refinement(struct team *tm)
             if (!dup && extra[i] <= (double)tm->plan->max_pages) all[n_all++] = extra[i];
         }
     }
-    qsort(all, n_all, sizeof(all[0]), compare_double);
+    qsort(all, n_all, sizeof(all[0]), compare_doubles);
     memcpy(tm->xs, all, n_all * sizeof(double));
     tm->nx = n_all;
     tm->refined = true;
@@ -669,9 +664,9 @@ static void compare_threads(struct tlb_result *out)
                 pen[m++] = b->levels[l].miss_penalty_ns;
             }
             if (m == 0) continue;
-            qsort(entries, (size_t)m, sizeof(double), compare_double);
-            qsort(hit, (size_t)m, sizeof(double), compare_double);
-            qsort(pen, (size_t)m, sizeof(double), compare_double);
+            qsort(entries, (size_t)m, sizeof(double), compare_doubles);
+            qsort(hit, (size_t)m, sizeof(double), compare_doubles);
+            qsort(pen, (size_t)m, sizeof(double), compare_doubles);
             double e = entries[m / 2], h = hit[m / 2], p = pen[m / 2];
             if (isfinite(mine->entries) && isfinite(e) && fabs(mine->entries - e) > 0.125 * e)
                 snprintf(me->why_differs, sizeof(me->why_differs),
@@ -923,7 +918,7 @@ static void throughput_phase(struct team *tm, int t)
     for (int which = 0; which < 2 && t == 0; which++) {
         if (!go[which]) continue;
         struct tlb_throughput *tp = &out->walk[which];
-        qsort(rates[which], K, sizeof(double), compare_double);
+        qsort(rates[which], K, sizeof(double), compare_doubles);
         tp->measured = true;
         tp->best_accesses_per_s = rates[which][K - 1];
         tp->median_accesses_per_s =

@@ -1,4 +1,5 @@
 #include "src/timer.h"
+#include "src/doubles.h"
 
 #include <stdlib.h>
 #include <time.h>
@@ -8,12 +9,6 @@ double timer_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int compare_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
 }
 
 void timer_probe(struct timer_info *out)
@@ -32,7 +27,7 @@ void timer_probe(struct timer_info *out)
             ;
         steps[i] = t1 - t0;
     }
-    qsort(steps, SAMPLES, sizeof(steps[0]), compare_double);
+    qsort(steps, SAMPLES, sizeof(steps[0]), compare_doubles);
     out->granularity_s = steps[0];
 
     enum { CALLS = 1000 };
@@ -43,6 +38,6 @@ void timer_probe(struct timer_info *out)
             (void)timer_now();
         costs[i] = (timer_now() - t0) / CALLS;
     }
-    qsort(costs, SAMPLES, sizeof(costs[0]), compare_double);
+    qsort(costs, SAMPLES, sizeof(costs[0]), compare_doubles);
     out->call_cost_s = costs[SAMPLES / 2];
 }

@@ -1,4 +1,5 @@
 #include "src/tlb_knees.h"
+#include "src/doubles.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -28,18 +29,6 @@ const char *knee_kind_name(enum knee_kind kind)
     case KNEE_WALK: return "page_walk";
     default: return "unclassified";
     }
-}
-
-static int compare_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-    qsort(v, n, sizeof(v[0]), compare_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 /* y of a curve at `at`, linear in log x between measured points; NAN outside the curve. */
@@ -120,7 +109,7 @@ static size_t find_plateaus(struct curve *c, struct plateau *out, size_t max)
             }
             double tmp[POINTS_MAX];
             memcpy(tmp, members, count * sizeof(double));
-            level = median(tmp, count);
+            level = median_sorting(tmp, count);
             j = next_used(c, j + 1);
         }
         double span = c->x[last] / c->x[i];
@@ -134,7 +123,7 @@ static size_t find_plateaus(struct curve *c, struct plateau *out, size_t max)
                     if (!c->skip[k] && fabs(c->y[k] - level) <= c->tol[k] + c->min_step[k])
                         members[m++] = c->y[k];
                 prev->last = last;
-                prev->level_ns = m ? median(members, m) : level;
+                prev->level_ns = m ? median_sorting(members, m) : level;
             } else {
                 out[n_out++] = (struct plateau){.first = i, .last = last, .level_ns = level};
             }
@@ -223,7 +212,7 @@ static double plateau_median(const double *y, const struct plateau *p)
     size_t m = 0;
     for (size_t i = p->first; i <= p->last; i++)
         if (isfinite(y[i])) v[m++] = y[i];
-    return m ? median(v, m) : NAN;
+    return m ? median_sorting(v, m) : NAN;
 }
 
 static void build_levels(const double *x, const double *y, size_t n, const struct curve *t,
@@ -445,7 +434,7 @@ size_t knees_refine(const struct knee_analysis *a, const struct knee_params *p, 
         count = refine_one(&a->cache_knees[k], p, x, n, out, count, max);
     for (size_t k = 0; k < a->n_main_knees; k++)
         count = refine_one(&a->main_knees[k], p, x, n, out, count, max);
-    qsort(out, count, sizeof(out[0]), compare_double);
+    qsort(out, count, sizeof(out[0]), compare_doubles);
     return count;
 }
 
