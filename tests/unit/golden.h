@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/report.h"
+
 static inline void golden_compare(const char *name, const char *text, size_t len)
 {
     char path[512];
@@ -25,6 +27,27 @@ static inline void golden_compare(const char *name, const char *text, size_t len
     if (want_len != len || memcmp(want, text, len) != 0)
         fail_msg("%s differs from the golden file; got:\n%s", name, text);
     free(want);
+}
+
+/* What a writer prints for a report, as a string to free. */
+static inline char *written(int (*writer)(FILE *, const struct report *), const struct report *rep,
+                            size_t *len)
+{
+    char *text = NULL;
+    FILE *mem = open_memstream(&text, len);
+    assert_non_null(mem);
+    assert_int_equal(writer(mem, rep), 0);
+    fclose(mem);
+    return text;
+}
+
+static inline void golden_check_report(int (*writer)(FILE *, const struct report *),
+                                       const struct report *rep, const char *name)
+{
+    size_t len = 0;
+    char *text = written(writer, rep, &len);
+    golden_compare(name, text, len);
+    free(text);
 }
 
 #endif

@@ -198,14 +198,7 @@ static struct report make_report(void)
 static void check_golden(int (*writer)(FILE *, const struct report *), const char *name)
 {
     struct report rep = make_report();
-    char *text = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
-    assert_int_equal(writer(mem, &rep), 0);
-    fclose(mem);
-
-    golden_compare(name, text, len);
-    free(text);
+    golden_check_report(writer, &rep, name);
 }
 
 static void text_report(void **state)
@@ -245,11 +238,8 @@ static void unverified_pages(void **state)
              "pages not as asked: --faults-backing 4k asked for 4 KiB pages but /proc/self/smaps "
              "shows KernelPageSize 4 KiB, AnonHugePages 2.0 MiB, Private_Hugetlb 0 B");
     probes.faults.runs[FAULT_THP].smaps = (struct backing_info){.verified = false};
-    char *text = NULL;
     size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
-    assert_int_equal(report_write_text(mem, &rep), 0);
-    fclose(mem);
+    char *text = written(report_write_text, &rep, &len);
     assert_non_null(strstr(text, "NOT VERIFIED (see the note)"));
     assert_non_null(strstr(text, "Note (4k): pages not as asked: --faults-backing 4k"));
     assert_non_null(strstr(text, "smaps unreadable"));

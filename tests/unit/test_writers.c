@@ -211,14 +211,7 @@ static struct report make_report(void)
 static void check_golden(int (*writer)(FILE *, const struct report *), const char *name)
 {
     struct report rep = make_report();
-    char *text = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
-    assert_int_equal(writer(mem, &rep), 0);
-    fclose(mem);
-
-    golden_compare(name, text, len);
-    free(text);
+    golden_check_report(writer, &rep, name);
 }
 
 static void text_report(void **state)
