@@ -17,49 +17,13 @@ static inline double hsum_256(__m256 v)
     s = _mm_add_ps(s, _mm_movehl_ps(s, s));
     return (double)_mm_cvtss_f32(_mm_add_ss(s, _mm_shuffle_ps(s, s, 1)));
 }
+
 #define ISA avx2
-
-#define SUF double
-#define T double
-#define V __m256d
-#define W 4
-#define LOADU _mm256_loadu_pd
-#define STOREU _mm256_storeu_pd
-#define STREAM _mm256_stream_pd
-#define SET1 _mm256_set1_pd
-#define ADD _mm256_add_pd
-#define MUL _mm256_mul_pd
-#define ZERO _mm256_setzero_pd
-#define HSUM(v) hsum_256d(v)
-#include "kernels/simd_template.h"
-#undef SUF
-#undef T
-#undef V
-#undef W
-#undef LOADU
-#undef STOREU
-#undef STREAM
-#undef SET1
-#undef ADD
-#undef MUL
-#undef ZERO
-#undef HSUM
-
-#define SUF float
-#define T float
-#define V __m256
-#define W 8
-#define LOADU _mm256_loadu_ps
-#define STOREU _mm256_storeu_ps
-#define STREAM _mm256_stream_ps
-#define SET1 _mm256_set1_ps
-#define ADD _mm256_add_ps
-#define MUL _mm256_mul_ps
-#define ZERO _mm256_setzero_ps
-#define HSUM(v) hsum_256(v)
-#include "kernels/simd_template.h"
-
-kernel_fn kernel_lookup_avx2(enum kernel_id k, enum store_kind stores, enum elem_type type)
-{
-    return type == TYPE_FLOAT ? table_all_float_avx2[k][stores] : table_all_double_avx2[k][stores];
-}
+#define OP(name, suffix) _mm256_##name##_##suffix
+#define VEC_D __m256d
+#define VEC_F __m256
+#define W_D 4
+#define W_F 8
+#define HSUM_D(v) hsum_256d(v)
+#define HSUM_F(v) hsum_256(v)
+#include "kernels/simd_instances.h"
