@@ -1,5 +1,7 @@
 /* First touch, exact rescaling and chunking of the arrays; the kernels themselves are in
  * stream_<isa>.c. No OpenMP here: the runner owns the parallel region. */
+#include <math.h>
+
 #include "kernels/kernel_table.h"
 
 // clang-format off
@@ -38,10 +40,7 @@ void stream_init_arrays(void *a, void *b, void *c, size_t begin, size_t end, enu
 void stream_scale_arrays(void *a, void *b, void *c, size_t begin, size_t end, enum elem_type type,
                          int exponent)
 {
-    double factor = 1.0;
-    for (int i = 0; i < (exponent < 0 ? -exponent : exponent); i++)
-        factor *= 2.0;
-    if (exponent < 0) factor = 1.0 / factor;
+    double factor = ldexp(1.0, exponent);
     if (type == TYPE_FLOAT)
         scale_float(a, b, c, begin, end, (float)factor);
     else
