@@ -8,6 +8,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "hugepages/pool.h"
+
 int meminfo_value(const char *path, const char *key, uint64_t *bytes)
 {
     FILE *f = fopen(path, "r");
@@ -61,19 +63,6 @@ int sysfs_selected_word(const char *path, char *buf, size_t len)
     return 0;
 }
 
-static uint64_t read_u64(const char *dir, const char *name)
-{
-    char path[1024];
-    snprintf(path, sizeof(path), "%s/%s", dir, name);
-    FILE *f = fopen(path, "r");
-    unsigned long long v = 0;
-    if (f) {
-        if (fscanf(f, "%llu", &v) != 1) v = 0;
-        fclose(f);
-    }
-    return v;
-}
-
 static void read_pools(struct sys_info *s)
 {
     const char *root = "/sys/kernel/mm/hugepages";
@@ -83,14 +72,10 @@ static void read_pools(struct sys_info *s)
     while ((e = readdir(d)) && s->n_pools < HUGEPAGE_POOLS_MAX) {
         unsigned long long kb;
         if (sscanf(e->d_name, "hugepages-%llukB", &kb) != 1) continue;
-        char dir[512];
-        snprintf(dir, sizeof(dir), "%s/%s", root, e->d_name);
-        struct hugepage_pool *p = &s->pools[s->n_pools++];
-        p->page_size_bytes = (uint64_t)kb * 1024;
-        p->total = read_u64(dir, "nr_hugepages");
-        p->free = read_u64(dir, "free_hugepages");
-        p->reserved = read_u64(dir, "resv_hugepages");
-        p->surplus = read_u64(dir, "surplus_hugepages");
+        struct hugetlb_pool pool;
+        if (hugetlb_pool_read("/sys", (uint64_t)kb * 1024, &pool) != 0) continue;
+        s->pools[s->n_pools++] = (struct hugepage_pool){pool.page_bytes, pool.total, pool.free,
+                                                        pool.reserved, pool.surplus};
     }
     closedir(d);
     for (int i = 1; i < s->n_pools; i++) /* ascending page size, for stable output */
