@@ -144,12 +144,11 @@ static int measure(const struct options *opts, const struct plan *plan, const st
     return EXIT_OK;
 }
 
-/* The final verdict of checked runs; writes the reference of a good node. */
-static int finish_checks(const struct options *opts, struct report *rep)
+/* The acceptance checks of a single measured run, when asked for. */
+static void evaluate_checks(const struct options *opts, struct report *rep)
 {
     struct run_result *run = rep->n_runs == 1 && rep->runs[0].measured ? &rep->runs[0] : NULL;
-    if (!run) return EXIT_OK;
-    if (opts->checks || opts->acceptance) {
+    if (run && (opts->checks || opts->acceptance)) {
         acceptance_evaluate(rep, run, &opts->expect, opts->tolerance_pct, &rep->acceptance);
         for (int i = 0; i < rep->acceptance.n_checks; i++)
             if (!rep->acceptance.checks[i].passed && !report_shows_warnings(opts))
@@ -157,7 +156,6 @@ static int finish_checks(const struct options *opts, struct report *rep)
                           rep->acceptance.checks[i].name, rep->acceptance.checks[i].measured,
                           rep->acceptance.checks[i].expected);
     }
-    return EXIT_OK;
 }
 
 static int save_reference(const struct report *rep, struct output_file *ref)
@@ -270,7 +268,7 @@ int node_main(struct options *o, char **json, size_t *json_len)
                   rep.interrupted == SIGINT ? "SIGINT" : "SIGTERM", rep.n_runs,
                   rep.n_runs == 1 ? "" : "s");
     else if (rc == EXIT_OK)
-        rc = finish_checks(&opts, &rep);
+        evaluate_checks(&opts, &rep);
     rep.prov.duration_s = timer_now() - started;
 
     if (rc == EXIT_OK && (write_report(&opts, &rep, &out) != 0 || output_commit(&out) != 0))
