@@ -4,6 +4,8 @@
 #   ref        our plain STREAM reference (bench/reference/stream_ref.c, gcc -O3 -fopenmp)
 #   mb-normal  membench, normal stores
 #   mb-nt      membench, non-temporal stores ("tuned")
+#   mb-nt-avg  the same membench runs rated by their average time instead of the best, which
+#              is how likwid-bench rates (total time over all iterations)
 #   likwid     likwid-bench copy_mem_<isa> / stream_mem_<isa> (non-temporal), when installed
 # Usage: bench/compare.sh [THREADS=2] [MB_PER_ARRAY=320] [ROUNDS=5]   (decimal MB)
 set -euo pipefail
@@ -23,9 +25,12 @@ trap 'rm -rf "$out"' EXIT
 run_ref() {
     OMP_NUM_THREADS=$threads OMP_PROC_BIND=close OMP_PLACES=cores "$ref" "$elements" 10 2>/dev/null
 }
+# One line per kernel: "<variant> <Kernel>: <best MB/s>" and "<variant>-avg <Kernel>: <avg MB/s>".
 run_mb() {
-    "$membench" --copy --triad -t "$threads" --bind compact -s "$elements" --stores "$1" -q |
-        sed 's/ MB\/s.*//; s/Triad: /\nTriad: /'
+    "$membench" --copy --triad -t "$threads" --bind compact -s "$elements" --stores "$1" \
+        --format csv | awk -F, -v v="mb-$1" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        { print v, $col["kernel"] ":", $col["best_rate_mbps"]
+          print v "-avg", $col["kernel"] ":", $col["bytes_counted"] / $col["avg_time_s"] / 1e6 }'
 }
 run_likwid() {
     local kernel=$1 arrays=$2
@@ -36,8 +41,8 @@ run_likwid() {
 for round in $(seq "$rounds"); do
     echo "round $round of $rounds" >&2
     run_ref | awk '/^(Copy|Triad):/ {print "ref", $1, $2}' >>"$out/all"
-    run_mb normal | awk '/(Copy|Triad):/ {print "mb-normal", $1, $2}' >>"$out/all"
-    run_mb nt | awk '/(Copy|Triad):/ {print "mb-nt", $1, $2}' >>"$out/all"
+    run_mb normal | grep -v '^mb-normal-avg' >>"$out/all"
+    run_mb nt >>"$out/all"
     if command -v likwid-bench >/dev/null; then
         echo "likwid Copy: $(run_likwid copy 2)" >>"$out/all"
         echo "likwid Triad: $(run_likwid stream 3)" >>"$out/all"
@@ -46,13 +51,17 @@ done
 
 median() { sort -n | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
 echo "threads=$threads MB/array=$mb rounds=$rounds isa=$isa ($(date -u +%F), $(uname -n))"
-printf "%-10s %12s %12s %10s %10s\n" variant "Copy MB/s" "Triad MB/s" "Copy/ref" "Triad/ref"
-ref_copy=$(awk '$1=="ref" && $2=="Copy:" {print $3}' "$out/all" | median)
-ref_triad=$(awk '$1=="ref" && $2=="Triad:" {print $3}' "$out/all" | median)
-for v in ref mb-normal mb-nt likwid; do
+med() { awk -v v="$1" -v k="$2:" '$1 == v && $2 == k {print $3}' "$out/all" | median; }
+ratio() { [ -n "$2" ] && printf "%.2f" "$(echo "$1 / $2" | bc -l)" || echo "-"; }
+has_likwid=$(grep -q '^likwid ' "$out/all" && echo yes || true)
+printf "%-10s %11s %11s %9s %9s %12s %12s\n" variant "Copy MB/s" "Triad MB/s" "Copy/ref" \
+    "Triad/ref" "Copy/likwid" "Triad/likwid"
+for v in ref mb-normal mb-nt mb-nt-avg likwid; do
     grep -q "^$v " "$out/all" || continue
-    copy=$(awk -v v=$v '$1==v && $2=="Copy:" {print $3}' "$out/all" | median)
-    triad=$(awk -v v=$v '$1==v && $2=="Triad:" {print $3}' "$out/all" | median)
-    printf "%-10s %12.1f %12.1f %10.2f %10.2f\n" "$v" "$copy" "$triad" \
-        "$(echo "$copy / $ref_copy" | bc -l)" "$(echo "$triad / $ref_triad" | bc -l)"
+    copy=$(med "$v" Copy) triad=$(med "$v" Triad)
+    printf "%-10s %11.1f %11.1f %9s %9s %12s %12s\n" "$v" "$copy" "$triad" \
+        "$(ratio "$copy" "$(med ref Copy)")" "$(ratio "$triad" "$(med ref Triad)")" \
+        "$(ratio "$copy" "${has_likwid:+$(med likwid Copy)}")" \
+        "$(ratio "$triad" "${has_likwid:+$(med likwid Triad)}")"
 done
+cp "$out/all" "${COMPARE_RAW:-/dev/null}"
