@@ -34,7 +34,7 @@ size)
     fi
     ;;
 threads)
-    setup="set xlabel 'threads';"
+    setup="set xlabel 'threads'; set xtics 1;"
     for b in $(awk -F, 'NR > 1 && !seen[$3]++ {print $3}' "$csv"); do
         for k in $(awk -F, 'NR > 1 && !seen[$12]++ {print $12}' "$csv"); do
             series "$k-$b" "\$3 == \"$b\" && \$12 == \"$k\"" '$2'
@@ -51,7 +51,7 @@ pages)
     ;;
 *) echo "mode must be size, threads or pages" >&2; exit 2 ;;
 esac
-common="set key outside right; set grid; set ylabel 'MB/s (best)'; $setup plot ${plots%,}"
+common="set key outside right; set grid; set yrange [0:*]; set ylabel 'MB/s (best)'; $setup plot ${plots%,}"
 gnuplot -e "set terminal pngcairo size 900,500; set output '$out.png'; $common" 2>/dev/null ||
     gnuplot -e "set terminal png size 900,500; set output '$out.png'; $common"
 gnuplot -e "set terminal svg size 900,500; set output '$out.svg'; $common"
