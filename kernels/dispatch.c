@@ -1,5 +1,15 @@
-/* Runtime choice of the kernel variant: the widest vector ISA the CPU has, unless forced. */
+/* Runtime choice of the kernel variant: the widest vector ISA the CPU has, unless forced.
+ * "Has" is glibc's view where it offers one (2.33+): the CPU reports the feature, the kernel
+ * saves its registers, and GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX512F,... has not masked it, so
+ * one environment variable turns an ISA off for membench as for the C library itself. */
 #include <string.h>
+
+#if defined(__has_include)
+#if __has_include(<sys/platform/x86.h>)
+#include <sys/platform/x86.h>
+#define HAVE_GLIBC_CPU_FEATURES 1
+#endif
+#endif
 
 #include "kernels/kernel_table.h"
 
@@ -16,13 +26,22 @@ const char *isa_name(enum isa isa)
 
 bool isa_supported(enum isa isa)
 {
+#ifdef HAVE_GLIBC_CPU_FEATURES
+    switch (isa) {
+    case ISA_AVX512: return CPU_FEATURE_ACTIVE(AVX512F);
+    case ISA_AVX2: return CPU_FEATURE_ACTIVE(AVX2);
+    case ISA_SSE2: return true; /* every x86-64 CPU */
+    default: return false;
+    }
+#else
     __builtin_cpu_init();
     switch (isa) {
     case ISA_AVX512: return __builtin_cpu_supports("avx512f");
     case ISA_AVX2: return __builtin_cpu_supports("avx2");
-    case ISA_SSE2: return true; /* every x86-64 CPU */
+    case ISA_SSE2: return true;
     default: return false;
     }
+#endif
 }
 
 enum isa isa_best(void)

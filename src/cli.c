@@ -311,7 +311,7 @@ static int parse_isa(struct options *o, const char *source, const char *arg)
         return usage_error("%s: unknown instruction set; use avx512, avx2 or sse2%s", msg, "");
     }
     o->isa = isa;
-    o->isa_forced = true;
+    o->isa_forced_by = source;
     return 0;
 }
 
@@ -569,7 +569,7 @@ enum cli_action cli_parse(int argc, char **argv, struct options *o)
     if (o->kernel_mask == 0 && o->probes.mask == 0 && !o->tlb.enabled)
         o->kernel_mask = KERNEL_MASK_STREAM;
     const char *env_isa = getenv("MEMBENCH_ISA");
-    if (!o->isa_forced && env_isa && *env_isa && parse_isa(o, "MEMBENCH_ISA", env_isa) != 0)
+    if (!o->isa_forced_by && env_isa && *env_isa && parse_isa(o, "MEMBENCH_ISA", env_isa) != 0)
         return CLI_EXIT_USAGE;
     return CLI_RUN;
 }

@@ -348,10 +348,12 @@ int plan_build(const struct options *o, const struct topology *topology, const s
                     }
     plan->n_runs = k;
     if (o->n_sizes == 0) share_largest_rule_size(plan);
-    enum isa isa = o->isa_forced ? o->isa : isa_best();
+    enum isa isa = o->isa_forced_by ? o->isa : isa_best();
     if (!isa_supported(isa)) {
-        log_error("--isa %s: this CPU does not support it; use --isa %s or leave it out",
-                  isa_name(isa), isa_name(isa_best()));
+        bool from_env = strcmp(o->isa_forced_by, "MEMBENCH_ISA") == 0;
+        log_error("%s %s: this CPU does not support it (or GLIBC_TUNABLES masks it); %s%s%s",
+                  o->isa_forced_by, isa_name(isa), from_env ? "use MEMBENCH_ISA=" : "use --isa ",
+                  isa_name(isa_best()), from_env ? " or unset it" : " or leave it out");
         return EXIT_RESOURCE;
     }
     for (size_t i = 0; i < plan->n_runs; i++) {

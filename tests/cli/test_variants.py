@@ -1,6 +1,7 @@
 """Kernel variants end to end: every ISA the CPU has x normal/non-temporal stores, odd sizes,
 thread counts 1..4 and offsets all validate; byte accounting and the tuned label follow the
-stores; auto picks non-temporal stores only for arrays beyond the caches."""
+stores; auto picks non-temporal stores only for arrays beyond the caches; with an ISA masked
+off through GLIBC_TUNABLES (as on a CPU without it) dispatch falls back to the next widest."""
 
 import os
 import sys
@@ -34,6 +35,22 @@ def isas():
     if "avx512f" in flags:
         found.append("avx512")
     return found
+
+
+# glibc.cpu.hwcaps feature names that mask each ISA above SSE2.
+HWCAP_MASK = {"avx512": "-AVX512F", "avx2": "-AVX2"}
+
+
+def masked(*isas_off):
+    return {"GLIBC_TUNABLES": "glibc.cpu.hwcaps=" + ",".join(HWCAP_MASK[i] for i in isas_off)}
+
+
+def glibc_masks_isas():
+    """glibc 2.33+ exports the CPU features it uses (sys/platform/x86.h), tunables included."""
+    version = os.confstr("CS_GNU_LIBC_VERSION") if "CS_GNU_LIBC_VERSION" in os.confstr_names \
+        else ""
+    parts = version.split()[-1].split(".") if version.startswith("glibc") else []
+    return len(parts) >= 2 and (int(parts[0]), int(parts[1])) >= (2, 33)
 
 
 class VariantTest(MembenchTestCase):
@@ -96,6 +113,34 @@ class VariantTest(MembenchTestCase):
     def test_isa_from_environment(self):
         doc = self.run_json(["--dry-run"], env_extra={"MEMBENCH_ISA": "sse2"})
         self.assertEqual(doc["runs"][0]["config"]["isa"], "sse2")
+
+    def test_missing_isa_falls_back_to_the_next_widest(self):
+        if not glibc_masks_isas():
+            self.skipTest("glibc older than 2.33: GLIBC_TUNABLES cannot mask an ISA")
+        have = isas()
+        if len(have) < 2:
+            self.skipTest("this CPU has only SSE2: no wider ISA to mask")
+        top, below = have[-1], have[-2]
+        env = masked(top)
+        doc = self.run_json(["--copy", "--triad", "--size", "100003", "-n", "3", "-t", "2",
+                             "--stores", "nt"], env_extra=env)
+        run = doc["runs"][0]
+        self.assertEqual(run["config"]["isa"], below)
+        self.assertTrue(run["validation"]["passed"])
+        self.assert_error(["--isa", top, "--dry-run"], 3,
+                          ["--isa " + top, "GLIBC_TUNABLES", "use --isa " + below], env)
+        self.assert_error(["--dry-run"], 3, ["MEMBENCH_ISA " + top, "MEMBENCH_ISA=" + below],
+                          dict(env, MEMBENCH_ISA=top))
+
+    def test_sse2_when_every_wider_isa_is_masked(self):
+        if not glibc_masks_isas():
+            self.skipTest("glibc older than 2.33: GLIBC_TUNABLES cannot mask an ISA")
+        doc = self.run_json(ALL_KERNELS + ["--size", "1000003", "-n", "3", "-t", "3",
+                                           "--offset", "5"],
+                            env_extra=masked("avx512", "avx2"))
+        run = doc["runs"][0]
+        self.assertEqual(run["config"]["isa"], "sse2")
+        self.assertTrue(run["validation"]["passed"])
 
     def test_extra_kernels_in_text_table(self):
         out, _ = self.run_ok(["--dot", "--read", "--write", "--nstream", "--size", "100000",
