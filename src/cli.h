@@ -21,7 +21,7 @@ enum domain_kind { DOMAIN_NONE, DOMAIN_NUMA, DOMAIN_PACKAGE, DOMAIN_LLC };
 
 /* The command line, parsed and checked; nothing here depends on the machine. */
 struct options {
-    unsigned kernel_mask; /* bits of enum kernel_id; 0 = the four STREAM kernels, or none */
+    unsigned kernel_mask;      /* bits of enum kernel_id; 0 = the four STREAM kernels, or none */
     const char *isa_forced_by; /* "--isa" or "MEMBENCH_ISA" when forced, else NULL */
     enum isa isa;
     unsigned threads[LIST_MAX];
