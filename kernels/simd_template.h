@@ -17,7 +17,7 @@
 
 // clang-format off
 #define GEN_STORING_KERNELS(KIND, STORE, NT)                                                    \
-    static double FN(copy, KIND)(void *va, void *vb, void *vc, size_t begin, size_t end,       \
+    static double FN(copy, KIND)(void *va, void *vb, void *vc, size_t begin, size_t end,        \
                                  double q)                                                      \
     {                                                                                           \
         (void)vb; (void)q;                                                                      \
@@ -25,12 +25,13 @@
         T *restrict c = vc;                                                                     \
         size_t j = begin;                                                                       \
         if (NT) for (; j < end && MISALIGNED(c + j); j++) c[j] = a[j];                          \
-        _Pragma("GCC unroll 4") for (; j + W <= end; j += W) STORE(c + j, LOADU(a + j));                                \
+        _Pragma("GCC unroll 4")                                                                 \
+        for (; j + W <= end; j += W) STORE(c + j, LOADU(a + j));                                \
         for (; j < end; j++) c[j] = a[j];                                                       \
         if (NT) _mm_sfence();                                                                   \
         return 0.0;                                                                             \
     }                                                                                           \
-    static double FN(scale, KIND)(void *va, void *vb, void *vc, size_t begin, size_t end,      \
+    static double FN(scale, KIND)(void *va, void *vb, void *vc, size_t begin, size_t end,       \
                                   double q)                                                     \
     {                                                                                           \
         (void)va;                                                                               \
@@ -40,12 +41,13 @@
         const T *restrict c = vc;                                                               \
         size_t j = begin;                                                                       \
         if (NT) for (; j < end && MISALIGNED(b + j); j++) b[j] = s * c[j];                      \
-        _Pragma("GCC unroll 4") for (; j + W <= end; j += W) STORE(b + j, MUL(vs, LOADU(c + j)));                       \
+        _Pragma("GCC unroll 4")                                                                 \
+        for (; j + W <= end; j += W) STORE(b + j, MUL(vs, LOADU(c + j)));                       \
         for (; j < end; j++) b[j] = s * c[j];                                                   \
         if (NT) _mm_sfence();                                                                   \
         return 0.0;                                                                             \
     }                                                                                           \
-    static double FN(add, KIND)(void *va, void *vb, void *vc, size_t begin, size_t end,        \
+    static double FN(add, KIND)(void *va, void *vb, void *vc, size_t begin, size_t end,         \
                                 double q)                                                       \
     {                                                                                           \
         (void)q;                                                                                \
@@ -54,12 +56,13 @@
         T *restrict c = vc;                                                                     \
         size_t j = begin;                                                                       \
         if (NT) for (; j < end && MISALIGNED(c + j); j++) c[j] = a[j] + b[j];                   \
-        _Pragma("GCC unroll 4") for (; j + W <= end; j += W) STORE(c + j, ADD(LOADU(a + j), LOADU(b + j)));             \
+        _Pragma("GCC unroll 4")                                                                 \
+        for (; j + W <= end; j += W) STORE(c + j, ADD(LOADU(a + j), LOADU(b + j)));             \
         for (; j < end; j++) c[j] = a[j] + b[j];                                                \
         if (NT) _mm_sfence();                                                                   \
         return 0.0;                                                                             \
     }                                                                                           \
-    static double FN(triad, KIND)(void *va, void *vb, void *vc, size_t begin, size_t end,      \
+    static double FN(triad, KIND)(void *va, void *vb, void *vc, size_t begin, size_t end,       \
                                   double q)                                                     \
     {                                                                                           \
         const T s = (T)q;                                                                       \
@@ -69,13 +72,14 @@
         const T *restrict c = vc;                                                               \
         size_t j = begin;                                                                       \
         if (NT) for (; j < end && MISALIGNED(a + j); j++) a[j] = b[j] + s * c[j];               \
-        _Pragma("GCC unroll 4") for (; j + W <= end; j += W)                                                            \
+        _Pragma("GCC unroll 4")                                                                 \
+        for (; j + W <= end; j += W)                                                            \
             STORE(a + j, ADD(LOADU(b + j), MUL(vs, LOADU(c + j))));                             \
         for (; j < end; j++) a[j] = b[j] + s * c[j];                                            \
         if (NT) _mm_sfence();                                                                   \
         return 0.0;                                                                             \
     }                                                                                           \
-    static double FN(write, KIND)(void *va, void *vb, void *vc, size_t begin, size_t end,      \
+    static double FN(write, KIND)(void *va, void *vb, void *vc, size_t begin, size_t end,       \
                                   double q)                                                     \
     {                                                                                           \
         (void)va; (void)vb;                                                                     \
@@ -84,12 +88,13 @@
         T *restrict c = vc;                                                                     \
         size_t j = begin;                                                                       \
         if (NT) for (; j < end && MISALIGNED(c + j); j++) c[j] = s;                             \
-        _Pragma("GCC unroll 4") for (; j + W <= end; j += W) STORE(c + j, vs);                                          \
+        _Pragma("GCC unroll 4")                                                                 \
+        for (; j + W <= end; j += W) STORE(c + j, vs);                                          \
         for (; j < end; j++) c[j] = s;                                                          \
         if (NT) _mm_sfence();                                                                   \
         return 0.0;                                                                             \
     }                                                                                           \
-    static double FN(nstream, KIND)(void *va, void *vb, void *vc, size_t begin, size_t end,    \
+    static double FN(nstream, KIND)(void *va, void *vb, void *vc, size_t begin, size_t end,     \
                                     double q)                                                   \
     {                                                                                           \
         const T s = (T)q;                                                                       \
@@ -98,8 +103,9 @@
         const T *restrict b = vb;                                                               \
         const T *restrict c = vc;                                                               \
         size_t j = begin;                                                                       \
-        if (NT) for (; j < end && MISALIGNED(a + j); j++) a[j] = a[j] + (b[j] + s * c[j]);     \
-        _Pragma("GCC unroll 4") for (; j + W <= end; j += W)                                                            \
+        if (NT) for (; j < end && MISALIGNED(a + j); j++) a[j] = a[j] + (b[j] + s * c[j]);      \
+        _Pragma("GCC unroll 4")                                                                 \
+        for (; j + W <= end; j += W)                                                            \
             STORE(a + j, ADD(LOADU(a + j), ADD(LOADU(b + j), MUL(vs, LOADU(c + j)))));          \
         for (; j < end; j++) a[j] = a[j] + (b[j] + s * c[j]);                                   \
         if (NT) _mm_sfence();                                                                   \
