@@ -72,7 +72,12 @@ void provenance_read(struct provenance *p)
             if (sscanf(line, "MemTotal: %llu kB", &kb) == 1) p->mem_total_bytes = kb * 1024;
         fclose(f);
     }
+#ifdef __clang__
+    snprintf(p->compiler, sizeof(p->compiler), "clang %d.%d.%d", __clang_major__, __clang_minor__,
+             __clang_patchlevel__);
+#else
     snprintf(p->compiler, sizeof(p->compiler), "gcc %s", __VERSION__);
+#endif
     snprintf(p->cflags, sizeof(p->cflags), "%s", MEMBENCH_CFLAGS);
     omp_variables(p);
     time_t now = time(NULL);

@@ -1,5 +1,6 @@
 """Real (small) runs on this machine: output formats, kernels, validation, -o."""
 
+import calendar
 import csv
 import io
 import json
@@ -147,6 +148,29 @@ class JsonTest(membench_test.MembenchTestCase):
         self.assertEqual(cfg["ntimes"], 3)
         self.assertEqual(cfg["type"], "double")
         self.check_run(r, 8)
+
+    def test_provenance_describes_this_build_and_machine(self):
+        """Every JSON says which compiler built membench, with what OpenMP settings it ran,
+        when, for how long, on how much memory, with which microcode."""
+        start = time.time()
+        doc = self.run_json(SMALL + ["--triad"], env_extra={"OMP_PROC_BIND": "close"})
+        prov = doc["provenance"]
+        prefix = {"GNU": "gcc ", "Clang": "clang "}.get(os.environ.get("MEMBENCH_C_COMPILER_ID"))
+        if prefix:
+            self.assertRegex(prov["compiler"], "^" + prefix + r"\d+\.\d+")
+        self.assertIn("-O3", prov["cflags"])
+        self.assertIn("OMP_PROC_BIND=close", prov["omp_env"])
+        stamp = calendar.timegm(time.strptime(prov["start_time"], "%Y-%m-%dT%H:%M:%SZ"))
+        self.assertLess(abs(stamp - start), 60)
+        self.assertGreater(prov["duration_s"], 0.0)
+        self.assertLess(prov["duration_s"], time.time() - start + 1)
+        with open("/proc/meminfo") as f:
+            total_kb = int(re.search(r"MemTotal:\s+(\d+) kB", f.read()).group(1))
+        self.assertEqual(prov["mem_total_bytes"], total_kb * 1024)
+        with open("/proc/cpuinfo") as f:
+            micro = re.search(r"(?m)^microcode\s*:\s*(\S+)", f.read())
+        if micro:
+            self.assertEqual(prov["microcode"], micro.group(1))
 
     def test_float(self):
         """--type float validates and counts 4 bytes per element."""
