@@ -280,6 +280,7 @@ int node_main(struct options *o, char **json, size_t *json_len)
         for (size_t i = 0; i < rep.n_runs; i++)
             if (run_failed(&rep.runs[i])) rc = EXIT_FAILED;
         if (rep.acceptance.evaluated && !rep.acceptance.passed) rc = EXIT_FAILED;
+        if (rep.probes && probes_report_mismatches(rep.probes) > 0) rc = EXIT_FAILED;
         if (rep.interrupted) {
             output_abort(&ref);
             rc = 128 + rep.interrupted;

@@ -227,6 +227,20 @@ int probes_run(const struct options *o, const struct topology *topo, struct prob
     return EXIT_OK;
 }
 
+int probes_report_mismatches(const struct probe_results *r)
+{
+    int bad = 0;
+    if (!(r->ran & PROBE_BIT(PROBE_FAULTS))) return 0;
+    for (int i = 0; i < r->faults.n_runs; i++) {
+        const struct fault_run *f = &r->faults.runs[i];
+        if (f->skipped[0] || !f->smaps.mismatch[0]) continue;
+        log_error("--faults %s: %s; its fault counts are not for the pages asked for",
+                  fault_backing_name(f->backing), f->smaps.mismatch);
+        bad++;
+    }
+    return bad;
+}
+
 void probes_free(struct probe_results *r)
 {
     if (r) shootdown_report_free(&r->shootdown);

@@ -324,10 +324,7 @@ int run_stream(const struct run_config *cfg, const struct topology *topo,
         rc = EXIT_RESOURCE;
         goto done;
     }
-    /* test hook: judge the pages against another backing, to prove a mismatch fails the run */
-    const char *judge_as = getenv("MEMBENCH_TEST_VERIFY_AS");
-    const struct mem_backend *judge = judge_as ? mem_backend_find(judge_as) : NULL;
-    backing_verify("/proc/self/smaps", judge ? judge : backend, (uintptr_t)base,
+    backing_verify("/proc/self/smaps", backing_judge(backend), (uintptr_t)base,
                    (uintptr_t)(base + 3 * stride), region.how, &out->backing);
     if (backend->kind == BACKING_THP && out->backing.verified && out->backing.thp_fraction < 1.0)
         add_warning(out,

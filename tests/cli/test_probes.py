@@ -184,6 +184,28 @@ class AnonymousFaultsTest(membench_test.MembenchTestCase):
         self.assertEqual(r["major_faults"], 0)
 
 
+class FaultPagesMismatchTest(membench_test.MembenchTestCase):
+    """A fault row on pages other than those asked for fails the run (exit 1), as a STREAM run
+    does: MEMBENCH_TEST_VERIFY_AS=2m judges the 4 KB region as if 2 MB pages were asked for."""
+
+    def test_mismatch_exits_1_with_one_error(self):
+        import json
+        args = ["--faults", "--faults-backing", "4k", "--faults-size", "8MiB", "--format",
+                "json"]
+        rc, out, err = run(args, env_extra={"MEMBENCH_TEST_VERIFY_AS": "2m"}, timeout=60)
+        msg = describe(args, rc, out, err)
+        self.assertEqual(rc, 1, msg)
+        errors = [line for line in err.splitlines()
+                  if line.startswith("membench: ") and not line.startswith("membench: note")
+                  and not line.startswith("membench: warning")]
+        self.assertEqual(len(errors), 1, msg)
+        self.assertIn("--faults 4k:", errors[0])
+        self.assertIn("asked for 2 MiB pages", errors[0])
+        row = run_by_backing(json.loads(out))["4k"]
+        self.assertFalse(row["smaps"]["verified"])
+        self.assertGreater(row["minor_faults"], 0)  # measured and reported all the same
+
+
 class HugetlbFaultsTest(membench_test.MembenchTestCase):
     """--faults-backing 2m: from the pool when there is one, else exit 3 naming the remedy."""
 
