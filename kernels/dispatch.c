@@ -7,8 +7,13 @@
 #if defined(__has_include)
 #if __has_include(<sys/platform/x86.h>)
 #include <sys/platform/x86.h>
-#define HAVE_GLIBC_CPU_FEATURES 1
+#define HAS_AVX512F() CPU_FEATURE_ACTIVE(AVX512F)
+#define HAS_AVX2() CPU_FEATURE_ACTIVE(AVX2)
 #endif
+#endif
+#ifndef HAS_AVX512F
+#define HAS_AVX512F() (__builtin_cpu_init(), __builtin_cpu_supports("avx512f"))
+#define HAS_AVX2() (__builtin_cpu_init(), __builtin_cpu_supports("avx2"))
 #endif
 
 #include "kernels/kernel_table.h"
@@ -26,22 +31,12 @@ const char *isa_name(enum isa isa)
 
 bool isa_supported(enum isa isa)
 {
-#ifdef HAVE_GLIBC_CPU_FEATURES
     switch (isa) {
-    case ISA_AVX512: return CPU_FEATURE_ACTIVE(AVX512F);
-    case ISA_AVX2: return CPU_FEATURE_ACTIVE(AVX2);
+    case ISA_AVX512: return HAS_AVX512F();
+    case ISA_AVX2: return HAS_AVX2();
     case ISA_SSE2: return true; /* every x86-64 CPU */
     default: return false;
     }
-#else
-    __builtin_cpu_init();
-    switch (isa) {
-    case ISA_AVX512: return __builtin_cpu_supports("avx512f");
-    case ISA_AVX2: return __builtin_cpu_supports("avx2");
-    case ISA_SSE2: return true;
-    default: return false;
-    }
-#endif
 }
 
 enum isa isa_best(void)
