@@ -350,7 +350,7 @@ int plan_build(const struct options *o, const struct topology *topology, const s
     if (o->n_sizes == 0) share_largest_rule_size(plan);
     enum isa isa = o->isa_forced_by ? o->isa : isa_best();
     if (!isa_supported(isa)) {
-        bool from_env = strcmp(o->isa_forced_by, "MEMBENCH_ISA") == 0;
+        bool from_env = o->isa_forced_by && strcmp(o->isa_forced_by, "MEMBENCH_ISA") == 0;
         log_error("%s %s: this CPU does not support it (or GLIBC_TUNABLES masks it); %s%s%s",
                   o->isa_forced_by, isa_name(isa), from_env ? "use MEMBENCH_ISA=" : "use --isa ",
                   isa_name(isa_best()), from_env ? " or unset it" : " or leave it out");
