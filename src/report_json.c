@@ -2,22 +2,12 @@
 #include <math.h>
 #include <signal.h>
 
+#include "src/json_values.h"
 #include "src/probes.h"
 #include "src/report.h"
 #include "src/report_tlb.h"
 
 #define JSON_SCHEMA 1
-
-/* JSON has no inf or nan: an unmeasurable number is null. */
-static json_t *real_or_null(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
-static json_t *string_or_null(const char *s)
-{
-    return s && *s ? json_string(s) : json_null();
-}
 
 static json_t *system_json(const struct report *rep)
 {

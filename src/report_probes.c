@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "src/json_values.h"
 #include "src/probes.h"
 
 #define RULE "-------------------------------------------------------------\n"
@@ -411,16 +412,6 @@ void report_probes_csv(FILE *out, const struct probe_results *r, bool after_tabl
 }
 
 /* ---------------------------------------------------------------- JSON */
-
-static json_t *real_or_null(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
-static json_t *string_or_null(const char *s)
-{
-    return s && *s ? json_string(s) : json_null();
-}
 
 static void json_timer(json_t *root, const struct timer_probe_report *t)
 {

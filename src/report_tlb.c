@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "src/parse.h"
+#include "src/json_values.h"
 
 #define RULE "-------------------------------------------------------------\n"
 
@@ -476,11 +477,6 @@ void report_tlb_csv(FILE *out, const struct tlb_result *t)
 
 /* ---------------------------------------------------------------- JSON */
 
-static json_t *num(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
 static json_t *points_json(const struct tlb_curve *c, double ghz, bool control)
 {
     json_t *list = json_array();
@@ -493,12 +489,12 @@ static json_t *points_json(const struct tlb_curve *c, double ghz, bool control)
         } else {
             json_object_set_new(o, "pages", json_integer((json_int_t)p->pages));
         }
-        json_object_set_new(o, "ns_per_access", num(p->ns_per_access));
-        json_object_set_new(o, "min_ns", num(p->min_ns));
-        json_object_set_new(o, "median_ns", num(p->median_ns));
+        json_object_set_new(o, "ns_per_access", real_or_null(p->ns_per_access));
+        json_object_set_new(o, "min_ns", real_or_null(p->min_ns));
+        json_object_set_new(o, "median_ns", real_or_null(p->median_ns));
         if (!control)
             json_object_set_new(o, "cycles_per_access",
-                                ghz > 0 ? num(p->ns_per_access * ghz) : json_null());
+                                ghz > 0 ? real_or_null(p->ns_per_access * ghz) : json_null());
         json_object_set_new(o, "samples", json_integer(p->samples));
         json_object_set_new(o, "disturbed_chunks", json_integer(p->disturbed_chunks));
         json_object_set_new(o, "refined", json_boolean(p->refined));
@@ -511,11 +507,11 @@ static json_t *knee_json(const struct knee *k)
 {
     json_t *o = json_object();
     json_object_set_new(o, "kind", json_string(knee_kind_name(k->kind)));
-    json_object_set_new(o, "last_low", num(k->last_low));
-    json_object_set_new(o, "first_high", num(k->first_high));
-    json_object_set_new(o, "step_ns", num(k->step_ns));
-    json_object_set_new(o, "control_step_ns", num(k->control_step_ns));
-    json_object_set_new(o, "translation_step_ns", num(k->tlb_step_ns));
+    json_object_set_new(o, "last_low", real_or_null(k->last_low));
+    json_object_set_new(o, "first_high", real_or_null(k->first_high));
+    json_object_set_new(o, "step_ns", real_or_null(k->step_ns));
+    json_object_set_new(o, "control_step_ns", real_or_null(k->control_step_ns));
+    json_object_set_new(o, "translation_step_ns", real_or_null(k->tlb_step_ns));
     return o;
 }
 
@@ -534,12 +530,12 @@ static json_t *levels_json(const struct tlb_sweep *s)
         json_object_set_new(o, "entries_upper",
                             isfinite(l->entries_high) ? json_integer((json_int_t)l->entries_high)
                                                       : json_null());
-        json_object_set_new(o, "rise_complete_at", num(l->complete_x));
-        json_object_set_new(o, "hit_ns", num(l->hit_ns));
-        json_object_set_new(o, "miss_penalty_ns", num(l->miss_penalty_ns));
+        json_object_set_new(o, "rise_complete_at", real_or_null(l->complete_x));
+        json_object_set_new(o, "hit_ns", real_or_null(l->hit_ns));
+        json_object_set_new(o, "miss_penalty_ns", real_or_null(l->miss_penalty_ns));
         if (is_walk(l)) {
-            json_object_set_new(o, "max_penalty_ns", num(l->max_penalty_ns));
-            json_object_set_new(o, "at_pages", num(l->at_x));
+            json_object_set_new(o, "max_penalty_ns", real_or_null(l->max_penalty_ns));
+            json_object_set_new(o, "at_pages", real_or_null(l->at_x));
         } else {
             json_object_set_new(o, "documented_entries",
                                 s->documented[i] ? json_integer(s->documented[i]) : json_null());
@@ -560,9 +556,10 @@ static json_t *cache_knees_json(const struct tlb_sweep *s)
     json_t *list = json_array();
     for (size_t i = 0; i < s->n_cache_knees; i++) {
         const struct tlb_cache_knee *c = &s->cache_knees[i];
-        json_array_append_new(list, json_pack("{s:o,s:o,s:o,s:s}", "lines_low", num(c->last_low),
-                                              "lines_high", num(c->first_high), "step_ns",
-                                              num(c->step_ns), "label", c->label));
+        json_array_append_new(list,
+                              json_pack("{s:o,s:o,s:o,s:s}", "lines_low", real_or_null(c->last_low),
+                                        "lines_high", real_or_null(c->first_high), "step_ns",
+                                        real_or_null(c->step_ns), "label", c->label));
     }
     return list;
 }
@@ -579,7 +576,8 @@ static json_t *sweep_json(const struct tlb_sweep *s, double ghz, bool with_contr
     for (size_t i = 0; i < s->analysis.n_main_knees; i++)
         json_array_append_new(knees, knee_json(&s->analysis.main_knees[i]));
     json_object_set_new(o, "knees", knees);
-    json_object_set_new(o, "control_clean_until_lines", num(s->analysis.control_clean_until));
+    json_object_set_new(o, "control_clean_until_lines",
+                        real_or_null(s->analysis.control_clean_until));
     if (s->note[0]) json_object_set_new(o, "note", json_string(s->note));
     return o;
 }
@@ -591,7 +589,8 @@ static json_t *backing_json(const struct backing_info *b)
                         b->verified ? json_integer((json_int_t)b->page_size_bytes) : json_null());
     json_object_set_new(o, "verified", json_boolean(b->verified));
     json_object_set_new(o, "how", json_string(b->how));
-    json_object_set_new(o, "thp_fraction", b->verified ? num(b->thp_fraction) : json_null());
+    json_object_set_new(o, "thp_fraction",
+                        b->verified ? real_or_null(b->thp_fraction) : json_null());
     return o;
 }
 
@@ -619,7 +618,7 @@ json_t *report_tlb_json(const struct tlb_result *t)
                         t->n_threads && t->per_thread[0].planned_pu >= 0
                             ? json_integer(t->per_thread[0].planned_pu)
                             : json_null());
-    json_object_set_new(cfg, "chunk_target_s", num(t->chunk_target_s));
+    json_object_set_new(cfg, "chunk_target_s", real_or_null(t->chunk_target_s));
     json_object_set_new(cfg, "chunks_per_sample", json_integer(t->chunks_per_sample));
     json_object_set_new(root, "config", cfg);
     json_object_set_new(root, "measured", json_boolean(t->measured));
@@ -647,8 +646,9 @@ json_t *report_tlb_json(const struct tlb_result *t)
     }
     json_object_set_new(root, "clock",
                         json_pack("{s:o,s:o,s:s}", "tsc_ghz",
-                                  num(t->tsc_ghz > 0 ? t->tsc_ghz : NAN), "core_ghz_estimate",
-                                  num(t->core_ghz > 0 ? t->core_ghz : NAN), "cycles_basis",
+                                  real_or_null(t->tsc_ghz > 0 ? t->tsc_ghz : NAN),
+                                  "core_ghz_estimate",
+                                  real_or_null(t->core_ghz > 0 ? t->core_ghz : NAN), "cycles_basis",
                                   t->core_ghz > 0 ? "core clock estimated from a dependent-add loop"
                                   : t->tsc_ghz > 0 ? "TSC"
                                                    : "unknown"));
@@ -674,15 +674,16 @@ json_t *report_tlb_json(const struct tlb_result *t)
             json_object_set_new(huge, "why", json_string(t->huge_why));
         }
         const struct tlb_splinter *sp = &t->splinter;
-        json_object_set_new(
-            huge, "splinter_check",
-            sp->measured ? json_pack("{s:o,s:o,s:o,s:o,s:s}", "pieces", num(sp->at), "huge_ns",
-                                     num(sp->huge_ns), "small_pages_ns", num(sp->small_ns),
-                                     "control_ns", num(sp->control_ns), "verdict",
-                                     sp->verdict == 1   ? "whole 2 MB translations"
-                                     : sp->verdict == 0 ? "split into 4 KB translations"
-                                                        : "unclear")
-                         : json_null());
+        json_object_set_new(huge, "splinter_check",
+                            sp->measured
+                                ? json_pack("{s:o,s:o,s:o,s:o,s:s}", "pieces", real_or_null(sp->at),
+                                            "huge_ns", real_or_null(sp->huge_ns), "small_pages_ns",
+                                            real_or_null(sp->small_ns), "control_ns",
+                                            real_or_null(sp->control_ns), "verdict",
+                                            sp->verdict == 1   ? "whole 2 MB translations"
+                                            : sp->verdict == 0 ? "split into 4 KB translations"
+                                                               : "unclear")
+                                : json_null());
         json_object_set_new(huge, "extends_reach",
                             t->huge_extends_reach < 0 ? json_null()
                                                       : json_boolean(t->huge_extends_reach));
@@ -698,8 +699,10 @@ json_t *report_tlb_json(const struct tlb_result *t)
                 json_object_set_new(wo, "threads", json_integer(w->threads));
                 json_object_set_new(wo, "region_bytes_per_thread",
                                     json_integer((json_int_t)w->region_bytes));
-                json_object_set_new(wo, "best_accesses_per_s", num(w->best_accesses_per_s));
-                json_object_set_new(wo, "median_accesses_per_s", num(w->median_accesses_per_s));
+                json_object_set_new(wo, "best_accesses_per_s",
+                                    real_or_null(w->best_accesses_per_s));
+                json_object_set_new(wo, "median_accesses_per_s",
+                                    real_or_null(w->median_accesses_per_s));
             } else {
                 json_object_set_new(wo, "why", json_string(w->why));
             }
@@ -729,6 +732,6 @@ json_t *report_tlb_json(const struct tlb_result *t)
     for (int i = 0; i < t->n_warnings; i++)
         json_array_append_new(w, json_string(t->warnings[i]));
     json_object_set_new(root, "warnings", w);
-    json_object_set_new(root, "seconds", num(t->seconds));
+    json_object_set_new(root, "seconds", real_or_null(t->seconds));
     return root;
 }

@@ -1,0 +1,19 @@
+#ifndef MEMBENCH_JSON_VALUES_H
+#define MEMBENCH_JSON_VALUES_H
+
+#include <jansson.h>
+#include <math.h>
+
+/* JSON has no inf or nan: an unmeasurable number is null. */
+static inline json_t *real_or_null(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* A missing or empty string is null. */
+static inline json_t *string_or_null(const char *s)
+{
+    return s && *s ? json_string(s) : json_null();
+}
+
+#endif
