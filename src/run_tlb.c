@@ -552,6 +552,16 @@ static int set_collect(struct team *tm, int t, struct tlb_curve *main, struct tl
     return 0;
 }
 
+/* Measures the current points (tm->xs) once into thread t's curves: the main sweep, and the
+ * control too unless control is NULL. Returns 0, or -1 when the curves cannot grow. */
+static int measure_into(struct team *tm, int t, enum set_kind set, bool sync,
+                        struct tlb_curve *main, struct tlb_curve *control)
+{
+    set_reset(&tm->w[t], tm->plan->opts.repeat);
+    measure_set(tm, t, control ? 2 : 1, set, sync);
+    return set_collect(tm, t, main, control);
+}
+
 static void knee_params_for(const struct tlb_plan *plan, struct knee_params *p)
 {
     knee_params_default(p);
@@ -778,10 +788,8 @@ static void huge_phase(struct team *tm)
     }
     for (int pass = 0; pass < 2 && tm->nx > 0; pass++) {
         /* the grid's points are in the control already; refinement points get theirs */
-        int kinds = pass == 0 ? 1 : 2;
-        set_reset(w, plan->opts.repeat);
-        measure_set(tm, 0, kinds, SET_HUGE, false);
-        if (set_collect(tm, 0, &s->main, kinds == 2 ? &small->control : NULL) != 0) return;
+        if (measure_into(tm, 0, SET_HUGE, false, &s->main, pass == 0 ? NULL : &small->control) != 0)
+            return;
         finish_sweep(s, &small->control, plan, out, TLB_PAGE_2M, &p);
         if (pass == 0 && s->analysed) {
             double x[GRID_MAX + REFINE_MAX];
@@ -1073,29 +1081,19 @@ static void team_run(struct team *tm)
                 out->core_ghz = tlb_core_ghz_estimate();
             }
 #pragma omp barrier
-            struct worker *w = &tm->w[t];
-            if (plan->opts.pages) {
-                set_reset(w, plan->opts.repeat);
-                measure_set(tm, t, 1, SET_SWEEP, true);
-                if (set_collect(tm, t, &res->small.main, NULL) != 0)
-                    team_fail(tm, "out of memory for results");
-            } else {
-                set_reset(w, plan->opts.repeat);
-                measure_set(tm, t, 2, SET_SWEEP, true);
-                if (set_collect(tm, t, &res->small.main, &res->small.control) != 0)
-                    team_fail(tm, "out of memory for results");
+            struct tlb_curve *control = plan->opts.pages ? NULL : &res->small.control;
+            if (measure_into(tm, t, SET_SWEEP, true, &res->small.main, control) != 0)
+                team_fail(tm, "out of memory for results");
+            if (control) {
 #pragma omp barrier
                 if (t == 0) {
                     analyse_all(tm);
                     plan_refinement(tm);
                 }
 #pragma omp barrier
-                if (tm->nx > 0) {
-                    set_reset(w, plan->opts.repeat);
-                    measure_set(tm, t, 2, SET_SWEEP, true);
-                    if (set_collect(tm, t, &res->small.main, &res->small.control) != 0)
-                        team_fail(tm, "out of memory for results");
-                }
+                if (tm->nx > 0 &&
+                    measure_into(tm, t, SET_SWEEP, true, &res->small.main, control) != 0)
+                    team_fail(tm, "out of memory for results");
 #pragma omp barrier
                 if (t == 0) {
                     analyse_all(tm);
