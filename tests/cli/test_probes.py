@@ -16,36 +16,18 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import membench_test  # noqa: E402
-from membench_test import describe, run  # noqa: E402
+from membench_test import describe, hugepage_pool, run, thp_mode  # noqa: E402
 
 MIB = 1 << 20
 PAGES_64MIB = 64 * MIB // 4096
 DEFAULT_SHOOTDOWN_PAGES = [1, 2, 8, 32, 33, 34, 64, 512]
 THP_ENABLED = "/sys/kernel/mm/transparent_hugepage/enabled"
-POOL_2M = "/sys/kernel/mm/hugepages/hugepages-2048kB"
-
-
-def thp_mode():
-    """The selected word of the THP setting, or None without THP."""
-    try:
-        with open(THP_ENABLED) as f:
-            text = f.read()
-    except OSError:
-        return None
-    start, end = text.find("["), text.find("]")
-    return text[start + 1:end] if 0 <= start < end else None
 
 
 def free_2m_pages():
     """Free minus reserved pages of the 2 MB hugetlb pool (0 without one)."""
-    try:
-        with open(os.path.join(POOL_2M, "free_hugepages")) as f:
-            free = int(f.read())
-        with open(os.path.join(POOL_2M, "resv_hugepages")) as f:
-            resv = int(f.read())
-    except (OSError, ValueError):
-        return 0
-    return max(free - resv, 0)
+    pool = hugepage_pool(2048)
+    return pool["available"] if pool else 0
 
 
 def disk_dir():
