@@ -5,18 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_LLC_INSTANCES 1024
+#include "src/sysinfo.h"
 
-static int read_line(const char *path, char *buf, size_t len)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) return -1;
-    char *ok = fgets(buf, (int)len, f);
-    fclose(f);
-    if (!ok) return -1;
-    buf[strcspn(buf, "\n")] = '\0';
-    return 0;
-}
+#define MAX_LLC_INSTANCES 1024
 
 /* "32768K", "32M", "1024" (bytes) as written by the kernel's cacheinfo. */
 static uint64_t parse_cache_size(const char *s)
@@ -48,10 +39,11 @@ int llc_from_sysfs(const char *cpu_root, int *level_out, int *count_out, uint64_
             char dir[512], path[600], buf[256];
             snprintf(dir, sizeof(dir), "%s/%s/cache/index%d", cpu_root, cpu->d_name, index);
             snprintf(path, sizeof(path), "%s/level", dir);
-            if (read_line(path, buf, sizeof(buf)) != 0) break;
+            if (read_first_line(path, buf, sizeof(buf)) != 0) break;
             int level = atoi(buf);
             snprintf(path, sizeof(path), "%s/type", dir);
-            if (read_line(path, buf, sizeof(buf)) != 0 || strcmp(buf, "Instruction") == 0) continue;
+            if (read_first_line(path, buf, sizeof(buf)) != 0 || strcmp(buf, "Instruction") == 0)
+                continue;
             if (level < best_level) continue;
             if (level > best_level) {
                 best_level = level;
@@ -59,10 +51,10 @@ int llc_from_sysfs(const char *cpu_root, int *level_out, int *count_out, uint64_
             }
             char shared[256];
             snprintf(path, sizeof(path), "%s/shared_cpu_list", dir);
-            if (read_line(path, shared, sizeof(shared)) != 0)
+            if (read_first_line(path, shared, sizeof(shared)) != 0)
                 snprintf(shared, sizeof(shared), "cpu%u", id);
             snprintf(path, sizeof(path), "%s/size", dir);
-            if (read_line(path, buf, sizeof(buf)) != 0) continue;
+            if (read_first_line(path, buf, sizeof(buf)) != 0) continue;
             int dup = 0;
             for (int i = 0; i < nseen && !dup; i++)
                 dup = strcmp(seen[i].shared, shared) == 0;

@@ -1,5 +1,6 @@
 #include "kernels/timer_probe.h"
 #include "src/doubles.h"
+#include "src/sysinfo.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -102,15 +103,13 @@ static double getres_s(clockid_t id)
 
 static void read_clocksource(char *buf, size_t len)
 {
-    snprintf(buf, len, "unknown");
-    FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
-    if (!f) return;
     char line[64];
-    if (fgets(line, sizeof(line), f)) {
-        line[strcspn(line, "\n")] = '\0';
-        if (line[0]) snprintf(buf, len, "%.31s", line);
-    }
-    fclose(f);
+    if (read_first_line("/sys/devices/system/clocksource/clocksource0/current_clocksource", line,
+                        sizeof(line)) == 0 &&
+        line[0])
+        snprintf(buf, len, "%.31s", line);
+    else
+        snprintf(buf, len, "unknown");
 }
 
 #if HAVE_TSC

@@ -11,12 +11,8 @@
 
 static int read_value(const char *path, uint64_t *v)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) return -1;
     char buf[64];
-    char *ok = fgets(buf, sizeof(buf), f);
-    fclose(f);
-    if (!ok) return -1;
+    if (read_first_line(path, buf, sizeof(buf)) != 0) return -1;
     if (strncmp(buf, "max", 3) == 0) {
         *v = UINT64_MAX;
         return 0;

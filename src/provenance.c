@@ -11,14 +11,14 @@
 
 extern char **environ;
 
+/* The first whitespace-separated word of a file's first line. */
 static int read_word(const char *path, char *buf, size_t len)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) return -1;
-    int ok = fscanf(f, "%31s", buf) == 1;
-    fclose(f);
-    (void)len;
-    return ok ? 0 : -1;
+    char line[64], word[32];
+    if (read_first_line(path, line, sizeof(line)) != 0 || sscanf(line, "%31s", word) != 1)
+        return -1;
+    snprintf(buf, len, "%s", word);
+    return 0;
 }
 
 static double read_khz_as_mhz(const char *path)
@@ -64,14 +64,7 @@ void provenance_read(struct provenance *p)
     p->cur_mhz = read_khz_as_mhz("/sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq");
     p->max_mhz = read_khz_as_mhz("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq");
     cpuinfo_fields(p);
-    FILE *f = fopen("/proc/meminfo", "r");
-    if (f) {
-        unsigned long long kb;
-        char line[256];
-        while (fgets(line, sizeof(line), f))
-            if (sscanf(line, "MemTotal: %llu kB", &kb) == 1) p->mem_total_bytes = kb * 1024;
-        fclose(f);
-    }
+    meminfo_value("/proc/meminfo", "MemTotal", &p->mem_total_bytes); /* stays 0 when absent */
 #ifdef __clang__
     snprintf(p->compiler, sizeof(p->compiler), "clang %d.%d.%d", __clang_major__, __clang_minor__,
              __clang_patchlevel__);

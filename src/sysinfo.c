@@ -49,14 +49,21 @@ int glibc_tunable(const char *tunables, const char *name, char *value, size_t le
     return -1;
 }
 
-int sysfs_selected_word(const char *path, char *buf, size_t len)
+int read_first_line(const char *path, char *buf, size_t len)
 {
     FILE *f = fopen(path, "r");
     if (!f) return -1;
-    char line[256];
-    char *ok = fgets(line, sizeof(line), f);
+    char *ok = fgets(buf, (int)len, f);
     fclose(f);
     if (!ok) return -1;
+    buf[strcspn(buf, "\n")] = '\0';
+    return 0;
+}
+
+int sysfs_selected_word(const char *path, char *buf, size_t len)
+{
+    char line[256];
+    if (read_first_line(path, line, sizeof(line)) != 0) return -1;
     char *open = strchr(line, '['), *close = open ? strchr(open, ']') : NULL;
     if (!open || !close) return -1;
     snprintf(buf, len, "%.*s", (int)(close - open - 1), open + 1);

@@ -47,6 +47,9 @@ int meminfo_value(const char *path, const char *key, uint64_t *bytes);
 /* The value of one tunable in a GLIBC_TUNABLES string ("a.b.c=1:d.e=2"); -1 when absent. */
 int glibc_tunable(const char *tunables, const char *name, char *value, size_t len);
 
+/* The first line of a small file (sysfs, procfs) without its newline; -1 when unreadable. */
+int read_first_line(const char *path, char *buf, size_t len);
+
 /* The selected word of a sysfs choice file like "always [madvise] never". */
 int sysfs_selected_word(const char *path, char *buf, size_t len);
 
