@@ -79,7 +79,7 @@ class ExpectKernelTest(VerdictTestCase):
 
     def test_expect_for_a_kernel_outside_the_acceptance_profile(self):
         self.assert_error(["--acceptance", "--expect", "dot=5", "--dry-run"], 2,
-                          ["--expect dot", "acceptance profile"])
+                          ["--expect dot", "acceptance profile"], env_extra=TINY_NODE)
 
 
 class ProfileTest(VerdictTestCase):
@@ -161,14 +161,14 @@ class ReferenceKernelsTest(VerdictTestCase):
     def test_reference_kernel_outside_the_acceptance_profile(self):
         self.write_ref(reference(dict(FOUR, Dot=1.0)))
         self.assert_error(["--acceptance", "--dry-run", "--reference", self.ref], 2,
-                          ["--reference", "Dot", "acceptance profile"])
+                          ["--reference", "Dot", "acceptance profile"], env_extra=TINY_NODE)
 
 
 class SaveReferenceTest(VerdictTestCase):
     """When no reference is written, say why: not 'failed validation' for a run that ran none."""
 
     def test_dry_run_says_no_reference_written(self):
-        rc, out, err = run(["--dry-run", "--save-reference", self.ref])
+        rc, out, err = run(["--dry-run", "--save-reference", self.ref] + SMALL)
         self.assertEqual(rc, 0, err)
         self.assertIn("no reference written to " + self.ref, err)
         self.assertIn("--dry-run", err)
