@@ -136,6 +136,40 @@ static void run_checks(const struct run_result *run, struct acceptance_result *o
     }
 }
 
+static void same_text(struct acceptance_result *out, const char *name, const char *run,
+                      const char *ref)
+{
+    if (!ref[0]) return;
+    if (!run) run = "unknown";
+    describe(add(out, name, strcmp(run, ref) == 0), run, "%s (reference)", ref);
+}
+
+static void same_number(struct acceptance_result *out, const char *name, long long run,
+                        long long ref)
+{
+    if (ref < 0) return;
+    char got[32];
+    snprintf(got, sizeof(got), "%lld", run);
+    describe(add(out, name, run == ref), got, "%lld (reference)", ref);
+}
+
+/* A reference's rates hold for the profile they were measured with: the same threads,
+ * binding, arrays, element type, stores, pages, offset and kernel variant. */
+static void profile_checks(const struct run_result *run, const struct reference_profile *p,
+                           struct acceptance_result *out)
+{
+    if (!p->present) return;
+    const struct run_config *c = &run->config;
+    same_number(out, "threads", c->threads, p->threads);
+    same_text(out, "binding", c->bind, p->bind);
+    same_number(out, "array size", (long long)c->elements, p->elements);
+    same_text(out, "type", elem_type_name(c->type), p->type);
+    same_text(out, "stores", c->stores, p->stores);
+    same_text(out, "pages", c->pages, p->pages);
+    same_number(out, "offset", (long long)c->offset, p->offset);
+    same_text(out, "isa", isa_name(c->isa), p->isa);
+}
+
 static void system_checks(const struct report *rep, const struct expectations *e,
                           struct acceptance_result *out)
 {
@@ -179,5 +213,6 @@ void acceptance_evaluate(const struct report *rep, const struct run_result *run,
     out->tolerance_pct = tolerance_pct;
     rate_checks(run, e, tolerance_pct, out);
     run_checks(run, out);
+    profile_checks(run, &e->profile, out);
     system_checks(rep, e, out);
 }

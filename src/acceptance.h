@@ -9,9 +9,18 @@
 struct report;
 struct run_result;
 
+/* What a reference's rates were measured with; absent fields (-1, "") are not compared. */
+struct reference_profile {
+    bool present; /* false for a reference without "profile": its rates are checked alone */
+    long long threads, elements, offset;
+    char bind[72], type[16], stores[16], pages[16], isa[16];
+};
+
 /* What a good node delivers, from --expect or a reference file; 0 = no expectation. */
 struct expectations {
     double rate_mbps[KERNEL_COUNT];
+    unsigned reference_kernels; /* bits of the kernels the reference holds rates for */
+    struct reference_profile profile;
     bool have_system; /* the reference's system fingerprint is present */
     char cpu_model[128];
     int cores, pus;
@@ -44,8 +53,8 @@ struct acceptance_result {
 };
 
 /* Checks one measured run against the expectations: every expected kernel's best rate >=
- * expected x (1 - tolerance), validation, page size, placement, and the reference's system
- * fingerprint when there is one. */
+ * expected x (1 - tolerance), validation, page size, placement, and the reference's profile
+ * (each field it records must equal this run's) and system fingerprint when there are. */
 void acceptance_evaluate(const struct report *rep, const struct run_result *run,
                          const struct expectations *e, double tolerance_pct,
                          struct acceptance_result *out);

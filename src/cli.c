@@ -169,12 +169,18 @@ void cli_print_help(FILE *out)
         "  --dry-run               print the plan (topology, LLC, sizes, memory) and exit\n"
         "Node acceptance:\n"
         "  --acceptance            the acceptance profile: all physical cores, scatter,\n"
-        "                          STREAM-rule arrays, the four kernels, validated, within\n"
-        "                          --time-limit (default 30 s) by running fewer repetitions\n"
-        "  --expect K=MB/s[,...]   expected best rates, e.g. triad=90000,copy=85000\n"
+        "                          STREAM-rule arrays, the four kernels, double, auto stores,\n"
+        "                          offset 0, validated, within --time-limit (default 30 s) by\n"
+        "                          running fewer repetitions. Fixed: -t, -s, --bind, --type,\n"
+        "                          --stores, --offset, --isa, kernel and probe options are\n"
+        "                          refused; -n, --pages, --per-domain and output options not\n"
+        "  --expect K=MB/s[,...]   expected best rates, e.g. triad=90000,copy=85000; each\n"
+        "                          kernel named must run\n"
         "  --tolerance PCT         allowed shortfall below expectations (default 5)\n"
-        "  --reference FILE        expectations and system fingerprint of a good node\n"
-        "  --save-reference FILE   write this node's results as a reference\n"
+        "  --reference FILE        rates, profile and system fingerprint of a good node: this\n"
+        "                          run must measure its kernels; its profile is compared\n"
+        "  --save-reference FILE   write this node's results as a reference (needs a kernel\n"
+        "                          run that passes)\n"
         "  --time-limit SECONDS    stop repeating once the next repetition would not fit\n"
         "  --mpi-per-rank          (MPI builds, under mpirun/srun) measure on every rank, not\n"
         "                          once per node: per-socket runs, or tests on one machine\n"
@@ -524,6 +530,101 @@ static int apply_option(struct options *o, int c, const char *arg)
     }
 }
 
+/* Options that choose what is measured: the acceptance profile fixes every one of them. */
+static bool changes_profile(int c)
+{
+    switch (c) {
+    case 't':
+    case 's':
+    case OPT_BIND:
+    case OPT_TYPE:
+    case OPT_STORES:
+    case OPT_OFFSET:
+    case OPT_ISA:
+    case OPT_TLB:
+    case OPT_FAULTS:
+    case OPT_SHOOTDOWN:
+    case OPT_TIMER: return true;
+    default: return (c >= OPT_COPY && c <= OPT_TRIAD) || (c >= OPT_DOT && c <= OPT_NSTREAM);
+    }
+}
+
+static bool is_probe(int c)
+{
+    return c == OPT_TLB || c == OPT_FAULTS || c == OPT_SHOOTDOWN || c == OPT_TIMER;
+}
+
+/* "-t/--threads", "--stores" */
+static void option_label(int c, char *buf, size_t len)
+{
+    for (const struct option *lo = long_options; lo->name; lo++)
+        if (lo->val == c) {
+            if (c < 256)
+                snprintf(buf, len, "-%c/--%s", c, lo->name);
+            else
+                snprintf(buf, len, "--%s", lo->name);
+            return;
+        }
+    snprintf(buf, len, "?");
+}
+
+/* A verdict must check what it names: the profile as documented, kernels that run. */
+static int check_verdict_options(const struct options *o, int first_probe)
+{
+    char name[48], msg[400];
+    if (o->acceptance && o->profile_option) {
+        option_label(o->profile_option, name, sizeof(name));
+        snprintf(msg, sizeof(msg),
+                 "--acceptance is a fixed profile (all physical cores, scatter, STREAM-rule "
+                 "arrays, the four kernels, double, auto stores, offset 0) and %s changes it; "
+                 "drop %s, or check that run with --expect/--reference instead",
+                 name, name);
+        return usage_error("%s%s", msg, "");
+    }
+    if (o->acceptance && o->isa_forced_by)
+        return usage_error(
+            "--acceptance is a fixed profile and %s changes its kernels; %s", o->isa_forced_by,
+            strcmp(o->isa_forced_by, "MEMBENCH_ISA") == 0 ? "unset MEMBENCH_ISA" : "drop --isa");
+    if (o->kernel_mask == 0 && (o->checks || o->save_reference)) {
+        bool expect = false;
+        for (int k = 0; k < KERNEL_COUNT; k++)
+            expect |= o->expect.rate_mbps[k] > 0.0;
+        option_label(first_probe, name, sizeof(name));
+        snprintf(msg, sizeof(msg),
+                 "%s needs STREAM kernel rates but %s runs only its probe, no kernel; add the "
+                 "kernels (e.g. --triad) or drop %s",
+                 expect         ? "--expect"
+                 : o->reference ? "--reference"
+                                : "--save-reference",
+                 name,
+                 expect         ? "--expect"
+                 : o->reference ? "--reference"
+                                : "--save-reference");
+        return usage_error("%s%s", msg, "");
+    }
+    for (int k = 0; k < KERNEL_COUNT; k++) {
+        if (o->expect.rate_mbps[k] <= 0.0 || (o->kernel_mask & (1u << k))) continue;
+        const char *word = kernel_table[k].flag + 2; /* "triad" */
+        char runs[96] = "";
+        for (int r = 0; r < KERNEL_COUNT; r++)
+            if (o->kernel_mask & (1u << r))
+                snprintf(runs + strlen(runs), sizeof(runs) - strlen(runs), "%s%s",
+                         runs[0] ? ", " : "", kernel_table[r].flag + 2);
+        if (o->acceptance)
+            snprintf(msg, sizeof(msg),
+                     "--expect %s: the acceptance profile measures %s, not %s; drop %s from "
+                     "--expect",
+                     word, runs, word, word);
+        else
+            snprintf(msg, sizeof(msg),
+                     "--expect %s: this run measures %s, not %s; add %s (kernel options choose "
+                     "what runs) or drop %s from --expect",
+                     word, runs, word, kernel_table[k].flag, word);
+        return usage_error("%s%s", msg, "");
+    }
+    return 0;
+}
+
 const char *domain_kind_name(enum domain_kind kind)
 {
     static const char *const names[] = {"none", "numa", "package", "llc"};
@@ -542,7 +643,7 @@ enum cli_action cli_parse(int argc, char **argv, struct options *o)
     set_defaults(o);
     opterr = 0;
     optind = 0; /* 0, not 1: glibc then also forgets a previous call's half-read "-Vs1,2" */
-    int c;
+    int c, first_probe = 0;
     while ((c = getopt_long(argc, argv, ":t:s:n:o:qhV", long_options, NULL)) != -1) {
         const char *current = argv[optind - 1];
         switch (c) {
@@ -556,6 +657,8 @@ enum cli_action cli_parse(int argc, char **argv, struct options *o)
                 usage_error("unknown option '%s'%s", current, "");
             return CLI_EXIT_USAGE;
         default:
+            if (changes_profile(c) && !o->profile_option) o->profile_option = c;
+            if (is_probe(c) && !first_probe) first_probe = c;
             if (apply_option(o, c, optarg) != 0) return CLI_EXIT_USAGE;
         }
     }
@@ -571,5 +674,6 @@ enum cli_action cli_parse(int argc, char **argv, struct options *o)
     const char *env_isa = getenv("MEMBENCH_ISA");
     if (!o->isa_forced_by && env_isa && *env_isa && parse_isa(o, "MEMBENCH_ISA", env_isa) != 0)
         return CLI_EXIT_USAGE;
+    if (check_verdict_options(o, first_probe) != 0) return CLI_EXIT_USAGE;
     return CLI_RUN;
 }

@@ -161,12 +161,15 @@ static void evaluate_checks(const struct options *opts, struct report *rep)
 static int save_reference(const struct report *rep, struct output_file *ref)
 {
     const struct run_result *run = &rep->runs[0];
-    bool good = run->measured && run->validation.passed &&
-                (!rep->acceptance.evaluated || rep->acceptance.passed);
-    if (!good) {
-        log_error("not saving a reference: this run failed %s; a reference must come from a "
-                  "good node",
-                  run->validation.passed ? "its acceptance checks" : "validation");
+    const char *failed = !run->measured             ? "measured nothing"
+                         : !run->validation.passed  ? "failed validation"
+                         : run->backing.mismatch[0] ? "got other pages than asked for"
+                         : rep->acceptance.evaluated && !rep->acceptance.passed
+                             ? "failed its acceptance checks"
+                             : NULL;
+    if (failed) {
+        log_error("not saving a reference: this run %s; a reference must come from a good node",
+                  failed);
         output_abort(ref);
         return EXIT_FAILED;
     }
@@ -190,7 +193,9 @@ int node_main(struct options *o, char **json, size_t *json_len)
     if (json) opts.format = FORMAT_JSON;
     double started = timer_now();
     char why[400];
-    if (opts.reference && reference_load(opts.reference, &opts.expect, why, sizeof(why)) != 0) {
+    if (opts.reference && (reference_load(opts.reference, &opts.expect, why, sizeof(why)) != 0 ||
+                           reference_check_kernels(opts.reference, &opts.expect, opts.kernel_mask,
+                                                   opts.acceptance, why, sizeof(why)) != 0)) {
         log_error("%s", why);
         return EXIT_USAGE;
     }
@@ -283,10 +288,15 @@ int node_main(struct options *o, char **json, size_t *json_len)
         if (rep.probes && probes_report_mismatches(rep.probes) > 0) rc = EXIT_FAILED;
         if (rep.interrupted) {
             output_abort(&ref);
+            if (opts.save_reference)
+                log_note("no reference written to %s: the run was interrupted",
+                         opts.save_reference);
             rc = 128 + rep.interrupted;
+        } else if (opts.save_reference && opts.dry_run) {
+            output_abort(&ref);
+            log_note("--dry-run measures nothing: no reference written to %s", opts.save_reference);
         } else if (opts.save_reference) {
-            int saved = opts.dry_run ? EXIT_OK : save_reference(&rep, &ref);
-            if (opts.dry_run) output_abort(&ref);
+            int saved = save_reference(&rep, &ref);
             if (rc == EXIT_OK) rc = saved;
         }
     }

@@ -46,6 +46,48 @@ static int read_system(json_t *sys, struct expectations *e, char *why, size_t wh
     return 0;
 }
 
+static int read_count(json_t *profile, const char *key, long long max, long long *out, char *why,
+                      size_t why_len)
+{
+    json_t *v = json_object_get(profile, key);
+    *out = -1;
+    if (!v) return 0;
+    if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > max) {
+        snprintf(why, why_len, "'profile.%s' is not a whole number from 0 to %lld", key, max);
+        return -1;
+    }
+    *out = (long long)json_integer_value(v);
+    return 0;
+}
+
+/* The profile the rates were measured with; a reference without one (written by hand) is
+ * checked for its rates and system alone. */
+static int read_profile(json_t *profile, struct reference_profile *p, char *why, size_t why_len)
+{
+    memset(p, 0, sizeof(*p));
+    p->threads = p->elements = p->offset = -1;
+    if (!profile) return 0;
+    if (!json_is_object(profile)) {
+        snprintf(why, why_len, "'profile' is not an object");
+        return -1;
+    }
+    p->present = true;
+    if (read_count(profile, "threads", 1 << 20, &p->threads, why, why_len) ||
+        read_count(profile, "array_elements", 1ll << 60, &p->elements, why, why_len) ||
+        read_count(profile, "offset", 1ll << 40, &p->offset, why, why_len))
+        return -1;
+    if (copy_string(profile, "bind", p->bind, sizeof(p->bind)) ||
+        copy_string(profile, "type", p->type, sizeof(p->type)) ||
+        copy_string(profile, "stores", p->stores, sizeof(p->stores)) ||
+        copy_string(profile, "pages", p->pages, sizeof(p->pages)) ||
+        copy_string(profile, "isa", p->isa, sizeof(p->isa))) {
+        snprintf(why, why_len,
+                 "'profile.bind', 'type', 'stores', 'pages' and 'isa' must be strings");
+        return -1;
+    }
+    return 0;
+}
+
 static int read_rates(json_t *rates, struct expectations *e, char *why, size_t why_len)
 {
     if (!json_is_object(rates) || json_object_size(rates) == 0) {
@@ -67,6 +109,7 @@ static int read_rates(json_t *rates, struct expectations *e, char *why, size_t w
             snprintf(why, why_len, "'rates_mbps.%s' is not a positive number", key);
             return -1;
         }
+        e->reference_kernels |= 1u << k;
         if (e->rate_mbps[k] == 0.0) /* --expect wins over the reference */
             e->rate_mbps[k] = json_number_value(value);
     }
@@ -94,11 +137,38 @@ int reference_load(const char *path, struct expectations *e, char *why, size_t w
         snprintf(inner, sizeof(inner), "reference schema %lld, this membench reads %d",
                  (long long)json_integer_value(schema), REFERENCE_SCHEMA);
     else if (read_rates(json_object_get(root, "rates_mbps"), e, inner, sizeof(inner)) == 0 &&
-             read_system(json_object_get(root, "system"), e, inner, sizeof(inner)) == 0)
+             read_system(json_object_get(root, "system"), e, inner, sizeof(inner)) == 0 &&
+             read_profile(json_object_get(root, "profile"), &e->profile, inner, sizeof(inner)) == 0)
         rc = 0;
     if (rc != 0) snprintf(why, why_len, "--reference %s: %s", path, inner);
     json_decref(root);
     return rc;
+}
+
+int reference_check_kernels(const char *path, const struct expectations *e, unsigned run_mask,
+                            bool acceptance, char *why, size_t why_len)
+{
+    unsigned missing = e->reference_kernels & ~run_mask;
+    if (!missing) return 0;
+    char names[128] = "", flags[128] = "";
+    for (int k = 0; k < KERNEL_COUNT; k++)
+        if (missing & (1u << k)) {
+            snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+                     names[0] ? ", " : "", kernel_table[k].name);
+            snprintf(flags + strlen(flags), sizeof(flags) - strlen(flags), "%s%s",
+                     flags[0] ? " " : "", kernel_table[k].flag);
+        }
+    if (acceptance)
+        snprintf(why, why_len,
+                 "--reference %s holds rates for %s, which the acceptance profile does not "
+                 "measure; use a reference saved with --acceptance",
+                 path, names);
+    else
+        snprintf(why, why_len,
+                 "--reference %s holds rates for %s, which this run does not measure; add %s "
+                 "(every kernel of the reference must run)",
+                 path, names, flags);
+    return -1;
 }
 
 int reference_write(FILE *out, const struct report *rep, const struct run_result *run)
@@ -112,14 +182,16 @@ int reference_write(FILE *out, const struct report *rep, const struct run_result
     }
     long long pool = hugepage_pool_total(&rep->sys, PAGE_2M);
     json_t *root = json_pack(
-        "{s:i,s:s,s:s,s:{s:i,s:s,s:I,s:s,s:s,s:s,s:o},s:{s:s,s:s,s:i,s:i,s:i,s:i,s:I,s:s,s:s,"
+        "{s:i,s:s,s:s,s:{s:i,s:s,s:I,s:s,s:s,s:s,s:I,s:s,s:o},s:{s:s,s:s,s:i,s:i,s:i,s:i,s:I,s:s,s:"
+        "s,"
         "s:I},s:o}",
         "membench_reference", REFERENCE_SCHEMA, "membench_version", rep->version, "created",
         rep->prov.start_iso, "profile", "threads", (int)c->threads, "bind", c->bind,
         "array_elements", (json_int_t)c->elements, "type", elem_type_name(c->type), "stores",
-        c->stores, "pages", c->pages, "kernels", kernels, "system", "hostname", rep->sys.hostname,
-        "cpu_model", rep->topo.cpu_model, "cores", rep->topo.cores, "pus", rep->topo.pus,
-        "packages", rep->topo.packages, "numa_nodes", rep->topo.numa_nodes, "mem_total_bytes",
+        c->stores, "pages", c->pages, "offset", (json_int_t)c->offset, "isa", isa_name(c->isa),
+        "kernels", kernels, "system", "hostname", rep->sys.hostname, "cpu_model",
+        rep->topo.cpu_model, "cores", rep->topo.cores, "pus", rep->topo.pus, "packages",
+        rep->topo.packages, "numa_nodes", rep->topo.numa_nodes, "mem_total_bytes",
         (json_int_t)rep->prov.mem_total_bytes, "thp_enabled", rep->sys.thp_enabled, "governor",
         rep->prov.governor, "hugepages_2m_total", (json_int_t)pool, "rates_mbps", rates);
     int rc = root ? json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : -1;

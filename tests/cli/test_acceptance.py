@@ -49,9 +49,11 @@ class ProfileTest(MembenchTestCase):
 
     def test_profile_refuses_lists_and_small_arrays(self):
         self.assert_error(["--acceptance", "-t", "1,2", "--dry-run"], 2,
+                          ["--acceptance", "fixed profile", "--threads"])
+        self.assert_error(["--acceptance", "--pages", "4k,thp", "--dry-run"], 2,
                           ["--acceptance", "2 runs"])
         self.assert_error(["--acceptance", "--size", "0.5xLLC", "--dry-run"], 2,
-                          ["STREAM rule"])
+                          ["STREAM-rule arrays", "--size"])
 
 
 class ChecksTest(MembenchTestCase):

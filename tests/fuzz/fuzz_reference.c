@@ -72,6 +72,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check_text("cpu_model", e.cpu_model, sizeof(e.cpu_model));
     check_text("thp_enabled", e.thp_enabled, sizeof(e.thp_enabled));
     check_text("governor", e.governor, sizeof(e.governor));
+    const struct reference_profile *p = &e.profile;
+    check_text("profile.bind", p->bind, sizeof(p->bind));
+    check_text("profile.type", p->type, sizeof(p->type));
+    check_text("profile.stores", p->stores, sizeof(p->stores));
+    check_text("profile.pages", p->pages, sizeof(p->pages));
+    check_text("profile.isa", p->isa, sizeof(p->isa));
+    FUZZ_CHECK(p->threads >= -1 && p->elements >= -1 && p->offset >= -1,
+               "profile counts %lld %lld %lld", p->threads, p->elements, p->offset);
     evaluate(&e);
     return 0;
 }
