@@ -164,7 +164,8 @@ void cli_print_help(FILE *out)
         "  --isa avx512|avx2|sse2  force a kernel variant (default: the widest the CPU has;\n"
         "                          also MEMBENCH_ISA)\n"
         "  --format text|csv|json  output format (default text)\n"
-        "  -o, --output FILE       write the report to FILE, atomically\n"
+        "  -o, --output FILE       write the report to FILE (a file is replaced only when\n"
+        "                          complete; a device, FIFO or /dev/fd/N is written to)\n"
         "  -q, --quiet             one line per run\n"
         "  --dry-run               print the plan (topology, LLC, sizes, memory) and exit\n"
         "Node acceptance:\n"
@@ -190,9 +191,10 @@ void cli_print_help(FILE *out)
         "  -V, --version           version\n"
         "\n"
         "Exit status: 0 success; 1 validation, page verification or an acceptance check\n"
-        "failed; 130/143 interrupted (finished runs still written); 2 bad usage or\n"
-        "input; 3 a required resource is missing (memory, huge pages, cache size); every\n"
-        "error is one line on stderr.\n"
+        "failed; 130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP (finished runs still\n"
+        "written); 2 bad usage or input; 3 a required resource is missing (memory, huge\n"
+        "pages, cache size) or writing the report failed; every error is one line on\n"
+        "stderr.\n"
         "Rates are MB/s = 10^6 bytes/s of STREAM-counted traffic, from the best time.\n",
         MAX_THREADS);
     probe_print_help(out);

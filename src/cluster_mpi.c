@@ -58,21 +58,18 @@ static struct node_summary *gather(MPI_Comm world, int rank, int size, int leade
     return nodes;
 }
 
-static int write_cluster(const struct options *opts, struct node_summary *nodes, int n)
+static int write_cluster(const struct options *opts, struct output_file *out,
+                         struct node_summary *nodes, int n)
 {
     struct cluster_stats st;
     cluster_flag(nodes, n, opts->tolerance_pct, CLUSTER_MAD_K, &st);
-    struct output_file out;
-    if (output_open(&out, opts->output) != 0) return EXIT_USAGE;
+    if (output_begin(out) != 0) return EXIT_RESOURCE;
     int rc = opts->format == FORMAT_JSON
-                 ? report_cluster_json(out.stream, nodes, n, &st, opts->tolerance_pct)
+                 ? report_cluster_json(out->stream, nodes, n, &st, opts->tolerance_pct)
              : opts->format == FORMAT_CSV
-                 ? report_cluster_csv(out.stream, nodes, n)
-                 : report_cluster_text(out.stream, nodes, n, &st, opts->tolerance_pct);
-    if (rc != 0 || output_commit(&out) != 0) {
-        output_abort(&out);
-        return EXIT_RESOURCE;
-    }
+                 ? report_cluster_csv(out->stream, nodes, n)
+                 : report_cluster_text(out->stream, nodes, n, &st, opts->tolerance_pct);
+    if (output_commit(out, rc) != 0) return EXIT_RESOURCE;
     int verdict = EXIT_OK;
     for (int i = 0; i < n; i++) {
         if (!node_passed(&nodes[i]) && verdict == EXIT_OK) verdict = EXIT_FAILED;
@@ -91,6 +88,14 @@ int cluster_main(struct options *opts, int *argc, char ***argv)
     MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
     MPI_Comm_rank(node, &local);
     int leader = opts->mpi_per_rank || local == 0;
+    struct output_file out = {0}; /* rank 0 writes the table: its -o is checked before measuring */
+    int early = rank == 0 ? output_prepare(&out, opts->output) : EXIT_OK;
+    MPI_Bcast(&early, 1, MPI_INT, 0, world);
+    if (early != EXIT_OK) {
+        MPI_Comm_free(&node);
+        MPI_Finalize();
+        return early;
+    }
 
     char *json = NULL;
     size_t len = 0;
@@ -103,7 +108,7 @@ int cluster_main(struct options *opts, int *argc, char ***argv)
     int n = 0;
     struct node_summary *nodes = gather(world, rank, size, leader, rc, json, len, &n);
     free(json);
-    int verdict = rank == 0 ? write_cluster(opts, nodes, n) : EXIT_OK;
+    int verdict = rank == 0 ? write_cluster(opts, &out, nodes, n) : EXIT_OK;
     MPI_Bcast(&verdict, 1, MPI_INT, 0, world);
     for (int i = 0; i < n; i++)
         free(nodes[i].report_json);

@@ -67,17 +67,43 @@ static void warn_thread_counts(const struct plan *plan, const struct topology_fa
     }
 }
 
+static int format_report(const struct options *opts, const struct report *rep, FILE *out)
+{
+    switch (opts->format) {
+    case FORMAT_CSV: return report_write_csv(out, rep);
+    case FORMAT_JSON: return report_write_json(out, rep);
+    case FORMAT_TEXT:
+    default: return opts->quiet ? report_write_quiet(out, rep) : report_write_text(out, rep);
+    }
+}
+
 static int write_report(const struct options *opts, const struct report *rep,
                         struct output_file *out)
 {
-    switch (opts->format) {
-    case FORMAT_CSV: return report_write_csv(out->stream, rep);
-    case FORMAT_JSON: return report_write_json(out->stream, rep);
-    case FORMAT_TEXT:
-    default:
-        return opts->quiet ? report_write_quiet(out->stream, rep)
-                           : report_write_text(out->stream, rep);
-    }
+    if (output_begin(out) != 0) return -1;
+    return output_commit(out, format_report(opts, rep, out->stream));
+}
+
+/* Whether an interrupted run has anything to report: else the previous -o file is kept. */
+static bool measured_anything(const struct report *rep)
+{
+    return rep->n_runs > 0 || rep->tlb || (rep->probes && rep->probes->ran);
+}
+
+/* The report, the reference read and the reference written must be three files (a reference
+ * may be saved over the one read: it is read before measuring). */
+static int check_distinct_files(const struct options *o)
+{
+    const char *out = o->output ? o->output : "-";
+    const char *clash = o->reference && output_same_file(o->reference, out) ? "--reference"
+                        : o->save_reference && output_same_file(o->save_reference, out)
+                            ? "--save-reference"
+                            : NULL;
+    if (!clash) return EXIT_OK;
+    log_error("%s and -o name the same file ('%.200s'): the report would overwrite it; give "
+              "-o another file",
+              clash, strcmp(out, "-") == 0 ? "stdout" : out);
+    return EXIT_USAGE;
 }
 
 static bool report_shows_warnings(const struct options *opts)
@@ -173,7 +199,7 @@ static int save_reference(const struct report *rep, struct output_file *ref)
         output_abort(ref);
         return EXIT_FAILED;
     }
-    if (reference_write(ref->stream, rep, run) != 0 || output_commit(ref) != 0)
+    if (output_begin(ref) != 0 || output_commit(ref, reference_write(ref->stream, rep, run)) != 0)
         return EXIT_RESOURCE;
     return EXIT_OK;
 }
@@ -193,6 +219,7 @@ int node_main(struct options *o, char **json, size_t *json_len)
     if (json) opts.format = FORMAT_JSON;
     double started = timer_now();
     char why[400];
+    if (check_distinct_files(&opts) != EXIT_OK) return EXIT_USAGE;
     if (opts.reference && (reference_load(opts.reference, &opts.expect, why, sizeof(why)) != 0 ||
                            reference_check_kernels(opts.reference, &opts.expect, opts.kernel_mask,
                                                    opts.acceptance, why, sizeof(why)) != 0)) {
@@ -221,10 +248,9 @@ int node_main(struct options *o, char **json, size_t *json_len)
     if (rc == EXIT_OK) rc = probes_check(&opts, &topo, &rep.sys);
     if (rc == EXIT_OK) rc = tlb_plan_build(&opts, &topo, &rep.sys, &tplan);
     struct output_file out = {0}, ref = {0};
-    if (rc == EXIT_OK &&
-        ((json ? output_open_memory(&out, json, json_len) : output_open(&out, opts.output)) != 0 ||
-         (opts.save_reference && output_open(&ref, opts.save_reference) != 0)))
-        rc = EXIT_USAGE;
+    if (rc == EXIT_OK && json && output_open_memory(&out, json, json_len) != 0) rc = EXIT_RESOURCE;
+    if (rc == EXIT_OK && !json) rc = output_prepare(&out, opts.output);
+    if (rc == EXIT_OK && opts.save_reference) rc = output_prepare(&ref, opts.save_reference);
     if (rc != EXIT_OK) {
         output_abort(&out);
         plan_free(&plan);
@@ -268,16 +294,20 @@ int node_main(struct options *o, char **json, size_t *json_len)
         rc = EXIT_RESOURCE;
     }
     rep.interrupted = interrupt_signal();
-    if (rep.interrupted)
+    bool report = !rep.interrupted || measured_anything(&rep);
+    if (rep.interrupted && report)
         log_error("interrupted by %s: reporting the %zu run%s that finished",
-                  rep.interrupted == SIGINT ? "SIGINT" : "SIGTERM", rep.n_runs,
-                  rep.n_runs == 1 ? "" : "s");
+                  interrupt_name(rep.interrupted), rep.n_runs, rep.n_runs == 1 ? "" : "s");
+    else if (rep.interrupted)
+        log_error("interrupted by %s before any run finished: no report written%s%.200s%s",
+                  interrupt_name(rep.interrupted), out.name ? ", '" : "", out.name ? out.name : "",
+                  out.name ? "' is unchanged" : "");
     else if (rc == EXIT_OK)
         evaluate_checks(&opts, &rep);
     rep.prov.duration_s = timer_now() - started;
 
-    if (rc == EXIT_OK && (write_report(&opts, &rep, &out) != 0 || output_commit(&out) != 0))
-        rc = EXIT_RESOURCE;
+    if (rc == EXIT_OK && report && write_report(&opts, &rep, &out) != 0) rc = EXIT_RESOURCE;
+    if (!report) output_abort(&out);
     if (rc != EXIT_OK) {
         output_abort(&out);
         output_abort(&ref);
@@ -320,6 +350,7 @@ int main(int argc, char **argv)
     }
     log_set_quiet(opts.quiet);
     interrupt_install();
+    signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error with a message, not a death */
 #ifdef MEMBENCH_MPI
     if (cluster_launched()) {
         int rc = cluster_main(&opts, &argc, &argv);

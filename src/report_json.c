@@ -1,8 +1,8 @@
 #include <jansson.h>
 #include <math.h>
-#include <signal.h>
 
 #include "src/json_values.h"
+#include "src/interrupt.h"
 #include "src/probes.h"
 #include "src/report.h"
 #include "src/report_tlb.h"
@@ -221,8 +221,7 @@ int report_write_json(FILE *out, const struct report *rep)
     json_object_set_new(root, "dry_run", json_boolean(rep->dry_run));
     json_object_set_new(root, "interrupted", json_boolean(rep->interrupted != 0));
     if (rep->interrupted)
-        json_object_set_new(root, "interrupted_by",
-                            json_string(rep->interrupted == SIGINT ? "SIGINT" : "SIGTERM"));
+        json_object_set_new(root, "interrupted_by", json_string(interrupt_name(rep->interrupted)));
     json_object_set_new(root, "system", system_json(rep));
     json_object_set_new(root, "provenance", provenance_json(&rep->prov));
     json_object_set_new(root, "timer",

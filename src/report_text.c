@@ -1,7 +1,7 @@
-#include <signal.h>
 #include <stddef.h>
 #include <string.h>
 
+#include "src/interrupt.h"
 #include "src/probes.h"
 #include "src/report.h"
 #include "src/report_tlb.h"
@@ -335,8 +335,7 @@ int report_write_text(FILE *out, const struct report *rep)
     write_acceptance(out, &rep->acceptance);
     if (rep->interrupted)
         fprintf(out, "INTERRUPTED by %s: only the %zu run%s that finished are reported.\n",
-                rep->interrupted == SIGINT ? "SIGINT" : "SIGTERM", rep->n_runs,
-                rep->n_runs == 1 ? "" : "s");
+                interrupt_name(rep->interrupted), rep->n_runs, rep->n_runs == 1 ? "" : "s");
     return ferror(out) ? -1 : 0;
 }
 
