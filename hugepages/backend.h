@@ -73,8 +73,4 @@ int smaps_scan(const char *path, uintptr_t start, uintptr_t end, struct smaps_to
 void backing_verify(const char *smaps_path, const struct mem_backend *b, uintptr_t start,
                     uintptr_t end, const char *how, struct backing_info *info);
 
-/* The backend a region's pages are judged against: b, or under the test hook
- * MEMBENCH_TEST_VERIFY_AS=<backend> that one, which proves that a mismatch fails the run. */
-const struct mem_backend *backing_judge(const struct mem_backend *b);
-
 #endif

@@ -75,10 +75,3 @@ void backing_verify(const char *smaps_path, const struct mem_backend *b, uintptr
     info->verified = as_promised(b, &t);
     if (!info->verified) explain(smaps_path, b, &t, info);
 }
-
-const struct mem_backend *backing_judge(const struct mem_backend *b)
-{
-    const char *name = getenv("MEMBENCH_TEST_VERIFY_AS");
-    const struct mem_backend *judge = name ? mem_backend_find(name) : NULL;
-    return judge ? judge : b;
-}

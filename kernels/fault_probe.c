@@ -228,7 +228,7 @@ static int run_anonymous(const struct mem_backend *be, const struct fault_config
         getrusage(RUSAGE_THREAD, &after);
         times[i] = t1 - t0;
         counts[i] = fault_counts_delta(&before, &after);
-        backing_verify("/proc/self/smaps", backing_judge(be), (uintptr_t)reg.base,
+        backing_verify("/proc/self/smaps", cfg->judge_as ? cfg->judge_as : be, (uintptr_t)reg.base,
                        (uintptr_t)reg.base + reg.bytes, reg.how, &infos[i]);
         be->release(&reg);
     }

@@ -34,6 +34,8 @@ struct fault_config {
     const char *dir;           /* where the file is written */
     unsigned reps;             /* anonymous runs: repetitions, the median time is reported */
     const struct mem_env *env; /* where the THP mode and the pools are read; NULL: the system */
+    /* the backend every region's pages are judged against; NULL: its own (a test hook) */
+    const struct mem_backend *judge_as;
 };
 
 struct fault_run {

@@ -12,6 +12,7 @@
 #include "src/plan.h"
 #include "src/probes.h"
 #include "src/sysinfo.h"
+#include "src/test_hooks.h"
 
 static const unsigned default_pages[] = {1, 2, 8, 32, 33, 34, 64, 512};
 
@@ -24,15 +25,14 @@ static const char *faults_dir(const struct options *o)
     return tmp && *tmp ? tmp : "/var/tmp";
 }
 
-/* Where the fault probe reads the THP mode and the hugetlb pools: /sys, or the fake sysfs
- * root named by the test hook MEMBENCH_TEST_SYS_ROOT (ROOT/kernel/mm/...), so that the tests
- * can show THP 'never' and a missing 2 MB pool on any machine. /proc/meminfo stays real. */
+/* Where the fault probe reads the THP mode and the hugetlb pools: /sys, or in membench-hooked
+ * a fake sysfs root (ROOT/kernel/mm/...), so that the tests can show THP 'never' and a missing
+ * 2 MB pool on any machine. /proc/meminfo stays real. */
 static const struct mem_env *fault_env(void)
 {
     static struct mem_env fake;
-    const char *root = getenv("MEMBENCH_TEST_SYS_ROOT");
-    if (!root || !*root) return &mem_env_system;
-    fake.sys_root = root;
+    if (!test_hooks || !test_hooks->sys_root) return &mem_env_system;
+    fake.sys_root = test_hooks->sys_root;
     fake.meminfo = mem_env_system.meminfo;
     return &fake;
 }
@@ -44,6 +44,7 @@ static void fault_config(const struct options *o, struct fault_config *cfg)
     cfg->dir = faults_dir(o);
     cfg->reps = FAULTS_REPS;
     cfg->env = fault_env();
+    cfg->judge_as = test_hooks ? test_hooks->judge_as : NULL;
 }
 
 /* PUs this process may use (allowed by the OS and by its binding: taskset, cgroups, mpirun),

@@ -11,6 +11,7 @@
 #include "affinity/bind.h"
 #include "src/interrupt.h"
 #include "src/log.h"
+#include "src/test_hooks.h"
 
 static void add_warning(struct run_result *out, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -288,8 +289,11 @@ int run_stream(const struct run_config *cfg, const struct topology *topo,
     tm.times = calloc((size_t)KERNEL_COUNT * cfg->ntimes, sizeof(double));
     tm.finish = calloc(nt, sizeof(double));
     tm.partial = calloc(nt, sizeof(double));
-    for (int k = 0; k < KERNEL_COUNT; k++)
+    for (int k = 0; k < KERNEL_COUNT; k++) {
         tm.fns[k] = kernel_function((enum kernel_id)k, cfg->isa, cfg->stores_kind, cfg->type);
+        if (test_hooks && test_hooks->kernel)
+            tm.fns[k] = test_hooks->kernel((enum kernel_id)k, cfg->type, tm.fns[k]);
+    }
     if (cfg->per_domain != DOMAIN_NONE && out->placement) {
         tm.thread_domain = calloc(nt, sizeof(int));
         tm.domain_best = calloc((size_t)KERNEL_COUNT * nt, sizeof(double));
@@ -324,15 +328,17 @@ int run_stream(const struct run_config *cfg, const struct topology *topo,
         rc = EXIT_RESOURCE;
         goto done;
     }
-    backing_verify("/proc/self/smaps", backing_judge(backend), (uintptr_t)base,
-                   (uintptr_t)(base + 3 * stride), region.how, &out->backing);
+    const struct mem_backend *judge =
+        test_hooks && test_hooks->judge_as ? test_hooks->judge_as : backend;
+    backing_verify("/proc/self/smaps", judge, (uintptr_t)base, (uintptr_t)(base + 3 * stride),
+                   region.how, &out->backing);
     if (backend->kind == BACKING_THP && out->backing.verified && out->backing.thp_fraction < 1.0)
         add_warning(out,
                     "only %.1f%% of the arrays are on transparent huge pages (the kernel found "
                     "too few free 2 MiB blocks); the results mix 2 MiB and 4 KiB pages",
                     100.0 * out->backing.thp_fraction);
 
-    if (getenv("MEMBENCH_TEST_CORRUPT")) /* test hook: proves a wrong result fails the run */
+    if (test_hooks && test_hooks->corrupt_result)
         ((char *)tm.a)[(tm.n / 2) * es + es - 2] ^= 0x40; /* an exponent or leading bit */
     validate_arrays(tm.a, tm.b, tm.c, tm.n, cfg->type, &tm.expect,
                     validation_tolerance(cfg->type, cfg->ntimes), &out->validation);

@@ -15,11 +15,19 @@ TESTS_DIR = os.environ.get("TESTS_DIR") or os.path.dirname(_HERE)
 BIN = os.environ.get("MEMBENCH_BIN") or os.path.join(
     os.path.dirname(TESTS_DIR), "build", "membench")
 
+#: membench-hooked: membench with the MEMBENCH_TEST_* fault injection of tests/hooks/, built
+#: only with the tests (-DMEMBENCH_TEST_HOOKS=ON) and never installed.
+HOOKED_BIN = os.environ.get("MEMBENCH_HOOKED_BIN") or os.path.join(
+    os.path.dirname(BIN), "membench-hooked")
+
+#: The prefix of the hook variables, which only membench-hooked reads.
+HOOK_PREFIX = "MEMBENCH_TEST_"
+
 #: Small real runs: 2 M doubles per array (48 MB in all), 3 repetitions.
 SMALL = ["--size", "2000000", "-n", "3"]
 
 #: Inherited variables that change what membench does; removed from every run.
-_SCRUB_PREFIXES = ("HWLOC_", "OMP_", "GOMP_", "MEMBENCH_TEST_", "HUGETLB_")
+_SCRUB_PREFIXES = ("HWLOC_", "OMP_", "GOMP_", HOOK_PREFIX, "HUGETLB_")
 _SCRUB_NAMES = ("GLIBC_TUNABLES",)
 
 #: Variables set for every run unless env_extra overrides (None unsets).
@@ -44,11 +52,25 @@ def make_env(env_extra=None):
     return env
 
 
-def run(args, env_extra=None, timeout=120, cwd=None, wrapper=()):
+def binary_for(env_extra):
+    """membench-hooked when env_extra sets a hook (MEMBENCH_TEST_*), else membench."""
+    if not any(k.startswith(HOOK_PREFIX) and v is not None
+               for k, v in (env_extra or {}).items()):
+        return BIN
+    if not (os.path.isfile(HOOKED_BIN) and os.access(HOOKED_BIN, os.X_OK)):
+        raise AssertionError("the hooks need membench-hooked, not found at %s: build with "
+                             "-DMEMBENCH_TEST_HOOKS=ON (or MEMBENCH_TESTS) or set "
+                             "MEMBENCH_HOOKED_BIN" % HOOKED_BIN)
+    return HOOKED_BIN
+
+
+def run(args, env_extra=None, timeout=120, cwd=None, wrapper=(), binary=None):
     """Run membench with args, under wrapper (e.g. ["hugectl", "--heap"]) if given;
-    return (rc, stdout, stderr) as text."""
+    return (rc, stdout, stderr) as text. The binary is membench, or membench-hooked when
+    env_extra sets a MEMBENCH_TEST_* hook (only that test build has them); binary overrides."""
+    binary = binary or binary_for(env_extra)
     try:
-        proc = subprocess.run(list(wrapper) + [BIN] + list(args), env=make_env(env_extra),
+        proc = subprocess.run(list(wrapper) + [binary] + list(args), env=make_env(env_extra),
                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, timeout=timeout, cwd=cwd)
     except subprocess.TimeoutExpired as exc:

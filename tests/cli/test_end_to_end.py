@@ -264,7 +264,7 @@ class OutputFileTest(membench_test.MembenchTestCase):
 
 
 class ValidationFailureTest(membench_test.MembenchTestCase):
-    """MEMBENCH_TEST_CORRUPT=1 flips a bit in one element: the run must fail."""
+    """MEMBENCH_TEST_CORRUPT=1 (membench-hooked) flips a bit in one element: the run fails."""
 
     def check_failure(self, args):
         rc, out, err = run(args, env_extra={"MEMBENCH_TEST_CORRUPT": "1"})

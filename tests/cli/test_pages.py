@@ -166,7 +166,7 @@ class PoolTest(membench_test.MembenchTestCase):
 class VerificationTest(membench_test.MembenchTestCase):
     """Pages other than those asked for fail the run loudly (exit 1)."""
 
-    HOOK = {"MEMBENCH_TEST_VERIFY_AS": "2m"}  # judge 4 KiB pages as if 2 MiB were asked for
+    HOOK = {"MEMBENCH_TEST_VERIFY_AS": "2m"}  # membench-hooked judges 4 KiB as if 2 MiB asked
 
     def test_mismatch_fails(self):
         args = ["--pages", "4k"] + SMALL

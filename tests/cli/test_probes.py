@@ -168,7 +168,8 @@ class AnonymousFaultsTest(membench_test.MembenchTestCase):
 
 class FaultPagesMismatchTest(membench_test.MembenchTestCase):
     """A fault row on pages other than those asked for fails the run (exit 1), as a STREAM run
-    does: MEMBENCH_TEST_VERIFY_AS=2m judges the 4 KB region as if 2 MB pages were asked for."""
+    does: MEMBENCH_TEST_VERIFY_AS=2m (membench-hooked) judges the 4 KB region as if 2 MB pages
+    were asked for."""
 
     def test_mismatch_exits_1_with_one_error(self):
         import json
@@ -230,8 +231,8 @@ class HugetlbFaultsTest(membench_test.MembenchTestCase):
 
 class MissingHugePagesTest(membench_test.MembenchTestCase):
     """THP 'never' and no 2 MB pool, shown on any machine through a fake sysfs root
-    (MEMBENCH_TEST_SYS_ROOT=ROOT, read as ROOT/kernel/mm/...). The reasons are those of the
-    hugepages/ backends; /proc/meminfo stays the real one."""
+    (membench-hooked's MEMBENCH_TEST_SYS_ROOT=ROOT, read as ROOT/kernel/mm/...). The reasons
+    are those of the hugepages/ backends; /proc/meminfo stays the real one."""
 
     def setUp(self):
         super().setUp()

@@ -1,0 +1,3 @@
+#include "src/test_hooks.h"
+
+const struct test_hooks *test_hooks = NULL;
