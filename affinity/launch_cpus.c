@@ -14,9 +14,9 @@ struct snapshot {
 
 static struct snapshot at_launch, after_libraries;
 
+/* s must start zeroed: the kernel fills only as many words as the machine has CPUs for. */
 static void take(struct snapshot *s)
 {
-    memset(s->mask, 0, sizeof(s->mask));
     s->taken = sched_getaffinity(0, sizeof(s->mask), (cpu_set_t *)s->mask) == 0;
 }
 
@@ -55,7 +55,7 @@ const unsigned long *launch_cpus_choose(const unsigned long *at_launch_mask,
 
 int launch_cpus(hwloc_bitmap_t out)
 {
-    struct snapshot now;
+    struct snapshot now = {0};
     take(&now);
     const unsigned long *mask =
         launch_cpus_choose(at_launch.taken ? at_launch.mask : NULL,
