@@ -1,5 +1,7 @@
 #include "affinity/topology.h"
 
+#include "affinity/launch_cpus.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,16 +53,16 @@ static void cpu_model(hwloc_topology_t hw, char *buf, size_t len)
     }
 }
 
-/* The CPUs membench may use: those the OS allows (cgroups) and this process is bound to
- * (taskset, mpirun --bind-to, a batch system). Nothing is ever placed outside them. */
+/* The CPUs membench may use: those the OS allows (cgroups) and this process was launched on
+ * (taskset, mpirun --bind-to, a batch system); never the OpenMP runtime's pin of thread 0.
+ * Nothing is ever placed outside them. */
 static void usable_cpus(struct topology *topo)
 {
     struct topology_facts *f = &topo->facts;
     topo->usable = hwloc_bitmap_dup(hwloc_topology_get_allowed_cpuset(topo->hw));
     if (f->this_system) {
         hwloc_bitmap_t bound = hwloc_bitmap_alloc();
-        if (hwloc_get_cpubind(topo->hw, bound, HWLOC_CPUBIND_PROCESS) == 0 &&
-            hwloc_bitmap_intersects(bound, topo->usable))
+        if (launch_cpus(bound) == 0 && hwloc_bitmap_intersects(bound, topo->usable))
             hwloc_bitmap_and(topo->usable, topo->usable, bound);
         hwloc_bitmap_free(bound);
     }
