@@ -9,6 +9,7 @@
 #include "affinity/bind.h"
 #include "src/cli.h"
 #include "src/log.h"
+#include "src/memory_budget.h"
 #include "src/plan.h"
 #include "src/probes.h"
 #include "src/sysinfo.h"
@@ -73,14 +74,13 @@ static int check_faults(const struct options *o, const struct sys_info *sys)
                   cfg.dir, stat(cfg.dir, &st) != 0 ? strerror(errno) : "not a directory");
         return EXIT_USAGE;
     }
-    double allowed = MEMORY_MARGIN * (double)sys->mem_available_bytes;
-    if (sys->mem_available_bytes && (double)cfg.bytes > allowed) {
-        log_error("--faults-size %llu MiB is more than %.0f%% of MemAvailable (%llu MiB); "
-                  "choose a smaller --faults-size",
-                  (unsigned long long)(cfg.bytes >> 20), 100.0 * MEMORY_MARGIN,
-                  (unsigned long long)(sys->mem_available_bytes >> 20));
+    struct memory_budget budget;
+    memory_budget_of(sys, &budget);
+    bool anonymous = cfg.mask & (1u << FAULT_4K | 1u << FAULT_THP); /* 2m: from its pool */
+    if (anonymous &&
+        memory_budget_check(&budget, cfg.bytes, "the faults probe needs", " (--faults-size)",
+                            "choose a smaller --faults-size") != EXIT_OK)
         return EXIT_RESOURCE;
-    }
     if (!o->probes.faults_backings) return EXIT_OK; /* defaults: what cannot run is skipped */
     for (int b = 0; b < FAULT_BACKING_COUNT; b++) {
         if (!(cfg.mask & (1u << b))) continue;
@@ -93,7 +93,22 @@ static int check_faults(const struct options *o, const struct sys_info *sys)
     return EXIT_OK;
 }
 
-static int check_shootdown(const struct options *o, const struct topology *topo)
+/* The largest region the shootdown probe maps: its most pages per unmap, in an arena with
+ * a 2 MB boundary and two pin pages around it. */
+static uint64_t shootdown_bytes(const struct options *o)
+{
+    unsigned most = 0;
+    int n = o->probes.n_pages ? o->probes.n_pages
+                              : (int)(sizeof(default_pages) / sizeof(default_pages[0]));
+    for (int i = 0; i < n; i++) {
+        unsigned p = o->probes.n_pages ? o->probes.pages[i] : default_pages[i];
+        most = p > most ? p : most;
+    }
+    return (uint64_t)most * 4096u + (2u << 20) + 2 * 4096u;
+}
+
+static int check_shootdown(const struct options *o, const struct topology *topo,
+                           const struct sys_info *sys)
 {
     if (!topo->facts.this_system) {
         log_error("--shootdown measures this machine, but the topology is %s; unset "
@@ -101,6 +116,12 @@ static int check_shootdown(const struct options *o, const struct topology *topo)
                   topo->facts.source);
         return EXIT_USAGE;
     }
+    struct memory_budget budget;
+    memory_budget_of(sys, &budget);
+    if (memory_budget_check(&budget, shootdown_bytes(o), "the shootdown probe needs",
+                            " (its most --shootdown-pages)",
+                            "choose fewer --shootdown-pages") != EXIT_OK)
+        return EXIT_RESOURCE;
     if (o->probes.n_remote == 0) return EXIT_OK; /* defaults fit the machine */
     int *pus = NULL;
     char why[300];
@@ -131,7 +152,7 @@ int probes_check(const struct options *o, const struct topology *topo, const str
     int rc = EXIT_OK;
     if (o->probes.mask & PROBE_BIT(PROBE_FAULTS)) rc = check_faults(o, sys);
     if (rc == EXIT_OK && (o->probes.mask & PROBE_BIT(PROBE_SHOOTDOWN)))
-        rc = check_shootdown(o, topo);
+        rc = check_shootdown(o, topo, sys);
     return rc;
 }
 

@@ -22,6 +22,7 @@
 
 #include "affinity/bind.h"
 #include "src/log.h"
+#include "src/memory_budget.h"
 #include "src/parse.h"
 #include "src/doubles.h"
 
@@ -30,7 +31,6 @@
 #define WARMUP_S 0.2
 #define HUGE_MAX_PAGES 4096u
 #define HUGE_MEM_SHARE 0.30
-#define PROBE_MEM_SHARE 0.60
 #define THROUGHPUT_BYTES (128u << 20)
 #define THROUGHPUT_MIN_S 0.05
 #define GRID_MAX 128
@@ -124,13 +124,43 @@ static int plan_team(const struct options *o, const struct topology *topo, struc
     return EXIT_OK;
 }
 
+/* Per page of the sweep: the page itself, its line of the control, its scratch entries. */
+static uint64_t bytes_per_page(const struct tlb_plan *plan)
+{
+    return plan->page_bytes + TLB_LINE_BYTES + sizeof(uint32_t) + sizeof(size_t);
+}
+
+/* The page-walk throughput phase's two regions (4 KB and 2 MB pages), unless a single point. */
+static uint64_t throughput_bytes(const struct tlb_plan *plan)
+{
+    return plan->opts.pages ? 0 : 2ull * THROUGHPUT_BYTES;
+}
+
 static uint64_t probe_bytes_per_thread(const struct tlb_plan *plan)
 {
     uint64_t n = plan->max_pages;
     uint64_t bytes = n * plan->page_bytes + tlb_layout_bytes(TLB_LAYOUT_DENSE, n, 0) +
                      n * (sizeof(uint32_t) + sizeof(size_t));
-    if (!plan->opts.pages) bytes += 2ull * THROUGHPUT_BYTES;
-    return bytes;
+    return bytes + throughput_bytes(plan);
+}
+
+/* What to lower so that the probe fits the budget. */
+static void tlb_memory_remedy(const struct tlb_plan *plan, const struct memory_budget *b,
+                              const struct options *o, char *buf, size_t len)
+{
+    uint64_t per_thread = b->usable / (uint64_t)plan->threads, fixed = throughput_bytes(plan);
+    uint64_t fit = per_thread > fixed ? (per_thread - fixed) / bytes_per_page(plan) : 0;
+    const char *option = o->tlb.pages ? "--tlb-pages" : "--tlb-max-pages";
+    if (fit >= 1)
+        snprintf(buf, len, "lower %s to at most %llu%s", option, (unsigned long long)fit,
+                 plan->multi ? " or use fewer --threads" : "");
+    else if (fixed)
+        snprintf(buf, len,
+                 "its page-walk throughput phase alone needs %u MiB per thread: measure a single "
+                 "point with --tlb-pages%s",
+                 (unsigned)(fixed >> 20), plan->multi ? " or use fewer --threads" : "");
+    else
+        snprintf(buf, len, "use fewer --threads");
 }
 
 int tlb_plan_build(const struct options *o, const struct topology *topo, const struct sys_info *sys,
@@ -169,17 +199,15 @@ int tlb_plan_build(const struct options *o, const struct topology *topo, const s
     if (rc != EXIT_OK) return rc;
 
     plan->max_pages = o->tlb.pages ? o->tlb.pages : o->tlb.max_pages;
+    struct memory_budget budget;
+    memory_budget_of(sys, &budget);
     uint64_t need = probe_bytes_per_thread(plan) * (uint64_t)plan->threads;
-    if (sys->mem_available_bytes &&
-        (double)need > PROBE_MEM_SHARE * (double)sys->mem_available_bytes) {
-        char a[32], b[32];
-        format_bytes(need, a, sizeof(a));
-        format_bytes(sys->mem_available_bytes, b, sizeof(b));
-        log_error("the TLB probe needs %s for %d thread%s but MemAvailable is %s (at most %.0f%% "
-                  "may be used); lower --tlb-max-pages%s",
-                  a, plan->threads, plan->threads == 1 ? "" : "s", b, PROBE_MEM_SHARE * 100,
-                  o->tlb.pages ? " or --tlb-pages" : " or --threads");
-        return EXIT_RESOURCE;
+    if (!memory_budget_fits(&budget, need)) {
+        char remedy[200], detail[40];
+        tlb_memory_remedy(plan, &budget, o, remedy, sizeof(remedy));
+        snprintf(detail, sizeof(detail), " for %d thread%s", plan->threads,
+                 plan->threads == 1 ? "" : "s");
+        return memory_budget_check(&budget, need, "the TLB probe needs", detail, remedy);
     }
 
     /* the 2 MB sweep: one thread, a 4 KB main sweep, THP not off */
@@ -197,11 +225,20 @@ int tlb_plan_build(const struct options *o, const struct topology *topo, const s
                  "is [never]); echo madvise there to measure 2 MB pages");
     else {
         uint64_t max = plan->max_pages / 8 < HUGE_MAX_PAGES ? plan->max_pages / 8 : HUGE_MAX_PAGES;
-        uint64_t cap =
-            sys->mem_available_bytes
-                ? (uint64_t)(HUGE_MEM_SHARE * (double)sys->mem_available_bytes / TLB_HUGE_2M)
-                : max;
-        if (cap < max) {
+        /* its pages live beside the 4 KB sweep's, not beside the throughput regions */
+        uint64_t base = need - throughput_bytes(plan);
+        uint64_t cap = max;
+        if (sys->mem_available_bytes)
+            cap = (uint64_t)(HUGE_MEM_SHARE * (double)sys->mem_available_bytes / TLB_HUGE_2M);
+        uint64_t room = budget.usable > base ? (budget.usable - base) / TLB_HUGE_2M : 0;
+        if (budget.usable && room < cap && room < max) {
+            char why[200];
+            memory_budget_describe(&budget, why, sizeof(why));
+            snprintf(plan->huge_why, sizeof(plan->huge_why),
+                     "stopped at %llu pages instead of %llu (beside the 4 KB sweep): %.140s",
+                     (unsigned long long)room, (unsigned long long)max, why);
+            max = room;
+        } else if (cap < max) {
             char avail[32];
             format_bytes(sys->mem_available_bytes, avail, sizeof(avail));
             snprintf(plan->huge_why, sizeof(plan->huge_why),
