@@ -149,6 +149,25 @@ static void share_largest_rule_size(struct plan *plan)
     }
 }
 
+static int check_arrays(const struct run_config *r, const struct memory_budget *b, const char *what)
+{
+    char size[32], each[48];
+    format_bytes(r->array_bytes, size, sizeof(size));
+    snprintf(each, sizeof(each), " (3 x %s)", size);
+    return memory_budget_check(b, r->total_bytes, what, each, "choose a smaller --size");
+}
+
+int plan_recheck_memory(const struct run_config *r, size_t index, size_t n_runs)
+{
+    const struct mem_backend *b = mem_backend_find(r->pages);
+    if (b && b->kind == BACKING_HUGETLB) return EXIT_OK; /* its pool is checked as it maps */
+    struct memory_budget budget;
+    memory_budget_now(&budget);
+    char what[80];
+    snprintf(what, sizeof(what), "run %zu of %zu: the three arrays need", index + 1, n_runs);
+    return check_arrays(r, &budget, what);
+}
+
 static int check_memory(const struct run_config *r, const struct sys_info *sys)
 {
     struct memory_budget b;
@@ -158,11 +177,7 @@ static int check_memory(const struct run_config *r, const struct sys_info *sys)
                  (unsigned long long)r->total_bytes);
         return EXIT_OK;
     }
-    char size[32], each[48];
-    format_bytes(r->array_bytes, size, sizeof(size));
-    snprintf(each, sizeof(each), " (3 x %s)", size);
-    return memory_budget_check(&b, r->total_bytes, "the three arrays need", each,
-                               "choose a smaller --size");
+    return check_arrays(r, &b, "the three arrays need");
 }
 
 static bool fits_memory(const struct run_config *r, const struct sys_info *sys)

@@ -334,9 +334,10 @@ int report_write_text(FILE *out, const struct report *rep)
     report_probes_text(out, rep->probes);
     write_acceptance(out, &rep->acceptance);
     if (rep->interrupted)
-        fprintf(out, "INTERRUPTED by %s: only the %zu run%s that finished are reported.\n",
-                rep->interrupted == SIGINT ? "SIGINT" : "SIGTERM", rep->n_runs,
-                rep->n_runs == 1 ? "" : "s");
+        fprintf(out, "INTERRUPTED by %s: %s.\n", rep->interrupted == SIGINT ? "SIGINT" : "SIGTERM",
+                rep->kept);
+    else if (rep->kept[0])
+        fprintf(out, "STOPPED EARLY: %s.\n", rep->kept);
     return ferror(out) ? -1 : 0;
 }
 

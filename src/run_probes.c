@@ -8,6 +8,7 @@
 
 #include "affinity/bind.h"
 #include "src/cli.h"
+#include "src/interrupt.h"
 #include "src/log.h"
 #include "src/memory_budget.h"
 #include "src/plan.h"
@@ -45,6 +46,7 @@ static void fault_config(const struct options *o, struct fault_config *cfg)
     cfg->dir = faults_dir(o);
     cfg->reps = FAULTS_REPS;
     cfg->env = fault_env();
+    cfg->stop = interrupt_signal;
 }
 
 /* PUs this process may use (allowed by the OS and by its binding: taskset, cgroups, mpirun),
@@ -209,6 +211,7 @@ static int run_shootdown(const struct options *o, const struct topology *topo,
         .bind = bind_pu,
         .bind_ctx = (void *)topo,
         .interrupts_path = "/proc/interrupts",
+        .stop = interrupt_signal,
     };
     int rc = shootdown_probe_run(&cfg, &out->shootdown, why, sizeof(why));
     bool unbound;
@@ -240,12 +243,32 @@ int probes_run(const struct options *o, const struct topology *topo, struct prob
         }
         out->ran |= PROBE_BIT(PROBE_FAULTS);
     }
-    if (o->probes.mask & PROBE_BIT(PROBE_SHOOTDOWN)) {
+    if ((o->probes.mask & PROBE_BIT(PROBE_SHOOTDOWN)) && !interrupt_signal()) {
         int rc = run_shootdown(o, topo, out);
         if (rc != EXIT_OK) return rc;
         out->ran |= PROBE_BIT(PROBE_SHOOTDOWN);
     }
     return EXIT_OK;
+}
+
+int probes_kept(const struct probe_results *r, char *buf, size_t len)
+{
+    if (!r) return 0;
+    if ((r->ran & PROBE_BIT(PROBE_FAULTS)) && r->faults.stopped) {
+        int measured = 0;
+        for (int i = 0; i < r->faults.n_runs; i++)
+            measured += !r->faults.runs[i].skipped[0];
+        snprintf(buf, len, "the faults probe stopped %s%s; reporting the %d backing%s measured",
+                 r->faults.stopped_in[0] ? "in backing " : "between backings", r->faults.stopped_in,
+                 measured, measured == 1 ? "" : "s");
+        return 1;
+    }
+    if ((r->ran & PROBE_BIT(PROBE_SHOOTDOWN)) && r->shootdown.stopped) {
+        snprintf(buf, len, "the shootdown probe stopped after %d of %d points; reporting those",
+                 r->shootdown.n_runs, r->shootdown.n_planned);
+        return 1;
+    }
+    return 0;
 }
 
 int probes_report_mismatches(const struct probe_results *r)
