@@ -174,22 +174,38 @@ static double now_s(void)
  * the faults on those pages would be counted as the region's. */
 #define UNINSTRUMENTED __attribute__((no_sanitize_address, no_sanitize_thread))
 
-/* One byte written per 4 KB page: the first touch of each page faults. */
-UNINSTRUMENTED static void touch_write(char *base, uint64_t pages)
+/* Pages between two checks of cfg->stop: 4 MiB, a few ms of faults. */
+#define STOP_CHECK_PAGES 1024u
+
+static bool stop_asked(const struct fault_config *cfg)
 {
-    volatile char *p = base;
-    for (uint64_t i = 0; i < pages; i++)
-        p[i * FAULT_PAGE] = (char)(i | 1);
+    return cfg->stop && cfg->stop() != 0;
 }
 
-/* One byte read per 4 KB page of a file mapping. */
-UNINSTRUMENTED static uint64_t touch_read(const char *base, uint64_t pages)
+/* One byte written per 4 KB page: the first touch of each page faults. Returns false when
+ * cfg->stop interrupted it. */
+UNINSTRUMENTED static bool touch_write(const struct fault_config *cfg, char *base, uint64_t pages)
+{
+    volatile char *p = base;
+    for (uint64_t i = 0; i < pages; i++) {
+        if (i % STOP_CHECK_PAGES == 0 && i && stop_asked(cfg)) return false;
+        p[i * FAULT_PAGE] = (char)(i | 1);
+    }
+    return true;
+}
+
+/* One byte read per 4 KB page of a file mapping; false when cfg->stop interrupted it. */
+UNINSTRUMENTED static bool touch_read(const struct fault_config *cfg, const char *base,
+                                      uint64_t pages, uint64_t *sum_out)
 {
     const volatile char *p = base;
     uint64_t sum = 0;
-    for (uint64_t i = 0; i < pages; i++)
+    for (uint64_t i = 0; i < pages; i++) {
+        if (i % STOP_CHECK_PAGES == 0 && i && stop_asked(cfg)) return false;
         sum += (unsigned char)p[i * FAULT_PAGE];
-    return sum;
+    }
+    *sum_out = sum;
+    return true;
 }
 
 static void finish_rates(struct fault_run *r)
@@ -204,7 +220,8 @@ static double resident_fraction(void *map, uint64_t bytes);
 
 /* Each repetition maps a fresh region with the backend, checks that nothing in it is resident
  * yet (a backend that prefaulted would hide the faults), touches it and verifies its pages in
- * /proc/self/smaps against what the backend promises. */
+ * /proc/self/smaps against what the backend promises. Returns 0, -1 with a reason, or 1 when
+ * cfg->stop interrupted it. */
 static int run_anonymous(const struct mem_backend *be, const struct fault_config *cfg,
                          struct fault_run *r, char *why, size_t why_len)
 {
@@ -213,6 +230,7 @@ static int run_anonymous(const struct mem_backend *be, const struct fault_config
     struct fault_counts counts[MAX_REPS];
     struct backing_info infos[MAX_REPS];
     for (unsigned i = 0; i < reps; i++) {
+        if (stop_asked(cfg)) return 1;
         struct mem_region reg = {0};
         if (be->alloc(&reg, cfg->bytes, why, why_len) != 0) {
             faults_options(why, why_len);
@@ -223,9 +241,13 @@ static int run_anonymous(const struct mem_backend *be, const struct fault_config
         struct rusage before, after;
         getrusage(RUSAGE_THREAD, &before);
         double t0 = now_s();
-        touch_write(reg.base, r->pages_touched);
+        bool touched = touch_write(cfg, reg.base, r->pages_touched);
         double t1 = now_s();
         getrusage(RUSAGE_THREAD, &after);
+        if (!touched) {
+            be->release(&reg);
+            return 1;
+        }
         times[i] = t1 - t0;
         counts[i] = fault_counts_delta(&before, &after);
         backing_verify("/proc/self/smaps", cfg->judge_as ? cfg->judge_as : be, (uintptr_t)reg.base,
@@ -309,6 +331,11 @@ static int make_file(const struct fault_config *cfg, char *why, size_t why_len)
         buf[i] = (char)(i * 7 + 1);
     uint64_t done = 0;
     while (done < cfg->bytes) {
+        if (stop_asked(cfg)) { /* no reason: the caller sees the stop itself */
+            free(buf);
+            close(fd);
+            return -1;
+        }
         size_t n = cfg->bytes - done < CHUNK ? (size_t)(cfg->bytes - done) : CHUNK;
         ssize_t w = write(fd, buf, n);
         if (w <= 0) {
@@ -366,6 +393,7 @@ static double evict(int fd, void *map, uint64_t bytes)
     return frac;
 }
 
+/* Returns 0, -1 with a reason, or 1 when cfg->stop interrupted it. */
 static int run_file(int fd, const struct fault_config *cfg, struct fault_run *r, char *why,
                     size_t why_len)
 {
@@ -382,11 +410,13 @@ static int run_file(int fd, const struct fault_config *cfg, struct fault_run *r,
     struct rusage before, after;
     getrusage(RUSAGE_THREAD, &before);
     double t0 = now_s();
-    uint64_t sum = touch_read(map, r->pages_touched);
+    uint64_t sum = 0;
+    bool touched = touch_read(cfg, map, r->pages_touched, &sum);
     double t1 = now_s();
     getrusage(RUSAGE_THREAD, &after);
     __asm__ volatile("" : : "r"(sum));
     munmap(map, cfg->bytes);
+    if (!touched) return 1;
     struct fault_counts c = fault_counts_delta(&before, &after);
     r->seconds = r->seconds_min = t1 - t0;
     r->minor_faults = c.minor;
@@ -437,8 +467,12 @@ int fault_probe_run(const struct fault_config *cfg, struct fault_report *out, ch
 
     int fd = -1;
     char file_skip[200] = "";
-    for (int b = 0; b < FAULT_BACKING_COUNT; b++) {
+    for (int b = 0; b < FAULT_BACKING_COUNT && !out->stopped; b++) {
         if (!(cfg->mask & (1u << b))) continue;
+        if (stop_asked(cfg)) {
+            out->stopped = true;
+            break;
+        }
         struct fault_run *r = &out->runs[out->n_runs++];
         memset(r, 0, sizeof(*r));
         r->backing = (enum fault_backing)b;
@@ -447,26 +481,37 @@ int fault_probe_run(const struct fault_config *cfg, struct fault_report *out, ch
         r->ns_per_fault = r->ns_per_page = r->us_per_major_fault = NAN;
         r->resident_before = NAN;
         if (fault_backing_check(r->backing, cfg, r->skipped, sizeof(r->skipped)) != 0) continue;
+        int rc;
         if (b == FAULT_FILE || b == FAULT_FILE_READAHEAD) {
             if (fd < 0 && !file_skip[0]) {
                 fd = make_file(cfg, file_skip, sizeof(file_skip));
             }
-            if (fd < 0) {
+            if (fd < 0 && stop_asked(cfg)) {
+                rc = 1;
+            } else if (fd < 0) {
                 snprintf(r->skipped, sizeof(r->skipped), "%s", file_skip);
                 continue;
+            } else {
+                rc = run_file(fd, cfg, r, why, why_len);
             }
-            if (run_file(fd, cfg, r, why, why_len) != 0) {
+            if (rc < 0) {
                 close(fd);
                 return -1;
             }
-            continue;
+        } else {
+            /* an allocation that fails although the check passed (the pool shrank meanwhile,
+             * memory ran short) makes a skipped row, not a failed report */
+            rc = run_anonymous(anonymous_backend(r->backing), cfg, r, r->skipped,
+                               sizeof(r->skipped));
+            if (rc < 0 && !r->skipped[0])
+                snprintf(r->skipped, sizeof(r->skipped), "allocation failed");
         }
-        /* an allocation that fails although the check passed (the pool shrank meanwhile,
-         * memory ran short) makes a skipped row, not a failed report */
-        if (run_anonymous(anonymous_backend(r->backing), cfg, r, r->skipped, sizeof(r->skipped)) !=
-                0 &&
-            !r->skipped[0])
-            snprintf(r->skipped, sizeof(r->skipped), "allocation failed");
+        if (rc == 1) { /* stopped half-way: the row would be a fiction */
+            out->stopped = true;
+            snprintf(out->stopped_in, sizeof(out->stopped_in), "%s",
+                     fault_backing_name(r->backing));
+            out->n_runs--;
+        }
     }
     if (fd >= 0) close(fd); /* the file has no name: closing it frees it */
     return 0;

@@ -36,6 +36,7 @@ struct fault_config {
     const struct mem_env *env; /* where the THP mode and the pools are read; NULL: the system */
     /* the backend every region's pages are judged against; NULL: its own (a test hook) */
     const struct mem_backend *judge_as;
+    int (*stop)(void);         /* non-zero: stop at the next check (~every 4 MiB); NULL: never */
 };
 
 struct fault_run {
@@ -69,6 +70,8 @@ struct fault_report {
     bool fs_memory_backed; /* tmpfs/ramfs: no disk behind it, so no major faults */
     int n_runs;
     struct fault_run runs[FAULT_BACKING_COUNT];
+    bool stopped;        /* cfg->stop asked: runs[] holds the backings measured before it */
+    char stopped_in[16]; /* the backing it stopped in, dropped; empty when between backings */
 };
 
 /* Checks whether a backing can run here: 0, or -1 with the reason and its remedy (THP
@@ -77,8 +80,9 @@ int fault_backing_check(enum fault_backing b, const struct fault_config *cfg, ch
                         size_t why_len);
 
 /* Runs every backing in cfg->mask, in enum order; a backing that cannot run here gets a
- * skipped row. Returns 0, or -1 with a reason when something failed that should not
- * (mmap of a few MiB, writing the file). */
+ * skipped row. When cfg->stop asks, the backing under way is dropped and the rest not run. Returns
+ * 0, or -1 with a reason when something failed that should not (mmap of a few MiB, writing the
+ * file). */
 int fault_probe_run(const struct fault_config *cfg, struct fault_report *out, char *why,
                     size_t why_len);
 

@@ -315,14 +315,25 @@ static double median_where(const struct scratch *sc, unsigned n, unsigned char w
     return k ? median_sorting(sc->tmp, k) : NAN;
 }
 
+static bool stop_asked(const struct shootdown_config *cfg)
+{
+    return cfg->stop && cfg->stop() != 0;
+}
+
+/* Returns 0, -1 with a reason, or 1 when cfg->stop interrupted the point. */
 static int measure_point(const struct shootdown_config *cfg, struct shootdown_report *rep,
                          struct shootdown_run *r, struct scratch *sc, char *why, size_t why_len)
 {
     struct arena a;
     if (arena_open(&a, r->pages, why, why_len) != 0) return -1;
     double u, c;
-    for (int i = 0; i < WARMUP_OPS; i++)
+    for (int i = 0; i < WARMUP_OPS; i++) {
+        if (stop_asked(cfg)) {
+            arena_close(&a);
+            return 1;
+        }
         if (one_op(&a, r->mode, r->pages, &u, &c, why, why_len) != 0) goto fail;
+    }
 
     /* static: a few KiB each, kept off the stack */
     static struct irq_counts first, prev, cur;
@@ -339,6 +350,10 @@ static int measure_point(const struct shootdown_config *cfg, struct shootdown_re
     unsigned n = 0;
     double start = timer_now();
     while (n < MAX_OPS && (n < MIN_OPS || timer_now() - start < cfg->seconds_per_point)) {
+        if (stop_asked(cfg)) {
+            arena_close(&a);
+            return 1;
+        }
         if (one_op(&a, r->mode, r->pages, &sc->unmap_s[n], &sc->cycle_s[n], why, why_len) != 0)
             goto fail;
         sc->hit[n] = 2;
@@ -472,6 +487,7 @@ int shootdown_probe_run(const struct shootdown_config *cfg, struct shootdown_rep
     }
 
     size_t total = (size_t)SHOOTDOWN_MODE_COUNT * (size_t)cfg->n_pages * (size_t)n_counts;
+    out->n_planned = (int)total;
     out->runs = calloc(total ? total : 1, sizeof(*out->runs));
     struct scratch sc = {malloc(MAX_OPS * sizeof(double)), malloc(MAX_OPS * sizeof(double)),
                          malloc(MAX_OPS), malloc(MAX_OPS * sizeof(double))};
@@ -489,9 +505,13 @@ int shootdown_probe_run(const struct shootdown_config *cfg, struct shootdown_rep
 
     /* Points in report order; for each (mode, pages) the sibling counts run back to back,
      * so that a change in the machine's load between them biases the comparison least. */
-    for (int m = 0; m < SHOOTDOWN_MODE_COUNT; m++)
-        for (int p = 0; p < cfg->n_pages; p++)
-            for (int k = 0; k < n_counts; k++) {
+    for (int m = 0; m < SHOOTDOWN_MODE_COUNT && !out->stopped; m++)
+        for (int p = 0; p < cfg->n_pages && !out->stopped; p++)
+            for (int k = 0; k < n_counts && !out->stopped; k++) {
+                if (stop_asked(cfg)) {
+                    out->stopped = true;
+                    break;
+                }
                 struct shootdown_run *r = &out->runs[out->n_runs];
                 memset(r, 0, sizeof(*r));
                 r->mode = (enum shootdown_mode)m;
@@ -506,8 +526,11 @@ int shootdown_probe_run(const struct shootdown_config *cfg, struct shootdown_rep
                 int point = measure_point(cfg, out, r, &sc, why, why_len);
                 r->siblings_bound = atomic_load(&team.all_bound) != 0;
                 stop_siblings(&team, sib, counts[k]);
-                if (point != 0) goto done;
-                out->n_runs++;
+                if (point < 0) goto done;
+                if (point == 1)
+                    out->stopped = true;
+                else
+                    out->n_runs++;
             }
 
     /* added cost per remote CPU, against the same point without siblings */

@@ -34,6 +34,7 @@ struct shootdown_config {
     shootdown_bind_fn bind;
     void *bind_ctx;
     const char *interrupts_path; /* normally /proc/interrupts */
+    int (*stop)(void);           /* non-zero: stop at the next op; NULL: never */
 };
 
 struct shootdown_run {
@@ -90,9 +91,12 @@ struct shootdown_report {
     int n_skipped;
     struct shootdown_skip skipped[SHOOTDOWN_MAX_COUNTS];
     char note[320]; /* when few flushes reached the siblings: why that may be; else empty */
+    bool stopped;   /* cfg->stop asked: runs[] holds the points finished before it */
+    int n_planned;  /* points it would have measured */
 };
 
-/* Runs every point. Returns 0, or -1 with a reason (threads or memory unavailable). */
+/* Runs every point; when cfg->stop asks, the point under way is dropped and the rest not run.
+ * Returns 0, or -1 with a reason (threads or memory unavailable). */
 int shootdown_probe_run(const struct shootdown_config *cfg, struct shootdown_report *out, char *why,
                         size_t why_len);
 void shootdown_report_free(struct shootdown_report *r);

@@ -128,8 +128,10 @@ static void show_progress(const struct options *opts, const struct plan *plan, s
     fflush(stderr);
 }
 
+/* Runs the plan. A run that cannot get its resources ends the sweep with its exit status;
+ * *stopped_early then says that the runs before it finished and are to be reported. */
 static int measure(const struct options *opts, const struct plan *plan, const struct topology *topo,
-                   struct report *rep)
+                   struct report *rep, bool *stopped_early)
 {
     for (size_t i = 0; i < plan->n_runs; i++) {
         struct run_result *r = &rep->runs[i];
@@ -142,15 +144,22 @@ static int measure(const struct options *opts, const struct plan *plan, const st
             continue;
         }
         show_progress(opts, plan, i);
-        int rc = run_stream(&plan->runs[i], topo, &rep->timer, r);
+        /* memory taken meanwhile (another process of the job) is found before allocating */
+        int rc = i > 0 ? plan_recheck_memory(&plan->runs[i], i, plan->n_runs) : EXIT_OK;
+        if (rc == EXIT_OK) rc = run_stream(&plan->runs[i], topo, &rep->timer, r);
         if (progress_wanted(opts, plan) && (rc != EXIT_OK || i + 1 == plan->n_runs))
             fprintf(stderr, "\r\033[K"); /* the report follows on a clean line */
         rep->n_runs = i + 1;
-        if (rc != EXIT_OK) return rc;
-        if (r->interrupted) { /* the unfinished run is dropped, the finished ones stay */
+        if (rc != EXIT_OK || r->interrupted) { /* the unfinished run is dropped */
             free(r->placement);
             free(r->domains);
+            r->placement = NULL;
+            r->domains = NULL;
             rep->n_runs = i;
+            if (rc != EXIT_OK) {
+                *stopped_early = i > 0;
+                return rc;
+            }
             break;
         }
         if (!r->validation.passed && r->validation.failed_reduction >= 0)
@@ -168,6 +177,31 @@ static int measure(const struct options *opts, const struct plan *plan, const st
                 log_warn("run %zu: %s", i + 1, r->warnings[w]);
     }
     return EXIT_OK;
+}
+
+/* What an interrupted report holds: the probe that stopped half-way and its points, and the
+ * STREAM runs that finished. */
+static void describe_kept(const struct plan *plan, const struct report *rep,
+                          const struct tlb_plan *tplan, char *buf, size_t len)
+{
+    char probe[200] = "";
+    const char *stopped = NULL;
+    if (rep->tlb && rep->tlb->stopped)
+        stopped = rep->tlb->stopped_note;
+    else if (probes_kept(rep->probes, probe, sizeof(probe)))
+        stopped = probe;
+    const char *s = rep->n_runs == 1 ? "" : "s";
+    if (!stopped && (!plan->n_runs || !rep->n_runs))
+        snprintf(buf, len, "no %s had finished", plan->n_runs ? "run" : "measurement");
+    else if (!stopped)
+        snprintf(buf, len, "only the %zu run%s that finished %s reported", rep->n_runs, s,
+                 rep->n_runs == 1 ? "is" : "are");
+    else if (plan->n_runs)
+        snprintf(buf, len, "%s, and the %zu STREAM run%s that finished", stopped, rep->n_runs, s);
+    else
+        snprintf(buf, len, "%s", stopped);
+    if (tplan->enabled && !rep->tlb)
+        snprintf(buf + strlen(buf), len - strlen(buf), "; the TLB probe did not start");
 }
 
 /* The acceptance checks of a single measured run, when asked for. */
@@ -276,9 +310,21 @@ int node_main(struct options *o, char **json, size_t *json_len)
     }
     rep.runs = calloc(plan.n_runs ? plan.n_runs : 1, sizeof(*rep.runs));
     rep.n_runs = plan.n_runs;
-    if (rc == EXIT_OK) rc = rep.runs ? measure(&opts, &plan, &topo, &rep) : EXIT_RESOURCE;
+    bool stopped_early = false;
+    if (rc == EXIT_OK)
+        rc = rep.runs ? measure(&opts, &plan, &topo, &rep, &stopped_early) : EXIT_RESOURCE;
+    int early_rc = EXIT_OK; /* a later run's resource failed: the finished runs are reported */
+    if (stopped_early) {
+        early_rc = rc;
+        rc = EXIT_OK;
+        snprintf(rep.kept, sizeof(rep.kept),
+                 "run %zu of %zu could not run (see the error); only the %zu run%s that "
+                 "finished %s reported",
+                 rep.n_runs + 1, plan.n_runs, rep.n_runs, rep.n_runs == 1 ? "" : "s",
+                 rep.n_runs == 1 ? "is" : "are");
+    }
     struct tlb_result tres = {0};
-    if (rc == EXIT_OK && tplan.enabled && !interrupt_signal()) {
+    if (rc == EXIT_OK && tplan.enabled && !interrupt_signal() && !stopped_early) {
         if (opts.dry_run)
             tlb_describe(&tplan, &topo, &tres);
         else
@@ -295,15 +341,16 @@ int node_main(struct options *o, char **json, size_t *json_len)
     }
     rep.interrupted = interrupt_signal();
     bool report = !rep.interrupted || measured_anything(&rep);
-    if (rep.interrupted && report)
-        log_error("interrupted by %s: reporting the %zu run%s that finished",
-                  interrupt_name(rep.interrupted), rep.n_runs, rep.n_runs == 1 ? "" : "s");
-    else if (rep.interrupted)
+    if (rep.interrupted && report) {
+        describe_kept(&plan, &rep, &tplan, rep.kept, sizeof(rep.kept));
+        log_error("interrupted by %s: %s", interrupt_name(rep.interrupted), rep.kept);
+    } else if (rep.interrupted) {
         log_error("interrupted by %s before any run finished: no report written%s%.200s%s",
                   interrupt_name(rep.interrupted), out.name ? ", '" : "", out.name ? out.name : "",
                   out.name ? "' is unchanged" : "");
-    else if (rc == EXIT_OK)
+    } else if (rc == EXIT_OK && !stopped_early) {
         evaluate_checks(&opts, &rep);
+    }
     rep.prov.duration_s = timer_now() - started;
 
     if (rc == EXIT_OK && report && write_report(&opts, &rep, &out) != 0) rc = EXIT_RESOURCE;
@@ -322,6 +369,9 @@ int node_main(struct options *o, char **json, size_t *json_len)
                 log_note("no reference written to %s: the run was interrupted",
                          opts.save_reference);
             rc = 128 + rep.interrupted;
+        } else if (stopped_early) {
+            output_abort(&ref);
+            rc = early_rc;
         } else if (opts.save_reference && opts.dry_run) {
             output_abort(&ref);
             log_note("--dry-run measures nothing: no reference written to %s", opts.save_reference);

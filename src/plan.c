@@ -7,6 +7,7 @@
 #include "hugepages/backend.h"
 #include "hugepages/heap_env.h"
 #include "src/log.h"
+#include "src/memory_budget.h"
 
 #define ARRAY_ALIGN (2u << 20)
 
@@ -148,51 +149,42 @@ static void share_largest_rule_size(struct plan *plan)
     }
 }
 
-/* What the arrays may use: MemAvailable, or less when a memory cgroup (batch job, container)
- * allows less; 0 when neither is known. */
-static uint64_t memory_for_arrays(const struct sys_info *sys, bool *by_cgroup)
+static int check_arrays(const struct run_config *r, const struct memory_budget *b, const char *what)
 {
-    uint64_t avail = sys->mem_available_bytes;
-    *by_cgroup = sys->cgroup_limit_bytes && (avail == 0 || sys->cgroup_headroom_bytes < avail);
-    return *by_cgroup ? sys->cgroup_headroom_bytes : avail;
+    char size[32], each[48];
+    format_bytes(r->array_bytes, size, sizeof(size));
+    snprintf(each, sizeof(each), " (3 x %s)", size);
+    return memory_budget_check(b, r->total_bytes, what, each, "choose a smaller --size");
 }
 
-static bool fits_memory(const struct run_config *r, const struct sys_info *sys)
+int plan_recheck_memory(const struct run_config *r, size_t index, size_t n_runs)
 {
-    bool by_cgroup;
-    uint64_t avail = memory_for_arrays(sys, &by_cgroup);
-    return avail == 0 || (double)r->total_bytes <= MEMORY_MARGIN * (double)avail;
+    const struct mem_backend *b = mem_backend_find(r->pages);
+    if (b && b->kind == BACKING_HUGETLB) return EXIT_OK; /* its pool is checked as it maps */
+    struct memory_budget budget;
+    memory_budget_now(&budget);
+    char what[80];
+    snprintf(what, sizeof(what), "run %zu of %zu: the three arrays need", index + 1, n_runs);
+    return check_arrays(r, &budget, what);
 }
 
 static int check_memory(const struct run_config *r, const struct sys_info *sys)
 {
-    bool by_cgroup;
-    uint64_t avail_bytes = memory_for_arrays(sys, &by_cgroup);
-    if (avail_bytes == 0) {
+    struct memory_budget b;
+    memory_budget_of(sys, &b);
+    if (b.usable == 0) {
         log_warn("MemAvailable is unknown; cannot check that %llu bytes of arrays fit",
                  (unsigned long long)r->total_bytes);
         return EXIT_OK;
     }
-    double allowed = MEMORY_MARGIN * (double)avail_bytes;
-    if (fits_memory(r, sys)) return EXIT_OK;
-    char need[32], usable[32], avail[32], each[32];
-    format_bytes(r->total_bytes, need, sizeof(need));
-    format_bytes((uint64_t)allowed, usable, sizeof(usable));
-    format_bytes(avail_bytes, avail, sizeof(avail));
-    format_bytes(r->array_bytes, each, sizeof(each));
-    if (by_cgroup) {
-        char limit[32];
-        format_bytes(sys->cgroup_limit_bytes, limit, sizeof(limit));
-        log_error("the three arrays need %s (3 x %s) but only %s may be used (%.0f%% of the %s "
-                  "this process's memory cgroup still allows, limit %s); choose a smaller --size "
-                  "or ask the batch system for more memory",
-                  need, each, usable, MEMORY_MARGIN * 100.0, avail, limit);
-    } else {
-        log_error("the three arrays need %s (3 x %s) but only %s may be used (%.0f%% of "
-                  "MemAvailable %s); choose a smaller --size",
-                  need, each, usable, MEMORY_MARGIN * 100.0, avail);
-    }
-    return EXIT_RESOURCE;
+    return check_arrays(r, &b, "the three arrays need");
+}
+
+static bool fits_memory(const struct run_config *r, const struct sys_info *sys)
+{
+    struct memory_budget b;
+    memory_budget_of(sys, &b);
+    return memory_budget_fits(&b, r->total_bytes);
 }
 
 /* hugetlb pages come from their pool, not from MemAvailable: the pool decides, unless the

@@ -57,6 +57,11 @@ int plan_build(const struct options *opts, const struct topology *topo, const st
                struct plan *plan);
 void plan_free(struct plan *plan);
 
+/* Before a sweep's later run: do its arrays still fit the memory budget as it is now (another
+ * process may have taken memory since the plan)? EXIT_OK, or EXIT_RESOURCE after one error line
+ * naming the run. */
+int plan_recheck_memory(const struct run_config *r, size_t index, size_t n_runs);
+
 /* Default thread count: $OMP_NUM_THREADS if set (first level), else physical cores.
  * Returns 0, or -1 with a reason when OMP_NUM_THREADS is malformed. */
 int default_threads(const struct topology_facts *topo, unsigned *threads, const char **from,

@@ -82,6 +82,9 @@ int probes_check(const struct options *o, const struct topology *topo, const str
 /* Runs the requested probes and fills out. Returns an exit status after a one-line error. */
 int probes_run(const struct options *o, const struct topology *topo, struct probe_results *out);
 void probes_free(struct probe_results *r);
+/* After an interrupt: 1 and what a probe kept ("the faults probe stopped in backing thp;
+ * reporting the 1 backing measured") when one stopped half-way, else 0. */
+int probes_kept(const struct probe_results *r, char *buf, size_t len);
 /* Logs one error per measured fault-probe row whose pages were not those asked for; returns
  * how many there were (the run then exits 1, as a STREAM run on the wrong pages does). */
 int probes_report_mismatches(const struct probe_results *r);

@@ -222,6 +222,8 @@ int report_write_json(FILE *out, const struct report *rep)
     json_object_set_new(root, "interrupted", json_boolean(rep->interrupted != 0));
     if (rep->interrupted)
         json_object_set_new(root, "interrupted_by", json_string(interrupt_name(rep->interrupted)));
+    if (rep->kept[0]) /* stopped early: what this report holds */
+        json_object_set_new(root, "kept", json_string(rep->kept));
     json_object_set_new(root, "system", system_json(rep));
     json_object_set_new(root, "provenance", provenance_json(&rep->prov));
     json_object_set_new(root, "timer",

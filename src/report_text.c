@@ -334,8 +334,9 @@ int report_write_text(FILE *out, const struct report *rep)
     report_probes_text(out, rep->probes);
     write_acceptance(out, &rep->acceptance);
     if (rep->interrupted)
-        fprintf(out, "INTERRUPTED by %s: only the %zu run%s that finished are reported.\n",
-                interrupt_name(rep->interrupted), rep->n_runs, rep->n_runs == 1 ? "" : "s");
+        fprintf(out, "INTERRUPTED by %s: %s.\n", interrupt_name(rep->interrupted), rep->kept);
+    else if (rep->kept[0])
+        fprintf(out, "STOPPED EARLY: %s.\n", rep->kept);
     return ferror(out) ? -1 : 0;
 }
 

@@ -8,7 +8,9 @@
 
 #include "affinity/bind.h"
 #include "src/cli.h"
+#include "src/interrupt.h"
 #include "src/log.h"
+#include "src/memory_budget.h"
 #include "src/plan.h"
 #include "src/probes.h"
 #include "src/sysinfo.h"
@@ -45,6 +47,7 @@ static void fault_config(const struct options *o, struct fault_config *cfg)
     cfg->reps = FAULTS_REPS;
     cfg->env = fault_env();
     cfg->judge_as = test_hooks ? test_hooks->judge_as : NULL;
+    cfg->stop = interrupt_signal;
 }
 
 /* PUs this process may use (allowed by the OS and by its binding: taskset, cgroups, mpirun),
@@ -74,14 +77,13 @@ static int check_faults(const struct options *o, const struct sys_info *sys)
                   cfg.dir, stat(cfg.dir, &st) != 0 ? strerror(errno) : "not a directory");
         return EXIT_USAGE;
     }
-    double allowed = MEMORY_MARGIN * (double)sys->mem_available_bytes;
-    if (sys->mem_available_bytes && (double)cfg.bytes > allowed) {
-        log_error("--faults-size %llu MiB is more than %.0f%% of MemAvailable (%llu MiB); "
-                  "choose a smaller --faults-size",
-                  (unsigned long long)(cfg.bytes >> 20), 100.0 * MEMORY_MARGIN,
-                  (unsigned long long)(sys->mem_available_bytes >> 20));
+    struct memory_budget budget;
+    memory_budget_of(sys, &budget);
+    bool anonymous = cfg.mask & (1u << FAULT_4K | 1u << FAULT_THP); /* 2m: from its pool */
+    if (anonymous &&
+        memory_budget_check(&budget, cfg.bytes, "the faults probe needs", " (--faults-size)",
+                            "choose a smaller --faults-size") != EXIT_OK)
         return EXIT_RESOURCE;
-    }
     if (!o->probes.faults_backings) return EXIT_OK; /* defaults: what cannot run is skipped */
     for (int b = 0; b < FAULT_BACKING_COUNT; b++) {
         if (!(cfg.mask & (1u << b))) continue;
@@ -94,7 +96,22 @@ static int check_faults(const struct options *o, const struct sys_info *sys)
     return EXIT_OK;
 }
 
-static int check_shootdown(const struct options *o, const struct topology *topo)
+/* The largest region the shootdown probe maps: its most pages per unmap, in an arena with
+ * a 2 MB boundary and two pin pages around it. */
+static uint64_t shootdown_bytes(const struct options *o)
+{
+    unsigned most = 0;
+    int n = o->probes.n_pages ? o->probes.n_pages
+                              : (int)(sizeof(default_pages) / sizeof(default_pages[0]));
+    for (int i = 0; i < n; i++) {
+        unsigned p = o->probes.n_pages ? o->probes.pages[i] : default_pages[i];
+        most = p > most ? p : most;
+    }
+    return (uint64_t)most * 4096u + (2u << 20) + 2 * 4096u;
+}
+
+static int check_shootdown(const struct options *o, const struct topology *topo,
+                           const struct sys_info *sys)
 {
     if (!topo->facts.this_system) {
         log_error("--shootdown measures this machine, but the topology is %s; unset "
@@ -102,6 +119,12 @@ static int check_shootdown(const struct options *o, const struct topology *topo)
                   topo->facts.source);
         return EXIT_USAGE;
     }
+    struct memory_budget budget;
+    memory_budget_of(sys, &budget);
+    if (memory_budget_check(&budget, shootdown_bytes(o), "the shootdown probe needs",
+                            " (its most --shootdown-pages)",
+                            "choose fewer --shootdown-pages") != EXIT_OK)
+        return EXIT_RESOURCE;
     if (o->probes.n_remote == 0) return EXIT_OK; /* defaults fit the machine */
     int *pus = NULL;
     char why[300];
@@ -132,7 +155,7 @@ int probes_check(const struct options *o, const struct topology *topo, const str
     int rc = EXIT_OK;
     if (o->probes.mask & PROBE_BIT(PROBE_FAULTS)) rc = check_faults(o, sys);
     if (rc == EXIT_OK && (o->probes.mask & PROBE_BIT(PROBE_SHOOTDOWN)))
-        rc = check_shootdown(o, topo);
+        rc = check_shootdown(o, topo, sys);
     return rc;
 }
 
@@ -189,6 +212,7 @@ static int run_shootdown(const struct options *o, const struct topology *topo,
         .bind = bind_pu,
         .bind_ctx = (void *)topo,
         .interrupts_path = "/proc/interrupts",
+        .stop = interrupt_signal,
     };
     int rc = shootdown_probe_run(&cfg, &out->shootdown, why, sizeof(why));
     bool unbound;
@@ -220,12 +244,32 @@ int probes_run(const struct options *o, const struct topology *topo, struct prob
         }
         out->ran |= PROBE_BIT(PROBE_FAULTS);
     }
-    if (o->probes.mask & PROBE_BIT(PROBE_SHOOTDOWN)) {
+    if ((o->probes.mask & PROBE_BIT(PROBE_SHOOTDOWN)) && !interrupt_signal()) {
         int rc = run_shootdown(o, topo, out);
         if (rc != EXIT_OK) return rc;
         out->ran |= PROBE_BIT(PROBE_SHOOTDOWN);
     }
     return EXIT_OK;
+}
+
+int probes_kept(const struct probe_results *r, char *buf, size_t len)
+{
+    if (!r) return 0;
+    if ((r->ran & PROBE_BIT(PROBE_FAULTS)) && r->faults.stopped) {
+        int measured = 0;
+        for (int i = 0; i < r->faults.n_runs; i++)
+            measured += !r->faults.runs[i].skipped[0];
+        snprintf(buf, len, "the faults probe stopped %s%s; reporting the %d backing%s measured",
+                 r->faults.stopped_in[0] ? "in backing " : "between backings", r->faults.stopped_in,
+                 measured, measured == 1 ? "" : "s");
+        return 1;
+    }
+    if ((r->ran & PROBE_BIT(PROBE_SHOOTDOWN)) && r->shootdown.stopped) {
+        snprintf(buf, len, "the shootdown probe stopped after %d of %d points; reporting those",
+                 r->shootdown.n_runs, r->shootdown.n_planned);
+        return 1;
+    }
+    return 0;
 }
 
 int probes_report_mismatches(const struct probe_results *r)

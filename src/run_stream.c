@@ -141,6 +141,17 @@ static bool out_of_time(const struct team *tm, double loop_start, unsigned rep)
     return now + 2.0 * per_rep > deadline; /* one more repetition and the validation pass */
 }
 
+/* Elements first-touched between two checks for a signal: 4 MiB of each array, so that a
+ * signal during the first touch of gigabytes is answered within a fraction of a second. */
+#define FIRST_TOUCH_CHUNK_BYTES (4u << 20)
+
+static void first_touch(const struct team *tm, size_t lo, size_t hi)
+{
+    size_t step = FIRST_TOUCH_CHUNK_BYTES / elem_size(tm->cfg->type);
+    for (size_t at = lo; at < hi && !interrupt_signal(); at += step)
+        stream_init_arrays(tm->a, tm->b, tm->c, at, hi - at > step ? at + step : hi, tm->cfg->type);
+}
+
 /* The timed loop: one parallel region, each thread bound once and working on the same range
  * it first touched; every kernel starts together after a barrier and ends at the next. */
 static void run_team(struct team *tm, struct run_result *out, int *pus_start, int *pus_end)
@@ -160,7 +171,11 @@ static void run_team(struct team *tm, struct run_result *out, int *pus_start, in
         if (out->placement) out->placement[t].bound = bound;
         size_t lo = stream_chunk_begin(tm->n, nt, t, cfg->type);
         size_t hi = t + 1 < nt ? stream_chunk_begin(tm->n, nt, t + 1, cfg->type) : tm->n;
-        stream_init_arrays(tm->a, tm->b, tm->c, lo, hi, cfg->type);
+        first_touch(tm, lo, hi);
+#pragma omp barrier
+#pragma omp master
+        stop = interrupt_signal() != 0;
+#pragma omp barrier
         for (unsigned rep = 0; rep < cfg->ntimes && !stop; rep++) {
             for (int k = 0; k < KERNEL_COUNT; k++) {
                 if (!(cfg->kernel_mask & (1u << k))) continue;
@@ -177,7 +192,10 @@ static void run_team(struct team *tm, struct run_result *out, int *pus_start, in
                     if (kernel_table[k].reduction) check_reduction(tm, k);
                     expected_step(&tm->expect, (enum kernel_id)k, cfg->type, STREAM_SCALAR);
                     record_domains(tm, out, k, rep);
+                    stop = interrupt_signal() != 0; /* the run is dropped: no need to finish */
                 }
+#pragma omp barrier
+                if (stop) break;
             }
 #pragma omp barrier
 #pragma omp master

@@ -21,7 +21,9 @@
 #include <sys/mman.h>
 
 #include "affinity/bind.h"
+#include "src/interrupt.h"
 #include "src/log.h"
+#include "src/memory_budget.h"
 #include "src/parse.h"
 #include "src/doubles.h"
 
@@ -30,7 +32,6 @@
 #define WARMUP_S 0.2
 #define HUGE_MAX_PAGES 4096u
 #define HUGE_MEM_SHARE 0.30
-#define PROBE_MEM_SHARE 0.60
 #define THROUGHPUT_BYTES (128u << 20)
 #define THROUGHPUT_MIN_S 0.05
 #define GRID_MAX 128
@@ -124,13 +125,43 @@ static int plan_team(const struct options *o, const struct topology *topo, struc
     return EXIT_OK;
 }
 
+/* Per page of the sweep: the page itself, its line of the control, its scratch entries. */
+static uint64_t bytes_per_page(const struct tlb_plan *plan)
+{
+    return plan->page_bytes + TLB_LINE_BYTES + sizeof(uint32_t) + sizeof(size_t);
+}
+
+/* The page-walk throughput phase's two regions (4 KB and 2 MB pages), unless a single point. */
+static uint64_t throughput_bytes(const struct tlb_plan *plan)
+{
+    return plan->opts.pages ? 0 : 2ull * THROUGHPUT_BYTES;
+}
+
 static uint64_t probe_bytes_per_thread(const struct tlb_plan *plan)
 {
     uint64_t n = plan->max_pages;
     uint64_t bytes = n * plan->page_bytes + tlb_layout_bytes(TLB_LAYOUT_DENSE, n, 0) +
                      n * (sizeof(uint32_t) + sizeof(size_t));
-    if (!plan->opts.pages) bytes += 2ull * THROUGHPUT_BYTES;
-    return bytes;
+    return bytes + throughput_bytes(plan);
+}
+
+/* What to lower so that the probe fits the budget. */
+static void tlb_memory_remedy(const struct tlb_plan *plan, const struct memory_budget *b,
+                              const struct options *o, char *buf, size_t len)
+{
+    uint64_t per_thread = b->usable / (uint64_t)plan->threads, fixed = throughput_bytes(plan);
+    uint64_t fit = per_thread > fixed ? (per_thread - fixed) / bytes_per_page(plan) : 0;
+    const char *option = o->tlb.pages ? "--tlb-pages" : "--tlb-max-pages";
+    if (fit >= 1)
+        snprintf(buf, len, "lower %s to at most %llu%s", option, (unsigned long long)fit,
+                 plan->multi ? " or use fewer --threads" : "");
+    else if (fixed)
+        snprintf(buf, len,
+                 "its page-walk throughput phase alone needs %u MiB per thread: measure a single "
+                 "point with --tlb-pages%s",
+                 (unsigned)(fixed >> 20), plan->multi ? " or use fewer --threads" : "");
+    else
+        snprintf(buf, len, "use fewer --threads");
 }
 
 int tlb_plan_build(const struct options *o, const struct topology *topo, const struct sys_info *sys,
@@ -169,17 +200,15 @@ int tlb_plan_build(const struct options *o, const struct topology *topo, const s
     if (rc != EXIT_OK) return rc;
 
     plan->max_pages = o->tlb.pages ? o->tlb.pages : o->tlb.max_pages;
+    struct memory_budget budget;
+    memory_budget_of(sys, &budget);
     uint64_t need = probe_bytes_per_thread(plan) * (uint64_t)plan->threads;
-    if (sys->mem_available_bytes &&
-        (double)need > PROBE_MEM_SHARE * (double)sys->mem_available_bytes) {
-        char a[32], b[32];
-        format_bytes(need, a, sizeof(a));
-        format_bytes(sys->mem_available_bytes, b, sizeof(b));
-        log_error("the TLB probe needs %s for %d thread%s but MemAvailable is %s (at most %.0f%% "
-                  "may be used); lower --tlb-max-pages%s",
-                  a, plan->threads, plan->threads == 1 ? "" : "s", b, PROBE_MEM_SHARE * 100,
-                  o->tlb.pages ? " or --tlb-pages" : " or --threads");
-        return EXIT_RESOURCE;
+    if (!memory_budget_fits(&budget, need)) {
+        char remedy[200], detail[40];
+        tlb_memory_remedy(plan, &budget, o, remedy, sizeof(remedy));
+        snprintf(detail, sizeof(detail), " for %d thread%s", plan->threads,
+                 plan->threads == 1 ? "" : "s");
+        return memory_budget_check(&budget, need, "the TLB probe needs", detail, remedy);
     }
 
     /* the 2 MB sweep: one thread, a 4 KB main sweep, THP not off */
@@ -197,11 +226,20 @@ int tlb_plan_build(const struct options *o, const struct topology *topo, const s
                  "is [never]); echo madvise there to measure 2 MB pages");
     else {
         uint64_t max = plan->max_pages / 8 < HUGE_MAX_PAGES ? plan->max_pages / 8 : HUGE_MAX_PAGES;
-        uint64_t cap =
-            sys->mem_available_bytes
-                ? (uint64_t)(HUGE_MEM_SHARE * (double)sys->mem_available_bytes / TLB_HUGE_2M)
-                : max;
-        if (cap < max) {
+        /* its pages live beside the 4 KB sweep's, not beside the throughput regions */
+        uint64_t base = need - throughput_bytes(plan);
+        uint64_t cap = max;
+        if (sys->mem_available_bytes)
+            cap = (uint64_t)(HUGE_MEM_SHARE * (double)sys->mem_available_bytes / TLB_HUGE_2M);
+        uint64_t room = budget.usable > base ? (budget.usable - base) / TLB_HUGE_2M : 0;
+        if (budget.usable && room < cap && room < max) {
+            char why[200];
+            memory_budget_describe(&budget, why, sizeof(why));
+            snprintf(plan->huge_why, sizeof(plan->huge_why),
+                     "stopped at %llu pages instead of %llu (beside the 4 KB sweep): %.140s",
+                     (unsigned long long)room, (unsigned long long)max, why);
+            max = room;
+        } else if (cap < max) {
             char avail[32];
             format_bytes(sys->mem_available_bytes, avail, sizeof(avail));
             snprintf(plan->huge_why, sizeof(plan->huge_why),
@@ -327,11 +365,16 @@ static int region_alloc_huge(struct region *r, size_t bytes, char *why, size_t w
 }
 
 /* Pre-touch: every page written once by the thread that will use it, so demand-zero faults
- * happen before timing (seed 000 pitfall 4). */
-static void region_touch(struct region *r, size_t step)
+ * happen before timing (seed 000 pitfall 4). Checks for a signal every 16 MiB; false when one
+ * came (a 2 MB sweep's region is gigabytes). */
+static bool region_touch(struct region *r, size_t step)
 {
-    for (size_t off = 0; off < r->bytes; off += step)
+    const size_t check = 16u << 20;
+    for (size_t off = 0; off < r->bytes; off += step) {
+        if (off % check < step && off && interrupt_signal()) return false;
         r->base[off] = 1;
+    }
+    return true;
 }
 
 /* ---------------------------------------------------------------- curves */
@@ -431,7 +474,21 @@ struct team {
     double tp_t0;
     uint64_t tp_accesses[2];
     bool thp_possible;
+    bool stop;         /* a signal came: every thread leaves at the next shared check */
+    const char *phase; /* what was under way, for the report */
+    double stopped_at; /* the point (pages) under way when it stopped; 0 between points */
 };
+
+/* Called by every thread of the team at the same place: true when a signal came, decided once
+ * by the master so that all threads leave together (a thread alone would hang the barriers). */
+static bool team_should_stop(struct team *tm)
+{
+#pragma omp barrier
+#pragma omp master
+    tm->stop = tm->stop || interrupt_signal() != 0;
+#pragma omp barrier
+    return tm->stop;
+}
 
 static void team_fail(struct team *tm, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -496,8 +553,10 @@ static void measure_set(struct team *tm, int t, int kinds, enum set_kind set, bo
                     if (r == 0) w->chunk[slot] = tlb_calibrate(&w->chain, CHUNK_TARGET_S);
                     chunk_accesses = w->chunk[slot];
                 }
-                if (sync) {
-#pragma omp barrier
+                bool stop = sync ? team_should_stop(tm) : (tm->stop |= interrupt_signal() != 0);
+                if (stop) {
+                    if (t == 0) tm->stopped_at = tm->xs[i];
+                    return;
                 }
                 struct tlb_sample s;
                 tlb_sample_run(&w->chain, chunk_accesses, chunks, &s);
@@ -539,6 +598,7 @@ static int set_collect(struct team *tm, int t, struct tlb_curve *main, struct tl
     int kinds = control ? 2 : 1;
     for (size_t i = 0; i < tm->nx; i++) {
         size_t slot = i * (size_t)kinds;
+        if (!(w->ns[slot * K] > 0)) continue; /* interrupted before its first sample */
         if (curve_add(main, tm->xs[i], &w->ns[slot * K], (int)K, w->disturbed[slot], tm->refined) !=
             0)
             return -1;
@@ -740,9 +800,20 @@ static void warm_up(struct team *tm, int t)
     double pages = tm->plan->max_pages < 16 ? (double)tm->plan->max_pages : 16.0;
     build_point(tm, w, t, pages, 0, SET_SWEEP);
     double t0 = timer_now();
-    while (timer_now() - t0 < WARMUP_S)
+    while (timer_now() - t0 < WARMUP_S && !interrupt_signal())
         tlb_chain_run(&w->chain, 100000);
     w->sink += w->chain.sink;
+}
+
+static void curve_free(struct tlb_curve *c);
+
+/* An interrupted 2 MB sweep: not reported (the 4 KB sweep is). */
+static void huge_dropped(struct tlb_result *out, struct worker *w)
+{
+    curve_free(&out->huge.main);
+    out->huge.analysed = false;
+    snprintf(out->huge_why, sizeof(out->huge_why), "interrupted before it finished");
+    region_release(&w->huge_tp);
 }
 
 /* The 2 MB sweep and the splinter check, on thread 0 only. */
@@ -757,7 +828,11 @@ static void huge_phase(struct team *tm)
         snprintf(out->huge_why, sizeof(out->huge_why), "%.230s", why);
         return;
     }
-    region_touch(&w->huge_tp, TLB_HUGE_2M);
+    if (!region_touch(&w->huge_tp, TLB_HUGE_2M)) {
+        tm->stop = true;
+        huge_dropped(out, w);
+        return;
+    }
     backing_verify(SMAPS, w->huge_tp.backend, (uintptr_t)w->huge_tp.base,
                    (uintptr_t)(w->huge_tp.base + n * TLB_HUGE_2M), w->huge_tp.how,
                    &out->huge_backing);
@@ -790,6 +865,10 @@ static void huge_phase(struct team *tm)
         /* the grid's points are in the control already; refinement points get theirs */
         if (measure_into(tm, 0, SET_HUGE, false, &s->main, pass == 0 ? NULL : &small->control) != 0)
             return;
+        if (tm->stop) { /* a part of a 2 MB sweep is not reported: the 4 KB one is */
+            huge_dropped(out, w);
+            return;
+        }
         finish_sweep(s, &small->control, plan, out, TLB_PAGE_2M, &p);
         if (pass == 0 && s->analysed) {
             double x[GRID_MAX + REFINE_MAX];
@@ -814,7 +893,7 @@ static void huge_phase(struct team *tm)
     if (at >= 8) {
         const struct tlb_options *o = &plan->opts;
         double best[3] = {INFINITY, INFINITY, INFINITY};
-        for (unsigned r = 0; r < o->repeat; r++) {
+        for (unsigned r = 0; r < o->repeat && !(tm->stop |= interrupt_signal() != 0); r++) {
             for (int which = 0; which < 3; which++) {
                 char *base = which == 0   ? w->huge_tp.base
                              : which == 1 ? w->main.base
@@ -831,7 +910,7 @@ static void huge_phase(struct team *tm)
             }
         }
         struct tlb_splinter *sp = &out->splinter;
-        sp->measured = true;
+        sp->measured = !tm->stop;
         sp->at = at;
         sp->huge_ns = best[0];
         sp->small_ns = best[1];
@@ -854,6 +933,8 @@ static void throughput_phase(struct team *tm, int t)
     struct worker *w = &tm->w[t];
     const size_t pages = THROUGHPUT_BYTES / TLB_SMALL_PAGE;
     unsigned K = plan->opts.repeat;
+    if (team_should_stop(tm)) return;
+    tm->phase = "its page-walk throughput phase";
     tlb_shuffle(w->order, pages, 0x7157ull + (uint64_t)t);
     struct region *regions[2] = {&w->small_tp, &w->huge_tp};
     size_t pos[2] = {0, 0};
@@ -908,7 +989,7 @@ static void throughput_phase(struct team *tm, int t)
     accesses[0] = tm->tp_accesses[0];
     accesses[1] = tm->tp_accesses[1];
     double rates[2][1000];
-    for (unsigned k = 0; k < K; k++) {
+    for (unsigned k = 0; k < K && !team_should_stop(tm); k++) {
         for (int which = 0; which < 2; which++) {
             if (!go[which]) continue;
 #pragma omp barrier
@@ -926,6 +1007,10 @@ static void throughput_phase(struct team *tm, int t)
     for (int which = 0; which < 2 && t == 0; which++) {
         if (!go[which]) continue;
         struct tlb_throughput *tp = &out->walk[which];
+        if (tm->stop) { /* rounds missing: not reported */
+            snprintf(tp->why, sizeof(tp->why), "interrupted before it finished");
+            continue;
+        }
         qsort(rates[which], K, sizeof(double), compare_doubles);
         tp->measured = true;
         tp->best_accesses_per_s = rates[which][K - 1];
@@ -1073,12 +1158,14 @@ static void team_run(struct team *tm)
         res->small.page_bytes = plan->page_bytes;
         res->small.control_owned = true;
         team_setup(tm, t);
-#pragma omp barrier
-        if (!tm->error) {
+        if (!team_should_stop(tm) && !tm->error) {
             warm_up(tm, t);
             if (t == 0) {
                 out->tsc_ghz = tlb_tsc_ghz();
                 out->core_ghz = tlb_core_ghz_estimate();
+                tm->phase = plan->opts.pages                     ? "its single point"
+                            : plan->page_bytes == TLB_SMALL_PAGE ? "the 4 KB sweep"
+                                                                 : "the sweep";
             }
 #pragma omp barrier
             struct tlb_curve *control = plan->opts.pages ? NULL : &res->small.control;
@@ -1087,22 +1174,26 @@ static void team_run(struct team *tm)
             if (control) {
 #pragma omp barrier
                 if (t == 0) {
-                    analyse_all(tm);
-                    plan_refinement(tm);
+                    analyse_all(tm); /* interrupted: the points measured so far */
+                    if (!tm->stop) {
+                        plan_refinement(tm);
+                        tm->phase = "the sweep's refinement";
+                    }
                 }
+                if (!team_should_stop(tm)) {
+                    if (tm->nx > 0 &&
+                        measure_into(tm, t, SET_SWEEP, true, &res->small.main, control) != 0)
+                        team_fail(tm, "out of memory for results");
 #pragma omp barrier
-                if (tm->nx > 0 &&
-                    measure_into(tm, t, SET_SWEEP, true, &res->small.main, control) != 0)
-                    team_fail(tm, "out of memory for results");
-#pragma omp barrier
-                if (t == 0) {
-                    analyse_all(tm);
-                    compare_threads(out);
-                    if (plan->huge) huge_phase(tm);
-                    describe_reach(out);
+                    if (t == 0) {
+                        analyse_all(tm);
+                        compare_threads(out);
+                        tm->phase = "the 2 MB sweep";
+                        if (plan->huge && !tm->stop) huge_phase(tm);
+                        describe_reach(out);
+                    }
+                    throughput_phase(tm, t);
                 }
-#pragma omp barrier
-                throughput_phase(tm, t);
             }
         }
         int end = sched_getcpu();
@@ -1111,6 +1202,29 @@ static void team_run(struct team *tm)
         out->sink_ += tm->w[t].sink;
         team_teardown(&tm->w[t]);
     }
+}
+
+/* What an interrupted probe reports: the points measured before the signal. */
+static void describe_stop(const struct team *tm)
+{
+    struct tlb_result *out = tm->out;
+    size_t points = out->n_threads ? out->per_thread[0].small.main.n : 0;
+    char at[48] = "";
+    if (tm->stopped_at > 0)
+        snprintf(at, sizeof(at), " at %.0f page%s", tm->stopped_at, tm->stopped_at == 1 ? "" : "s");
+    out->stopped = true;
+    for (int i = 0; i < 2; i++)
+        if (!out->walk[i].measured && !out->walk[i].why[0])
+            snprintf(out->walk[i].why, sizeof(out->walk[i].why), "interrupted before it ran");
+    if (tm->plan->huge && !out->huge_measured && !out->huge_why[0])
+        snprintf(out->huge_why, sizeof(out->huge_why), "interrupted before it ran");
+    if (!tm->phase || points == 0)
+        snprintf(out->stopped_note, sizeof(out->stopped_note),
+                 "the TLB probe stopped before its first point was measured");
+    else
+        snprintf(out->stopped_note, sizeof(out->stopped_note),
+                 "the TLB probe stopped in %s%s; reporting the %zu point%s measured", tm->phase, at,
+                 points, points == 1 ? "" : "s");
 }
 
 int run_tlb(const struct tlb_plan *plan, const struct topology *topo, const struct sys_info *sys,
@@ -1147,6 +1261,7 @@ int run_tlb(const struct tlb_plan *plan, const struct topology *topo, const stru
         log_error("%s", tm.why);
         return tm.error;
     }
+    if (tm.stop) describe_stop(&tm);
     for (int t = 0; t < out->n_threads; t++) {
         const struct tlb_thread_result *r = &out->per_thread[t];
         if (plan->pus[t] >= 0 && (!r->bound || r->pu != plan->pus[t] || r->migrated))

@@ -121,6 +121,10 @@ struct tlb_result {
     double sample_s, timer_share; /* single point: time of one sample, timer cost share */
     int n_warnings;
     char warnings[TLB_WARNINGS_MAX][240];
+    /* interrupted (SIGINT/SIGTERM): where it stopped and what is reported, e.g. "the TLB
+     * probe stopped in the 4 KB sweep at 1024 pages; reporting the 23 points measured" */
+    bool stopped;
+    char stopped_note[200];
     uint64_t sink_; /* the loops' folded results: used, so no access is optimised away */
 };
 
