@@ -14,8 +14,8 @@ static int count_allowed(hwloc_topology_t hw, hwloc_const_cpuset_t allowed, hwlo
 
 /* The deepest-numbered data or unified cache level, summed over every instance that covers
  * an allowed CPU: a node with one L3 per CCX has many, and all of them hold STREAM arrays. */
-static void llc_from_hwloc(hwloc_topology_t hw, hwloc_const_cpuset_t allowed,
-                           struct topology_facts *f)
+static int llc_from_hwloc(hwloc_topology_t hw, hwloc_const_cpuset_t allowed,
+                          struct topology_facts *f)
 {
     static const hwloc_obj_type_t levels[] = {HWLOC_OBJ_L5CACHE, HWLOC_OBJ_L4CACHE,
                                               HWLOC_OBJ_L3CACHE, HWLOC_OBJ_L2CACHE,
@@ -27,16 +27,17 @@ static void llc_from_hwloc(hwloc_topology_t hw, hwloc_const_cpuset_t allowed,
             if (o->attr->cache.type == HWLOC_OBJ_CACHE_INSTRUCTION) continue;
             if (o->cpuset && !hwloc_bitmap_intersects(o->cpuset, allowed)) continue;
             count++;
-            total += o->attr->cache.size;
+            if (__builtin_add_overflow(total, (uint64_t)o->attr->cache.size, &total)) return -1;
         }
         if (count > 0 && total > 0) {
             f->llc_level = (int)(5 - i);
             f->llc_count = count;
             f->llc_bytes_total = total;
             f->llc_source = "hwloc";
-            return;
+            return 0;
         }
     }
+    return 0;
 }
 
 static void cpu_model(hwloc_topology_t hw, char *buf, size_t len)
@@ -108,7 +109,14 @@ int topology_load(struct topology *topo, char *why, size_t why_len)
     if (f->packages == 0) f->packages = 1;
     if (f->cores == 0) f->cores = f->pus;
     f->llc_source = "unknown";
-    llc_from_hwloc(topo->hw, topo->usable, f);
+    if (llc_from_hwloc(topo->hw, topo->usable, f) != 0) {
+        snprintf(why, why_len,
+                 "%s: the last-level caches add up to more than 2^64 bytes; fix the cache sizes "
+                 "in the topology description",
+                 f->source);
+        topology_unload(topo);
+        return -2;
+    }
     /* sysfs describes this machine: never mix it into a synthetic or XML topology. */
     if (f->llc_bytes_total == 0 && f->this_system &&
         llc_from_sysfs("/sys/devices/system/cpu", &f->llc_level, &f->llc_count,

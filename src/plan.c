@@ -6,6 +6,7 @@
 
 #include "hugepages/backend.h"
 #include "hugepages/heap_env.h"
+#include "src/array_layout.h"
 #include "src/log.h"
 
 #define ARRAY_ALIGN (2u << 20)
@@ -100,9 +101,15 @@ static int resolve_size(const struct options *o, size_t index, struct run_config
                       topo_no_llc_reason);
             return EXIT_RESOURCE;
         }
-        uint64_t n = (uint64_t)(STREAM_LLC_MULTIPLE * (double)r->llc_bytes / (double)es);
-        if (n * es < STREAM_LLC_MULTIPLE * r->llc_bytes) n++;
-        r->elements = n > STREAM_MIN_ELEMENTS ? n : STREAM_MIN_ELEMENTS;
+        if (llc_rule_elements(r->llc_bytes, (unsigned)STREAM_LLC_MULTIPLE, es, STREAM_MIN_ELEMENTS,
+                              &r->elements) != 0) {
+            char llc[32];
+            format_bytes(r->llc_bytes, llc, sizeof(llc));
+            log_error("the last-level cache in use (%s) is too large to size arrays at 4x it (the "
+                      "byte count does not fit in 64 bits); check the topology or give --size",
+                      llc);
+            return EXIT_USAGE;
+        }
         snprintf(r->size_label, sizeof(r->size_label), "4xLLC (STREAM rule)");
         return EXIT_OK;
     }
@@ -358,9 +365,17 @@ int plan_build(const struct options *o, const struct topology *topology, const s
     }
     for (size_t i = 0; i < plan->n_runs; i++) {
         struct run_config *r = &plan->runs[i];
-        size_t es = elem_size(o->type);
-        r->array_bytes = r->elements * es;
-        r->total_bytes = 3 * r->array_bytes + 3 * (uint64_t)o->offset * es;
+        struct array_layout layout;
+        if (array_layout(r->elements, elem_size(o->type), o->offset, ARRAY_ALIGN, &layout) != 0) {
+            log_error("--size %s: three arrays of %llu elements do not fit in 64-bit byte counts; "
+                      "choose a smaller --size",
+                      r->size_label, (unsigned long long)r->elements);
+            return EXIT_USAGE;
+        }
+        r->array_bytes = layout.array_bytes;
+        r->total_bytes = layout.total_bytes;
+        r->stride_bytes = layout.stride_bytes;
+        r->region_bytes = layout.region_bytes;
         r->below_stream_rule =
             r->llc_bytes && r->array_bytes < STREAM_LLC_MULTIPLE * (double)r->llc_bytes;
         r->isa = isa;
@@ -371,9 +386,6 @@ int plan_build(const struct options *o, const struct topology *topology, const s
                       r->size_label);
             return EXIT_USAGE;
         }
-        uint64_t stride = (r->elements + 2 * (uint64_t)o->offset) * es;
-        r->stride_bytes = (stride + ARRAY_ALIGN - 1) / ARRAY_ALIGN * ARRAY_ALIGN;
-        r->region_bytes = 3 * r->stride_bytes;
         int rc = check_backing(r, sys);
         if (rc != EXIT_OK) return rc;
     }

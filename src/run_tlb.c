@@ -124,13 +124,18 @@ static int plan_team(const struct options *o, const struct topology *topo, struc
     return EXIT_OK;
 }
 
-static uint64_t probe_bytes_per_thread(const struct tlb_plan *plan)
+/* All the probe's threads together; UINT64_MAX when that does not fit in 64 bits. */
+static uint64_t probe_bytes(const struct tlb_plan *plan)
 {
-    uint64_t n = plan->max_pages;
-    uint64_t bytes = n * plan->page_bytes + tlb_layout_bytes(TLB_LAYOUT_DENSE, n, 0) +
-                     n * (sizeof(uint32_t) + sizeof(size_t));
-    if (!plan->opts.pages) bytes += 2ull * THROUGHPUT_BYTES;
-    return bytes;
+    uint64_t n = plan->max_pages, pages, index, bytes, all;
+    if (__builtin_mul_overflow(n, plan->page_bytes, &pages) ||
+        __builtin_mul_overflow(n, (uint64_t)(sizeof(uint32_t) + sizeof(size_t)), &index) ||
+        __builtin_add_overflow(pages, index, &bytes) ||
+        __builtin_add_overflow(bytes, (uint64_t)tlb_layout_bytes(TLB_LAYOUT_DENSE, n, 0), &bytes) ||
+        __builtin_add_overflow(bytes, plan->opts.pages ? 0 : 2ull * THROUGHPUT_BYTES, &bytes) ||
+        __builtin_mul_overflow(bytes, (uint64_t)plan->threads, &all))
+        return UINT64_MAX;
+    return all;
 }
 
 int tlb_plan_build(const struct options *o, const struct topology *topo, const struct sys_info *sys,
@@ -169,7 +174,14 @@ int tlb_plan_build(const struct options *o, const struct topology *topo, const s
     if (rc != EXIT_OK) return rc;
 
     plan->max_pages = o->tlb.pages ? o->tlb.pages : o->tlb.max_pages;
-    uint64_t need = probe_bytes_per_thread(plan) * (uint64_t)plan->threads;
+    uint64_t need = probe_bytes(plan);
+    if (need == UINT64_MAX) {
+        log_error("the TLB probe's %llu pages of %llu bytes for %d threads do not fit in 64-bit "
+                  "byte counts; lower --tlb-max-pages or --threads",
+                  (unsigned long long)plan->max_pages, (unsigned long long)plan->page_bytes,
+                  plan->threads);
+        return EXIT_USAGE;
+    }
     if (sys->mem_available_bytes &&
         (double)need > PROBE_MEM_SHARE * (double)sys->mem_available_bytes) {
         char a[32], b[32];
