@@ -8,7 +8,6 @@
 #include "src/log.h"
 #include "version.h"
 
-#define MAX_THREADS 4096
 #define MAX_NTIMES 1000000
 #define MAX_OFFSET (1u << 24)
 

@@ -11,6 +11,18 @@
 
 #define ARRAY_ALIGN (2u << 20)
 
+/* One thread per core, at most MAX_THREADS (a topology may describe more cores). */
+static unsigned threads_for_cores(const struct topology_facts *topo)
+{
+    if (topo->cores > MAX_THREADS) {
+        log_note("%d cores: membench runs at most %d threads, so it uses %d; give --threads to "
+                 "choose",
+                 topo->cores, MAX_THREADS, MAX_THREADS);
+        return MAX_THREADS;
+    }
+    return topo->cores > 0 ? (unsigned)topo->cores : 1;
+}
+
 int default_threads(const struct topology_facts *topo, unsigned *threads, const char **from,
                     char *why, size_t why_len)
 {
@@ -21,7 +33,7 @@ int default_threads(const struct topology_facts *topo, unsigned *threads, const 
         snprintf(first, sizeof(first), "%.*s", (int)(len < 31 ? len : 31), env);
         uint64_t v;
         char inner[200];
-        if (parse_uint(first, 1, 4096, &v, inner, sizeof(inner)) != 0) {
+        if (parse_uint(first, 1, MAX_THREADS, &v, inner, sizeof(inner)) != 0) {
             snprintf(why, why_len, "OMP_NUM_THREADS='%.40s': %s; set it to a thread count", env,
                      inner);
             return -1;
@@ -30,7 +42,7 @@ int default_threads(const struct topology_facts *topo, unsigned *threads, const 
         *from = "OMP_NUM_THREADS";
         return 0;
     }
-    *threads = topo->cores > 0 ? (unsigned)topo->cores : 1;
+    *threads = threads_for_cores(topo);
     *from = "physical cores";
     return 0;
 }
@@ -314,7 +326,7 @@ int plan_build(const struct options *o, const struct topology *topology, const s
     unsigned env_threads = 0;
     const char *env_from = NULL;
     if (o->n_threads == 0 && o->acceptance) { /* the profile: every physical core */
-        env_threads = topo->cores > 0 ? (unsigned)topo->cores : 1;
+        env_threads = threads_for_cores(topo);
         env_from = "physical cores (acceptance profile)";
     } else if (o->n_threads == 0) {
         char why[256];

@@ -11,6 +11,7 @@
 #include "affinity/bind.h"
 #include "src/interrupt.h"
 #include "src/log.h"
+#include "src/thread_start.h"
 
 static void add_warning(struct run_result *out, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -312,6 +313,11 @@ int run_stream(const struct run_config *cfg, const struct topology *topo,
         add_warning(out, "--per-domain needs bound threads; use --bind compact or scatter");
     }
 
+    if (threads_can_start(nt, why, sizeof(why)) != 0) {
+        log_error("%s", why);
+        rc = EXIT_RESOURCE;
+        goto done;
+    }
     omp_set_dynamic(0);
     run_team(&tm, out, pus_start, pus_end);
     if (interrupt_signal()) { /* not finished: nothing of this run is reported */

@@ -22,6 +22,7 @@
 
 #include "affinity/bind.h"
 #include "src/log.h"
+#include "src/thread_start.h"
 #include "src/parse.h"
 #include "src/doubles.h"
 
@@ -1149,6 +1150,12 @@ int run_tlb(const struct tlb_plan *plan, const struct topology *topo, const stru
         tm.xs[0] = (double)plan->opts.pages;
     } else {
         tm.nx = sweep_grid(plan->max_pages, tm.xs, GRID_MAX);
+    }
+    char why[300];
+    if (threads_can_start((unsigned)plan->threads, why, sizeof(why)) != 0) {
+        free(tm.w);
+        log_error("%s", why);
+        return EXIT_RESOURCE;
     }
     omp_set_dynamic(0);
     double t0 = timer_now();
