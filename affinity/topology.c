@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static int count_allowed(hwloc_topology_t hw, hwloc_const_cpuset_t allowed, hwloc_obj_type_t type)
 {
@@ -70,9 +71,40 @@ static void usable_cpus(struct topology *topo)
     hwloc_bitmap_list_snprintf(f->cpus, sizeof(f->cpus), topo->usable);
 }
 
+/* What hwloc would hang on: a FIFO as HWLOC_XMLFILE blocks its read for ever, a huge synthetic
+ * machine takes minutes to build. */
+static int check_description(char *why, size_t why_len)
+{
+    const char *synthetic = getenv("HWLOC_SYNTHETIC"), *xml = getenv("HWLOC_XMLFILE");
+    if (synthetic && *synthetic) {
+        uint64_t pus = synthetic_pus(synthetic);
+        if (pus > SYNTHETIC_MAX_PUS) {
+            char count[32] = "more than 2^64";
+            if (pus != UINT64_MAX) snprintf(count, sizeof(count), "%llu", (unsigned long long)pus);
+            snprintf(why, why_len,
+                     "HWLOC_SYNTHETIC=%.80s describes %s PUs; membench accepts at most %d: "
+                     "describe a smaller machine",
+                     synthetic, count, SYNTHETIC_MAX_PUS);
+            return -2;
+        }
+    }
+    if (xml && *xml) {
+        struct stat st;
+        if (stat(xml, &st) == 0 && !S_ISREG(st.st_mode)) {
+            snprintf(why, why_len,
+                     "HWLOC_XMLFILE=%.120s %s; point it at an XML file written by lstopo", xml,
+                     S_ISDIR(st.st_mode) ? "is a directory" : "is not a regular file");
+            return -2;
+        }
+    }
+    return 0;
+}
+
 int topology_load(struct topology *topo, char *why, size_t why_len)
 {
     memset(topo, 0, sizeof(*topo));
+    int refused = check_description(why, why_len);
+    if (refused) return refused;
     if (hwloc_topology_init(&topo->hw) != 0 || hwloc_topology_load(topo->hw) != 0) {
         snprintf(why, why_len,
                  "hwloc could not load the topology (check HWLOC_SYNTHETIC/HWLOC_XMLFILE)");

@@ -107,6 +107,7 @@ struct team {
     struct expected_values expect;
     int team_size;
     unsigned reps_done;
+    double touch_s; /* first touch: binding and initialising the arrays */
 };
 
 static void record_domains(struct team *tm, struct run_result *out, int k, unsigned rep)
@@ -166,7 +167,10 @@ static void run_team(struct team *tm, struct run_result *out, int *pus_start, in
                 if (!(cfg->kernel_mask & (1u << k))) continue;
 #pragma omp barrier
 #pragma omp master
-                t0 = timer_now();
+                {
+                    t0 = timer_now();
+                    if (tm->touch_s == 0.0) tm->touch_s = t0 - loop_start;
+                }
 #pragma omp barrier
                 tm->partial[t] = tm->fns[k](tm->a, tm->b, tm->c, lo, hi, STREAM_SCALAR);
                 tm->finish[t] = timer_now() - t0;
@@ -249,6 +253,26 @@ static void finish_domains(const struct team *tm, struct run_result *out)
             out->domains[d].best_rate_mbps[k] = best > 0.0 ? 1e-6 * (double)bytes / best : 0.0;
         }
     }
+}
+
+/* The deadline passed: what took the time, and the remedy that fits the arrays' size. */
+static void missed_time_limit(const struct run_config *cfg, const struct team *tm,
+                              struct run_result *out)
+{
+    double rep_s = 0.0; /* the first measured repetition; the warm-up when there is no other */
+    unsigned rep = tm->reps_done > 1 ? 1 : 0;
+    for (int k = 0; k < KERNEL_COUNT; k++)
+        if (cfg->kernel_mask & (1u << k)) rep_s += tm->times[(size_t)k * cfg->ntimes + rep];
+    bool rule_size = !cfg->below_stream_rule && cfg->llc_bytes;
+    add_warning(
+        out,
+        "--time-limit %g s could not be kept: membench has taken %.1f s so far (first "
+        "touch of the arrays %.2f s, one repetition of the kernels %.2f s; a run keeps at least 2 "
+        "repetitions); %s",
+        cfg->time_limit_s, timer_now() - cfg->started, tm->touch_s, rep_s,
+        rule_size ? "arrays at the STREAM rule (4x the LLC in use) need more time on this "
+                    "node: raise --time-limit"
+                  : "raise --time-limit or choose a smaller --size");
 }
 
 int run_stream(const struct run_config *cfg, const struct topology *topo,
@@ -364,9 +388,7 @@ int run_stream(const struct run_config *cfg, const struct topology *topo,
     if (tm.reps_done < cfg->ntimes)
         add_warning(out, "time limit: %u of %u repetitions fit in the time left", tm.reps_done,
                     cfg->ntimes);
-    if (cfg->deadline > 0 && timer_now() > cfg->deadline)
-        add_warning(out, "the time limit was exceeded: arrays kept at the STREAM rule need more "
-                         "time on this node; raise --time-limit");
+    if (cfg->deadline > 0 && timer_now() > cfg->deadline) missed_time_limit(cfg, &tm, out);
     out->measured = true;
 done:
     backend->release(&region);
