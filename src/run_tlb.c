@@ -23,6 +23,7 @@
 #include "affinity/bind.h"
 #include "src/log.h"
 #include "src/thread_start.h"
+#include "src/tlb_huge_check.h"
 #include "src/parse.h"
 #include "src/doubles.h"
 
@@ -774,15 +775,7 @@ static void huge_phase(struct team *tm)
     backing_verify(SMAPS, w->huge_tp.backend, (uintptr_t)w->huge_tp.base,
                    (uintptr_t)(w->huge_tp.base + n * TLB_HUGE_2M), w->huge_tp.how,
                    &out->huge_backing);
-    const struct backing_info *b = &out->huge_backing;
-    bool huge_ok = b->verified && (b->page_size_bytes >= TLB_HUGE_2M) &&
-                   (b->hugetlb_bytes > 0 || b->thp_fraction >= 0.99);
-    if (!huge_ok) {
-        snprintf(out->huge_why, sizeof(out->huge_why),
-                 b->verified ? "the kernel gave only %.0f%% of the region on 2 MB pages (memory "
-                               "fragmented?); echo 1 > /proc/sys/vm/compact_memory and retry"
-                             : "smaps unreadable: cannot verify 2 MB pages%.0f",
-                 100.0 * b->thp_fraction);
+    if (tlb_huge_confirmed(&out->huge_backing, 0.99, out->huge_why, sizeof(out->huge_why)) != 0) {
         region_release(&w->huge_tp);
         return;
     }
@@ -885,11 +878,10 @@ static void throughput_phase(struct team *tm, int t)
             region_touch(r, which ? TLB_HUGE_2M : TLB_SMALL_PAGE);
             backing_verify(SMAPS, r->backend, (uintptr_t)r->base, (uintptr_t)(r->base + r->bytes),
                            r->how, &b);
-            if (b.verified &&
-                (which ? b.thp_fraction < 0.9 && b.hugetlb_bytes == 0 : b.anon_huge_bytes > 0)) {
-                snprintf(why, sizeof(why),
-                         which ? "only %.0f%% of the region came on 2 MB pages"
-                               : "the 4 KB region came back %.0f%% on huge pages",
+            if (which && tlb_huge_confirmed(&b, 0.9, why, sizeof(why)) != 0) {
+                failed = 3;
+            } else if (!which && b.verified && b.anon_huge_bytes > 0) {
+                snprintf(why, sizeof(why), "the 4 KB region came back %.0f%% on huge pages",
                          100.0 * b.thp_fraction);
                 failed = 3;
             }
