@@ -255,7 +255,7 @@ static void finish_domains(const struct team *tm, struct run_result *out)
     }
 }
 
-/* The deadline passed: what took the time, and the remedy that fits the arrays' size. */
+/* The time limit has passed: what took the time, and the remedy that fits the arrays' size. */
 static void missed_time_limit(const struct run_config *cfg, const struct team *tm,
                               struct run_result *out)
 {
@@ -264,15 +264,13 @@ static void missed_time_limit(const struct run_config *cfg, const struct team *t
     for (int k = 0; k < KERNEL_COUNT; k++)
         if (cfg->kernel_mask & (1u << k)) rep_s += tm->times[(size_t)k * cfg->ntimes + rep];
     bool rule_size = !cfg->below_stream_rule && cfg->llc_bytes;
-    add_warning(
-        out,
-        "--time-limit %g s could not be kept: membench has taken %.1f s so far (first "
-        "touch of the arrays %.2f s, one repetition of the kernels %.2f s; a run keeps at least 2 "
-        "repetitions); %s",
-        cfg->time_limit_s, timer_now() - cfg->started, tm->touch_s, rep_s,
-        rule_size ? "arrays at the STREAM rule (4x the LLC in use) need more time on this "
-                    "node: raise --time-limit"
-                  : "raise --time-limit or choose a smaller --size");
+    add_warning(out,
+                "--time-limit %g s could not be kept: the run ended after %.1f s (first touch %.2f "
+                "s, one repetition %.2f s, at least 2 are run); %s",
+                cfg->time_limit_s, timer_now() - cfg->started, tm->touch_s, rep_s,
+                rule_size ? "arrays at the STREAM rule (4x the LLC) need more time here: raise "
+                            "--time-limit"
+                          : "raise --time-limit or choose a smaller --size");
 }
 
 int run_stream(const struct run_config *cfg, const struct topology *topo,
@@ -388,7 +386,8 @@ int run_stream(const struct run_config *cfg, const struct topology *topo,
     if (tm.reps_done < cfg->ntimes)
         add_warning(out, "time limit: %u of %u repetitions fit in the time left", tm.reps_done,
                     cfg->ntimes);
-    if (cfg->deadline > 0 && timer_now() > cfg->deadline) missed_time_limit(cfg, &tm, out);
+    if (cfg->time_limit_s > 0 && timer_now() - cfg->started > cfg->time_limit_s)
+        missed_time_limit(cfg, &tm, out);
     out->measured = true;
 done:
     backend->release(&region);
