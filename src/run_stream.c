@@ -265,11 +265,10 @@ static void missed_time_limit(const struct run_config *cfg, const struct team *t
         if (cfg->kernel_mask & (1u << k)) rep_s += tm->times[(size_t)k * cfg->ntimes + rep];
     bool rule_size = !cfg->below_stream_rule && cfg->llc_bytes;
     add_warning(out,
-                "--time-limit %g s could not be kept: the run ended after %.1f s (first touch %.2f "
-                "s, one repetition %.2f s, at least 2 are run); %s",
+                "--time-limit %g s could not be kept: the run took %.1f s (first touch "
+                "%.1f s, one repetition %.2f s, at least 2 run); %s",
                 cfg->time_limit_s, timer_now() - cfg->started, tm->touch_s, rep_s,
-                rule_size ? "arrays at the STREAM rule (4x the LLC) need more time here: raise "
-                            "--time-limit"
+                rule_size ? "arrays at the STREAM rule need that time here: raise --time-limit"
                           : "raise --time-limit or choose a smaller --size");
 }
 
