@@ -113,7 +113,7 @@ class References(MembenchTestCase):
         # unknown memory (0) and an unknown 2 MB pool (-1) are what --save-reference writes
         self.write(system={"mem_total_bytes": 0, "hugepages_2m_total": -1, "pus": 4,
                            "packages": 1, "numa_nodes": 1})
-        self.run_ok(["--reference", self.ref, "--dry-run"])
+        self.run_ok(["--reference", self.ref, "--dry-run", "-s", "1MiB"])
 
     def test_directory_is_named(self):
         self.assert_error(["--reference", self.dir.name, "--dry-run"], 2, ["is a directory"])
