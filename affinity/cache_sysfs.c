@@ -13,10 +13,9 @@
 static uint64_t parse_cache_size(const char *s)
 {
     char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (*end == 'K') return v * 1024;
-    if (*end == 'M') return v * 1024 * 1024;
-    return v;
+    uint64_t v = strtoull(s, &end, 10), bytes = v;
+    uint64_t unit = *end == 'K' ? 1024 : *end == 'M' ? 1024 * 1024 : 1;
+    return __builtin_mul_overflow(v, unit, &bytes) ? 0 : bytes; /* 0: not a size we can use */
 }
 
 struct instance {
@@ -68,7 +67,7 @@ int llc_from_sysfs(const char *cpu_root, int *level_out, int *count_out, uint64_
     closedir(root);
     uint64_t total = 0;
     for (int i = 0; i < nseen; i++)
-        total += seen[i].bytes;
+        if (__builtin_add_overflow(total, seen[i].bytes, &total)) return -1;
     if (best_level == 0 || total == 0) return -1;
     *level_out = best_level;
     *count_out = nseen;

@@ -245,7 +245,7 @@ void llc_in_use(const struct topology *topo, const int *pus, int n, int *count, 
         if (o->attr->cache.type == HWLOC_OBJ_CACHE_INSTRUCTION) continue;
         if (o->cpuset && hwloc_bitmap_intersects(o->cpuset, used)) {
             c++;
-            b += o->attr->cache.size;
+            if (__builtin_add_overflow(b, (uint64_t)o->attr->cache.size, &b)) b = UINT64_MAX;
         }
     }
     hwloc_bitmap_free(used);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static int count_allowed(hwloc_topology_t hw, hwloc_const_cpuset_t allowed, hwloc_obj_type_t type)
 {
@@ -16,8 +17,8 @@ static int count_allowed(hwloc_topology_t hw, hwloc_const_cpuset_t allowed, hwlo
 
 /* The deepest-numbered data or unified cache level, summed over every instance that covers
  * an allowed CPU: a node with one L3 per CCX has many, and all of them hold STREAM arrays. */
-static void llc_from_hwloc(hwloc_topology_t hw, hwloc_const_cpuset_t allowed,
-                           struct topology_facts *f)
+static int llc_from_hwloc(hwloc_topology_t hw, hwloc_const_cpuset_t allowed,
+                          struct topology_facts *f)
 {
     static const hwloc_obj_type_t levels[] = {HWLOC_OBJ_L5CACHE, HWLOC_OBJ_L4CACHE,
                                               HWLOC_OBJ_L3CACHE, HWLOC_OBJ_L2CACHE,
@@ -29,16 +30,17 @@ static void llc_from_hwloc(hwloc_topology_t hw, hwloc_const_cpuset_t allowed,
             if (o->attr->cache.type == HWLOC_OBJ_CACHE_INSTRUCTION) continue;
             if (o->cpuset && !hwloc_bitmap_intersects(o->cpuset, allowed)) continue;
             count++;
-            total += o->attr->cache.size;
+            if (__builtin_add_overflow(total, (uint64_t)o->attr->cache.size, &total)) return -1;
         }
         if (count > 0 && total > 0) {
             f->llc_level = (int)(5 - i);
             f->llc_count = count;
             f->llc_bytes_total = total;
             f->llc_source = "hwloc";
-            return;
+            return 0;
         }
     }
+    return 0;
 }
 
 static void cpu_model(hwloc_topology_t hw, char *buf, size_t len)
@@ -71,9 +73,40 @@ static void usable_cpus(struct topology *topo)
     hwloc_bitmap_list_snprintf(f->cpus, sizeof(f->cpus), topo->usable);
 }
 
+/* What hwloc would hang on: a FIFO as HWLOC_XMLFILE blocks its read for ever, a huge synthetic
+ * machine takes minutes to build. */
+static int check_description(char *why, size_t why_len)
+{
+    const char *synthetic = getenv("HWLOC_SYNTHETIC"), *xml = getenv("HWLOC_XMLFILE");
+    if (synthetic && *synthetic) {
+        uint64_t pus = synthetic_pus(synthetic);
+        if (pus > SYNTHETIC_MAX_PUS) {
+            char count[32] = "more than 2^64";
+            if (pus != UINT64_MAX) snprintf(count, sizeof(count), "%llu", (unsigned long long)pus);
+            snprintf(why, why_len,
+                     "HWLOC_SYNTHETIC=%.80s describes %s PUs; membench accepts at most %d: "
+                     "describe a smaller machine",
+                     synthetic, count, SYNTHETIC_MAX_PUS);
+            return -2;
+        }
+    }
+    if (xml && *xml) {
+        struct stat st;
+        if (stat(xml, &st) == 0 && !S_ISREG(st.st_mode)) {
+            snprintf(why, why_len,
+                     "HWLOC_XMLFILE=%.120s %s; point it at an XML file written by lstopo", xml,
+                     S_ISDIR(st.st_mode) ? "is a directory" : "is not a regular file");
+            return -2;
+        }
+    }
+    return 0;
+}
+
 int topology_load(struct topology *topo, char *why, size_t why_len)
 {
     memset(topo, 0, sizeof(*topo));
+    int refused = check_description(why, why_len);
+    if (refused) return refused;
     if (hwloc_topology_init(&topo->hw) != 0 || hwloc_topology_load(topo->hw) != 0) {
         snprintf(why, why_len,
                  "hwloc could not load the topology (check HWLOC_SYNTHETIC/HWLOC_XMLFILE)");
@@ -110,7 +143,14 @@ int topology_load(struct topology *topo, char *why, size_t why_len)
     if (f->packages == 0) f->packages = 1;
     if (f->cores == 0) f->cores = f->pus;
     f->llc_source = "unknown";
-    llc_from_hwloc(topo->hw, topo->usable, f);
+    if (llc_from_hwloc(topo->hw, topo->usable, f) != 0) {
+        snprintf(why, why_len,
+                 "%s: the last-level caches add up to more than 2^64 bytes; fix the cache sizes "
+                 "in the topology description",
+                 f->source);
+        topology_unload(topo);
+        return -2;
+    }
     /* sysfs describes this machine: never mix it into a synthetic or XML topology. */
     if (f->llc_bytes_total == 0 && f->this_system &&
         llc_from_sysfs("/sys/devices/system/cpu", &f->llc_level, &f->llc_count,

@@ -38,6 +38,13 @@ struct pu_location {
 
 struct pu_location topology_locate_pu(const struct topology *topo, int pu_os);
 
+/* hwloc takes minutes to build a topology of many more PUs than any node has. */
+#define SYNTHETIC_MAX_PUS 8192
+
+/* The PUs a HWLOC_SYNTHETIC description makes (the product of its arities): 0 when it cannot
+ * tell (hwloc judges the text), UINT64_MAX when the product does not fit in 64 bits. */
+uint64_t synthetic_pus(const char *description);
+
 /* LLC facts from a sysfs tree (normally /sys/devices/system/cpu), for machines where hwloc has
  * no cache information. Returns 0 and fills level/count/bytes, or -1 when nothing is known. */
 int llc_from_sysfs(const char *cpu_root, int *level, int *count, uint64_t *bytes);

@@ -37,6 +37,11 @@ int expectations_parse(const char *text, struct expectations *e, char *why, size
                      (int)(eq - p > 40 ? 40 : eq - p), p);
             return -1;
         }
+        if (e->rate_mbps[k] != 0.0) {
+            snprintf(why, why_len, "%s is given twice; give each kernel one rate",
+                     kernel_table[k].name);
+            return -1;
+        }
         char number[64];
         size_t len = (size_t)(comma - eq - 1);
         if (len == 0 || len >= sizeof(number)) {

@@ -8,7 +8,6 @@
 #include "src/log.h"
 #include "version.h"
 
-#define MAX_THREADS 4096
 #define MAX_NTIMES 1000000
 #define MAX_OFFSET (1u << 24)
 
@@ -640,6 +639,41 @@ void cli_free(struct options *o)
     o->n_binds = 0;
 }
 
+/* What getopt_long refused: an unknown short option (optopt is its letter), or a long option
+ * that is unknown, ambiguous or given a value it does not take (optopt is then the option's
+ * code, often no character at all), so the long ones are judged from what was typed. */
+static void bad_option(const char *typed, int optopt_code)
+{
+    if (strncmp(typed, "--", 2) != 0) {
+        usage_error("unknown option '-%s'%s", (char[]){(char)optopt_code, 0}, "");
+        return;
+    }
+    const char *name = typed + 2;
+    size_t len = strcspn(name, "=");
+    const struct option *exact = NULL, *prefix = NULL;
+    int n_prefix = 0;
+    char candidates[256] = "";
+    for (const struct option *o = long_options; o->name; o++) {
+        if (strncmp(o->name, name, len) != 0) continue;
+        if (strlen(o->name) == len) exact = o;
+        prefix = o;
+        n_prefix++;
+        size_t used = strlen(candidates);
+        if (n_prefix <= 4)
+            snprintf(candidates + used, sizeof(candidates) - used, "%s--%s",
+                     n_prefix > 1 ? ", " : "", o->name);
+    }
+    const struct option *hit = exact ? exact : n_prefix == 1 ? prefix : NULL;
+    char shown[80];
+    snprintf(shown, sizeof(shown), "--%.*s", (int)(len < 60 ? len : 60), name);
+    if (hit && name[len] == '=' && hit->has_arg == no_argument)
+        usage_error("option '--%s' takes no value%s", hit->name, "");
+    else if (!hit && n_prefix > 1)
+        usage_error("option '%s' is ambiguous (%s...); write more of its name", shown, candidates);
+    else
+        usage_error("unknown option '%s'%s", shown, "");
+}
+
 enum cli_action cli_parse(int argc, char **argv, struct options *o)
 {
     set_defaults(o);
@@ -652,12 +686,7 @@ enum cli_action cli_parse(int argc, char **argv, struct options *o)
         case 'h': cli_print_help(stdout); return CLI_EXIT_OK;
         case 'V': printf("membench %s\n", MEMBENCH_VERSION); return CLI_EXIT_OK;
         case ':': usage_error("option '%s' needs a value%s", current, ""); return CLI_EXIT_USAGE;
-        case '?':
-            if (optopt)
-                usage_error("unknown option '-%s'%s", (char[]){(char)optopt, 0}, "");
-            else
-                usage_error("unknown option '%s'%s", current, "");
-            return CLI_EXIT_USAGE;
+        case '?': bad_option(current, optopt); return CLI_EXIT_USAGE;
         default:
             if (changes_profile(c) && !o->profile_option) o->profile_option = c;
             if (is_probe(c) && !first_probe) first_probe = c;

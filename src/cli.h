@@ -13,6 +13,7 @@
 #include "src/tlb_options.h"
 
 #define LIST_MAX 64
+#define MAX_THREADS 4096 /* per run: --threads, OMP_NUM_THREADS and the default */
 
 enum output_format { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON };
 

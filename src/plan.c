@@ -6,10 +6,23 @@
 
 #include "hugepages/backend.h"
 #include "hugepages/heap_env.h"
+#include "src/array_layout.h"
 #include "src/log.h"
 #include "src/memory_budget.h"
 
 #define ARRAY_ALIGN (2u << 20)
+
+/* One thread per core, at most MAX_THREADS (a topology may describe more cores). */
+static unsigned threads_for_cores(const struct topology_facts *topo)
+{
+    if (topo->cores > MAX_THREADS) {
+        log_note("%d cores: membench runs at most %d threads, so it uses %d; give --threads to "
+                 "choose",
+                 topo->cores, MAX_THREADS, MAX_THREADS);
+        return MAX_THREADS;
+    }
+    return topo->cores > 0 ? (unsigned)topo->cores : 1;
+}
 
 int default_threads(const struct topology_facts *topo, unsigned *threads, const char **from,
                     char *why, size_t why_len)
@@ -21,7 +34,7 @@ int default_threads(const struct topology_facts *topo, unsigned *threads, const 
         snprintf(first, sizeof(first), "%.*s", (int)(len < 31 ? len : 31), env);
         uint64_t v;
         char inner[200];
-        if (parse_uint(first, 1, 4096, &v, inner, sizeof(inner)) != 0) {
+        if (parse_uint(first, 1, MAX_THREADS, &v, inner, sizeof(inner)) != 0) {
             snprintf(why, why_len, "OMP_NUM_THREADS='%.40s': %s; set it to a thread count", env,
                      inner);
             return -1;
@@ -30,7 +43,7 @@ int default_threads(const struct topology_facts *topo, unsigned *threads, const 
         *from = "OMP_NUM_THREADS";
         return 0;
     }
-    *threads = topo->cores > 0 ? (unsigned)topo->cores : 1;
+    *threads = threads_for_cores(topo);
     *from = "physical cores";
     return 0;
 }
@@ -101,9 +114,15 @@ static int resolve_size(const struct options *o, size_t index, struct run_config
                       topo_no_llc_reason);
             return EXIT_RESOURCE;
         }
-        uint64_t n = (uint64_t)(STREAM_LLC_MULTIPLE * (double)r->llc_bytes / (double)es);
-        if (n * es < STREAM_LLC_MULTIPLE * r->llc_bytes) n++;
-        r->elements = n > STREAM_MIN_ELEMENTS ? n : STREAM_MIN_ELEMENTS;
+        if (llc_rule_elements(r->llc_bytes, (unsigned)STREAM_LLC_MULTIPLE, es, STREAM_MIN_ELEMENTS,
+                              &r->elements) != 0) {
+            char llc[32];
+            format_bytes(r->llc_bytes, llc, sizeof(llc));
+            log_error("the last-level cache in use (%s) is too large to size arrays at 4x it (the "
+                      "byte count does not fit in 64 bits); check the topology or give --size",
+                      llc);
+            return EXIT_USAGE;
+        }
         snprintf(r->size_label, sizeof(r->size_label), "4xLLC (STREAM rule)");
         return EXIT_OK;
     }
@@ -299,7 +318,7 @@ int plan_build(const struct options *o, const struct topology *topology, const s
     unsigned env_threads = 0;
     const char *env_from = NULL;
     if (o->n_threads == 0 && o->acceptance) { /* the profile: every physical core */
-        env_threads = topo->cores > 0 ? (unsigned)topo->cores : 1;
+        env_threads = threads_for_cores(topo);
         env_from = "physical cores (acceptance profile)";
     } else if (o->n_threads == 0) {
         char why[256];
@@ -350,9 +369,17 @@ int plan_build(const struct options *o, const struct topology *topology, const s
     }
     for (size_t i = 0; i < plan->n_runs; i++) {
         struct run_config *r = &plan->runs[i];
-        size_t es = elem_size(o->type);
-        r->array_bytes = r->elements * es;
-        r->total_bytes = 3 * r->array_bytes + 3 * (uint64_t)o->offset * es;
+        struct array_layout layout;
+        if (array_layout(r->elements, elem_size(o->type), o->offset, ARRAY_ALIGN, &layout) != 0) {
+            log_error("--size %s: three arrays of %llu elements do not fit in 64-bit byte counts; "
+                      "choose a smaller --size",
+                      r->size_label, (unsigned long long)r->elements);
+            return EXIT_USAGE;
+        }
+        r->array_bytes = layout.array_bytes;
+        r->total_bytes = layout.total_bytes;
+        r->stride_bytes = layout.stride_bytes;
+        r->region_bytes = layout.region_bytes;
         r->below_stream_rule =
             r->llc_bytes && r->array_bytes < STREAM_LLC_MULTIPLE * (double)r->llc_bytes;
         r->isa = isa;
@@ -363,9 +390,6 @@ int plan_build(const struct options *o, const struct topology *topology, const s
                       r->size_label);
             return EXIT_USAGE;
         }
-        uint64_t stride = (r->elements + 2 * (uint64_t)o->offset) * es;
-        r->stride_bytes = (stride + ARRAY_ALIGN - 1) / ARRAY_ALIGN * ARRAY_ALIGN;
-        r->region_bytes = 3 * r->stride_bytes;
         int rc = check_backing(r, sys);
         if (rc != EXIT_OK) return rc;
     }

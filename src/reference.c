@@ -1,13 +1,20 @@
 #include "src/reference.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "src/parse.h"
 #include "src/results.h"
 
 #define REFERENCE_SCHEMA 1
+#define MAX_TOPOLOGY_COUNT (1ll << 22) /* cores, PUs: far beyond any node */
+#define MAX_RATE_MBPS 1e9              /* as --expect */
 
 static int copy_string(json_t *obj, const char *key, char *dst, size_t len)
 {
@@ -25,19 +32,41 @@ static int read_system(json_t *sys, struct expectations *e, char *why, size_t wh
         snprintf(why, why_len, "'system' is not an object");
         return -1;
     }
-    json_t *model = json_object_get(sys, "cpu_model"), *cores = json_object_get(sys, "cores");
-    if (!json_is_string(model) || !json_is_integer(cores)) {
+    json_t *model = json_object_get(sys, "cpu_model");
+    if (!json_is_string(model) || !json_object_get(sys, "cores")) {
         snprintf(why, why_len, "'system' needs 'cpu_model' (string) and 'cores' (integer)");
         return -1;
+    }
+    /* what membench writes: counts of 1 and up, 0 bytes and -1 pages for "unknown" */
+    static const struct {
+        const char *key;
+        long long min, max;
+        bool required;
+    } fields[] = {
+        {"cores", 1, MAX_TOPOLOGY_COUNT, true},     {"pus", 1, MAX_TOPOLOGY_COUNT, false},
+        {"packages", 1, MAX_TOPOLOGY_COUNT, false}, {"numa_nodes", 0, MAX_TOPOLOGY_COUNT, false},
+        {"mem_total_bytes", 0, INT64_MAX, false},   {"hugepages_2m_total", -1, INT64_MAX, false},
+    };
+    long long values[sizeof(fields) / sizeof(fields[0])];
+    for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+        json_t *v = json_object_get(sys, fields[i].key);
+        values[i] = fields[i].min == -1 ? -1 : 0;
+        if (!v) continue;
+        if (!json_is_integer(v) || json_integer_value(v) < fields[i].min ||
+            json_integer_value(v) > fields[i].max) {
+            snprintf(why, why_len, "'system.%s' must be a whole number from %lld to %lld",
+                     fields[i].key, fields[i].min, fields[i].max);
+            return -1;
+        }
+        values[i] = (long long)json_integer_value(v);
     }
     e->have_system = true;
     snprintf(e->cpu_model, sizeof(e->cpu_model), "%s", json_string_value(model));
     utf8_trim_partial(e->cpu_model);
-    e->cores = (int)json_integer_value(cores);
-    json_t *v = json_object_get(sys, "mem_total_bytes");
-    if (json_is_integer(v)) e->mem_total_bytes = (unsigned long long)json_integer_value(v);
-    v = json_object_get(sys, "hugepages_2m_total");
-    e->hugepages_2m = json_is_integer(v) ? (long long)json_integer_value(v) : -1;
+    e->cores = (int)values[0];
+    e->pus = (int)values[1];
+    e->mem_total_bytes = (unsigned long long)values[4];
+    e->hugepages_2m = values[5];
     if (copy_string(sys, "thp_enabled", e->thp_enabled, sizeof(e->thp_enabled)) ||
         copy_string(sys, "governor", e->governor, sizeof(e->governor))) {
         snprintf(why, why_len, "'thp_enabled' and 'governor' must be strings");
@@ -105,8 +134,10 @@ static int read_rates(json_t *rates, struct expectations *e, char *why, size_t w
             snprintf(why, why_len, "'rates_mbps' has an unknown kernel '%.40s'", key);
             return -1;
         }
-        if (!json_is_number(value) || !(json_number_value(value) > 0.0)) {
-            snprintf(why, why_len, "'rates_mbps.%s' is not a positive number", key);
+        if (!json_is_number(value) || !(json_number_value(value) > 0.0) ||
+            json_number_value(value) > MAX_RATE_MBPS) {
+            snprintf(why, why_len, "'rates_mbps.%s' is not a positive rate up to %.0e MB/s", key,
+                     MAX_RATE_MBPS);
             return -1;
         }
         e->reference_kernels |= 1u << k;
@@ -118,8 +149,24 @@ static int read_rates(json_t *rates, struct expectations *e, char *why, size_t w
 
 int reference_load(const char *path, struct expectations *e, char *why, size_t why_len)
 {
+    /* non-blocking: a FIFO (or a terminal) given as the file must not wait forever */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        snprintf(why, why_len, "--reference %s: %s; give the JSON file --save-reference wrote",
+                 path, strerror(errno));
+        if (fd >= 0) close(fd);
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(why, why_len, "--reference %s: %s; give the JSON file --save-reference wrote",
+                 path, S_ISDIR(st.st_mode) ? "is a directory" : "is not a regular file");
+        close(fd);
+        return -1;
+    }
     json_error_t err;
-    json_t *root = json_load_file(path, 0, &err);
+    json_t *root = json_loadfd(fd, JSON_REJECT_DUPLICATES, &err);
+    close(fd);
     if (!root) {
         if (err.line <= 0)
             snprintf(why, why_len, "--reference %s: %s", path, err.text);

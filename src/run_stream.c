@@ -12,6 +12,7 @@
 #include "src/interrupt.h"
 #include "src/log.h"
 #include "src/test_hooks.h"
+#include "src/thread_start.h"
 
 static void add_warning(struct run_result *out, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -107,6 +108,7 @@ struct team {
     struct expected_values expect;
     int team_size;
     unsigned reps_done;
+    double touch_s; /* first touch: binding and initialising the arrays */
 };
 
 static void record_domains(struct team *tm, struct run_result *out, int k, unsigned rep)
@@ -181,7 +183,10 @@ static void run_team(struct team *tm, struct run_result *out, int *pus_start, in
                 if (!(cfg->kernel_mask & (1u << k))) continue;
 #pragma omp barrier
 #pragma omp master
-                t0 = timer_now();
+                {
+                    t0 = timer_now();
+                    if (tm->touch_s == 0.0) tm->touch_s = t0 - loop_start;
+                }
 #pragma omp barrier
                 tm->partial[t] = tm->fns[k](tm->a, tm->b, tm->c, lo, hi, STREAM_SCALAR);
                 tm->finish[t] = timer_now() - t0;
@@ -269,6 +274,23 @@ static void finish_domains(const struct team *tm, struct run_result *out)
     }
 }
 
+/* The time limit has passed: what took the time, and the remedy that fits the arrays' size. */
+static void missed_time_limit(const struct run_config *cfg, const struct team *tm,
+                              struct run_result *out)
+{
+    double rep_s = 0.0; /* the first measured repetition; the warm-up when there is no other */
+    unsigned rep = tm->reps_done > 1 ? 1 : 0;
+    for (int k = 0; k < KERNEL_COUNT; k++)
+        if (cfg->kernel_mask & (1u << k)) rep_s += tm->times[(size_t)k * cfg->ntimes + rep];
+    bool rule_size = !cfg->below_stream_rule && cfg->llc_bytes;
+    add_warning(out,
+                "--time-limit %g s could not be kept: the run took %.1f s (first touch "
+                "%.1f s, one repetition %.2f s, at least 2 run); %s",
+                cfg->time_limit_s, timer_now() - cfg->started, tm->touch_s, rep_s,
+                rule_size ? "arrays at the STREAM rule need that time here: raise --time-limit"
+                          : "raise --time-limit or choose a smaller --size");
+}
+
 int run_stream(const struct run_config *cfg, const struct topology *topo,
                const struct timer_info *timer, struct run_result *out)
 {
@@ -334,6 +356,11 @@ int run_stream(const struct run_config *cfg, const struct topology *topo,
         add_warning(out, "--per-domain needs bound threads; use --bind compact or scatter");
     }
 
+    if (threads_can_start(nt, why, sizeof(why)) != 0) {
+        log_error("%s", why);
+        rc = EXIT_RESOURCE;
+        goto done;
+    }
     omp_set_dynamic(0);
     run_team(&tm, out, pus_start, pus_end);
     if (interrupt_signal()) { /* not finished: nothing of this run is reported */
@@ -382,9 +409,8 @@ int run_stream(const struct run_config *cfg, const struct topology *topo,
     if (tm.reps_done < cfg->ntimes)
         add_warning(out, "time limit: %u of %u repetitions fit in the time left", tm.reps_done,
                     cfg->ntimes);
-    if (cfg->deadline > 0 && timer_now() > cfg->deadline)
-        add_warning(out, "the time limit was exceeded: arrays kept at the STREAM rule need more "
-                         "time on this node; raise --time-limit");
+    if (cfg->time_limit_s > 0 && timer_now() - cfg->started > cfg->time_limit_s)
+        missed_time_limit(cfg, &tm, out);
     out->measured = true;
 done:
     backend->release(&region);

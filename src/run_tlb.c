@@ -24,6 +24,8 @@
 #include "src/interrupt.h"
 #include "src/log.h"
 #include "src/memory_budget.h"
+#include "src/thread_start.h"
+#include "src/tlb_huge_check.h"
 #include "src/parse.h"
 #include "src/doubles.h"
 
@@ -137,12 +139,18 @@ static uint64_t throughput_bytes(const struct tlb_plan *plan)
     return plan->opts.pages ? 0 : 2ull * THROUGHPUT_BYTES;
 }
 
-static uint64_t probe_bytes_per_thread(const struct tlb_plan *plan)
+/* All the probe's threads together; UINT64_MAX when that does not fit in 64 bits. */
+static uint64_t probe_bytes(const struct tlb_plan *plan)
 {
-    uint64_t n = plan->max_pages;
-    uint64_t bytes = n * plan->page_bytes + tlb_layout_bytes(TLB_LAYOUT_DENSE, n, 0) +
-                     n * (sizeof(uint32_t) + sizeof(size_t));
-    return bytes + throughput_bytes(plan);
+    uint64_t n = plan->max_pages, pages, index, bytes, all;
+    if (__builtin_mul_overflow(n, plan->page_bytes, &pages) ||
+        __builtin_mul_overflow(n, (uint64_t)(sizeof(uint32_t) + sizeof(size_t)), &index) ||
+        __builtin_add_overflow(pages, index, &bytes) ||
+        __builtin_add_overflow(bytes, (uint64_t)tlb_layout_bytes(TLB_LAYOUT_DENSE, n, 0), &bytes) ||
+        __builtin_add_overflow(bytes, throughput_bytes(plan), &bytes) ||
+        __builtin_mul_overflow(bytes, (uint64_t)plan->threads, &all))
+        return UINT64_MAX;
+    return all;
 }
 
 /* What to lower so that the probe fits the budget. */
@@ -200,9 +208,16 @@ int tlb_plan_build(const struct options *o, const struct topology *topo, const s
     if (rc != EXIT_OK) return rc;
 
     plan->max_pages = o->tlb.pages ? o->tlb.pages : o->tlb.max_pages;
+    uint64_t need = probe_bytes(plan);
+    if (need == UINT64_MAX) {
+        log_error("the TLB probe's %llu pages of %llu bytes for %d threads do not fit in 64-bit "
+                  "byte counts; lower --tlb-max-pages or --threads",
+                  (unsigned long long)plan->max_pages, (unsigned long long)plan->page_bytes,
+                  plan->threads);
+        return EXIT_USAGE;
+    }
     struct memory_budget budget;
     memory_budget_of(sys, &budget);
-    uint64_t need = probe_bytes_per_thread(plan) * (uint64_t)plan->threads;
     if (!memory_budget_fits(&budget, need)) {
         char remedy[200], detail[40];
         tlb_memory_remedy(plan, &budget, o, remedy, sizeof(remedy));
@@ -836,15 +851,7 @@ static void huge_phase(struct team *tm)
     backing_verify(SMAPS, w->huge_tp.backend, (uintptr_t)w->huge_tp.base,
                    (uintptr_t)(w->huge_tp.base + n * TLB_HUGE_2M), w->huge_tp.how,
                    &out->huge_backing);
-    const struct backing_info *b = &out->huge_backing;
-    bool huge_ok = b->verified && (b->page_size_bytes >= TLB_HUGE_2M) &&
-                   (b->hugetlb_bytes > 0 || b->thp_fraction >= 0.99);
-    if (!huge_ok) {
-        snprintf(out->huge_why, sizeof(out->huge_why),
-                 b->verified ? "the kernel gave only %.0f%% of the region on 2 MB pages (memory "
-                               "fragmented?); echo 1 > /proc/sys/vm/compact_memory and retry"
-                             : "smaps unreadable: cannot verify 2 MB pages%.0f",
-                 100.0 * b->thp_fraction);
+    if (tlb_huge_confirmed(&out->huge_backing, 0.99, out->huge_why, sizeof(out->huge_why)) != 0) {
         region_release(&w->huge_tp);
         return;
     }
@@ -953,11 +960,10 @@ static void throughput_phase(struct team *tm, int t)
             region_touch(r, which ? TLB_HUGE_2M : TLB_SMALL_PAGE);
             backing_verify(SMAPS, r->backend, (uintptr_t)r->base, (uintptr_t)(r->base + r->bytes),
                            r->how, &b);
-            if (b.verified &&
-                (which ? b.thp_fraction < 0.9 && b.hugetlb_bytes == 0 : b.anon_huge_bytes > 0)) {
-                snprintf(why, sizeof(why),
-                         which ? "only %.0f%% of the region came on 2 MB pages"
-                               : "the 4 KB region came back %.0f%% on huge pages",
+            if (which && tlb_huge_confirmed(&b, 0.9, why, sizeof(why)) != 0) {
+                failed = 3;
+            } else if (!which && b.verified && b.anon_huge_bytes > 0) {
+                snprintf(why, sizeof(why), "the 4 KB region came back %.0f%% on huge pages",
                          100.0 * b.thp_fraction);
                 failed = 3;
             }
@@ -1251,6 +1257,12 @@ int run_tlb(const struct tlb_plan *plan, const struct topology *topo, const stru
         tm.xs[0] = (double)plan->opts.pages;
     } else {
         tm.nx = sweep_grid(plan->max_pages, tm.xs, GRID_MAX);
+    }
+    char why[300];
+    if (threads_can_start((unsigned)plan->threads, why, sizeof(why)) != 0) {
+        free(tm.w);
+        log_error("%s", why);
+        return EXIT_RESOURCE;
     }
     omp_set_dynamic(0);
     double t0 = timer_now();

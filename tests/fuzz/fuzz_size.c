@@ -1,8 +1,10 @@
 /* --size values: parse_size, then size_to_elements and format_bytes on what it accepted.
  * Input: the size text; an optional second line is the LLC size in bytes, an optional third
- * the element size (4 = float, else 8). */
+ * the element size (4 = float, else 8). The accepted sizes go on through array_layout (the LLC
+ * line, modulo 2^24, doubling as the offset) and the LLC through llc_rule_elements. */
 #include <math.h>
 
+#include "src/array_layout.h"
 #include "src/parse.h"
 #include "tests/fuzz/fuzz.h"
 
@@ -51,11 +53,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     uint64_t elements = 0;
     memset(why, 0, sizeof(why));
-    if (size_to_elements(&spec, in.llc_bytes, in.elem_size, &elements, why, sizeof(why)) == 0)
+    if (size_to_elements(&spec, in.llc_bytes, in.elem_size, &elements, why, sizeof(why)) == 0) {
         FUZZ_CHECK(elements >= 1 && elements <= UINT64_MAX / 4 / in.elem_size,
                    "size_to_elements: %llu elements", (unsigned long long)elements);
-    else
+        struct array_layout l;
+        if (array_layout(elements, in.elem_size, in.llc_bytes % (1u << 24), 2u << 20, &l) == 0)
+            FUZZ_CHECK(l.array_bytes / in.elem_size == elements &&
+                           l.total_bytes >= 3 * l.array_bytes && l.stride_bytes >= l.array_bytes &&
+                           l.region_bytes == 3 * l.stride_bytes,
+                       "array_layout: inconsistent byte counts for %llu elements",
+                       (unsigned long long)elements);
+    } else
         fuzz_check_reason("size_to_elements", why, sizeof(why));
+    uint64_t rule = 0;
+    if (llc_rule_elements(in.llc_bytes, 4, in.elem_size, 1000000, &rule) == 0)
+        FUZZ_CHECK(rule >= 1000000 &&
+                       (rule >= UINT64_MAX / in.elem_size || rule * in.elem_size >= in.llc_bytes),
+                   "llc_rule_elements: %llu elements for a %llu-byte LLC", (unsigned long long)rule,
+                   (unsigned long long)in.llc_bytes);
     char text[16];
     format_bytes(spec.bytes, text, sizeof(text));
     format_bytes(elements * in.elem_size, text, sizeof(text));
