@@ -36,7 +36,7 @@ struct fault_config {
     const struct mem_env *env; /* where the THP mode and the pools are read; NULL: the system */
     /* the backend every region's pages are judged against; NULL: its own (a test hook) */
     const struct mem_backend *judge_as;
-    int (*stop)(void);         /* non-zero: stop at the next check (~every 4 MiB); NULL: never */
+    int (*stop)(void); /* non-zero: stop at the next check (~every 4 MiB); NULL: never */
 };
 
 struct fault_run {

@@ -229,9 +229,10 @@ int reference_write(FILE *out, const struct report *rep, const struct run_result
     }
     long long pool = hugepage_pool_total(&rep->sys, PAGE_2M);
     json_t *root = json_pack(
-        "{s:i,s:s,s:s,s:{s:i,s:s,s:I,s:s,s:s,s:s,s:I,s:s,s:o},s:{s:s,s:s,s:i,s:i,s:i,s:i,s:I,s:s,s:"
-        "s,"
-        "s:I},s:o}",
+        "{s:i,s:s,s:s,"
+        "s:{s:i,s:s,s:I,s:s,s:s,s:s,s:I,s:s,s:o},"
+        "s:{s:s,s:s,s:i,s:i,s:i,s:i,s:I,s:s,s:s,s:I},"
+        "s:o}",
         "membench_reference", REFERENCE_SCHEMA, "membench_version", rep->version, "created",
         rep->prov.start_iso, "profile", "threads", (int)c->threads, "bind", c->bind,
         "array_elements", (json_int_t)c->elements, "type", elem_type_name(c->type), "stores",
