@@ -22,9 +22,18 @@ class ProfileTest(MembenchTestCase):
         doc = self.run_json(["--acceptance", "--expect", "triad=1000", "--time-limit", "20"],
                             env_extra={"OMP_NUM_THREADS": None}, timeout=120)
         elapsed = time.monotonic() - start
-        # The bound: within 40 s on the build machine, which other jobs share.
-        self.assertLess(elapsed, 40, "a 20 s limit must not run far over")
-        config = doc["runs"][0]["config"]
+        run0 = doc["runs"][0]
+        missed = [w for w in run0["warnings"] if "could not be kept" in w]
+        if missed:
+            # A node whose STREAM-rule arrays take longer than the limit to touch and run twice
+            # (this VM reports a 1 GiB LLC: 12 GiB of arrays) must have cut every repetition it
+            # could and say so with the time taken, never shrink the arrays or stay silent.
+            self.assertEqual(run0["repetitions_done"], 2, run0["warnings"])
+            self.assertEqual(len(missed), 1, run0["warnings"])
+            self.assertIn("the run took", missed[0])
+        else:  # the bound, on a build machine that other jobs share
+            self.assertLess(elapsed, 40, "a 20 s limit must not run far over unannounced")
+        config = run0["config"]
         self.assertEqual(config["threads"], doc["system"]["cores"])
         self.assertEqual(config["bind"], "scatter")
         self.assertFalse(config["below_stream_rule"])
