@@ -941,7 +941,7 @@ static void throughput_phase(struct team *tm, int t)
     const size_t pages = THROUGHPUT_BYTES / TLB_SMALL_PAGE;
     unsigned K = plan->opts.repeat;
     if (team_should_stop(tm)) return;
-    tm->phase = "its page-walk throughput phase";
+    if (t == 0) tm->phase = "its page-walk throughput phase";
     tlb_shuffle(w->order, pages, 0x7157ull + (uint64_t)t);
     struct region *regions[2] = {&w->small_tp, &w->huge_tp};
     size_t pos[2] = {0, 0};

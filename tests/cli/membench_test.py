@@ -26,6 +26,11 @@ HOOK_PREFIX = "MEMBENCH_TEST_"
 #: Small real runs: 2 M doubles per array (48 MB in all), 3 repetitions.
 SMALL = ["--size", "2000000", "-n", "3"]
 
+#: Memory a run takes per byte of its arrays in this build: ThreadSanitizer keeps about four
+#: bytes of shadow per byte (MEMBENCH_SANITIZE is passed by tests/CMakeLists.txt).
+THREAD_SANITIZER = "thread" in os.environ.get("MEMBENCH_SANITIZE", "")
+MEMORY_FACTOR = 5 if THREAD_SANITIZER else 1
+
 #: Inherited variables that change what membench does; removed from every run.
 _SCRUB_PREFIXES = ("HWLOC_", "OMP_", "GOMP_", HOOK_PREFIX, "HUGETLB_")
 _SCRUB_NAMES = ("GLIBC_TUNABLES",)
