@@ -4,6 +4,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import unittest
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -167,6 +168,23 @@ class MembenchTestCase(unittest.TestCase):
         for word in keywords:
             self.assertIn(word, line, msg)
         return line
+
+
+class ReferenceFileCase(MembenchTestCase):
+    """A test with its own temporary directory and a reference file path, self.ref, in it."""
+
+    def setUp(self):
+        super().setUp()
+        self.dir = tempfile.TemporaryDirectory()
+        self.ref = os.path.join(self.dir.name, "ref.json")
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def write_ref(self, doc):
+        """Writes doc to self.ref: text as it is, anything else as JSON."""
+        with open(self.ref, "w") as f:
+            f.write(doc if isinstance(doc, str) else json.dumps(doc))
 
 
 def main():

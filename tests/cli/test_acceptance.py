@@ -4,7 +4,6 @@ and exit codes."""
 import json
 import os
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -101,19 +100,7 @@ class ChecksTest(MembenchTestCase):
         self.assert_error(["--time-limit", "0"], 2, ["--time-limit"])
 
 
-class ReferenceTest(MembenchTestCase):
-
-    def setUp(self):
-        super().setUp()
-        self.dir = tempfile.TemporaryDirectory()
-        self.ref = os.path.join(self.dir.name, "node-ref.json")
-
-    def tearDown(self):
-        self.dir.cleanup()
-
-    def write(self, text):
-        with open(self.ref, "w") as f:
-            f.write(text)
+class ReferenceTest(membench_test.ReferenceFileCase):
 
     def test_node_passes_its_own_reference(self):
         out, _ = self.run_ok(["--save-reference", self.ref] + SMALL)
@@ -143,7 +130,7 @@ class ReferenceTest(MembenchTestCase):
             ref = json.load(f)
         ref["system"]["cpu_model"] = "Imaginary CPU 9000"
         ref["system"]["cores"] = 4096
-        self.write(json.dumps(ref))
+        self.write_ref(json.dumps(ref))
         rc, out, _ = run(["--reference", self.ref, "--tolerance", "90"] + SMALL)
         self.assertEqual(rc, 1)
         self.assertRegex(out, r"(?m)^FAIL cpu model .*Imaginary CPU 9000")
@@ -152,16 +139,16 @@ class ReferenceTest(MembenchTestCase):
     def test_malformed_references_exit_2(self):
         self.assert_error(["--reference", os.path.join(self.dir.name, "missing.json")], 2,
                           ["--reference", "missing.json"])
-        self.write('{"membench_reference": 1,\n "rates_mbps": {"Triad": 5,}\n}')
+        self.write_ref('{"membench_reference": 1,\n "rates_mbps": {"Triad": 5,}\n}')
         self.assert_error(["--reference", self.ref], 2, ["line 2", "column"])
-        self.write('{"hello": 1}')
+        self.write_ref('{"hello": 1}')
         self.assert_error(["--reference", self.ref], 2, ["not a membench reference"])
-        self.write('{"membench_reference": 1, "system": {"cpu_model": "x", "cores": 2}}')
+        self.write_ref('{"membench_reference": 1, "system": {"cpu_model": "x", "cores": 2}}')
         self.assert_error(["--reference", self.ref], 2, ["rates_mbps"])
-        self.write('{"membench_reference": 1, "rates_mbps": {"Triad": "fast"},'
+        self.write_ref('{"membench_reference": 1, "rates_mbps": {"Triad": "fast"},'
                    ' "system": {"cpu_model": "x", "cores": 2}}')
         self.assert_error(["--reference", self.ref], 2, ["rates_mbps.Triad"])
-        self.write('{"membench_reference": 7, "rates_mbps": {"Triad": 1}}')
+        self.write_ref('{"membench_reference": 7, "rates_mbps": {"Triad": 1}}')
         self.assert_error(["--reference", self.ref], 2, ["schema 7"])
 
     def test_no_reference_from_a_failing_node(self):

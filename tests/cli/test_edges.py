@@ -74,21 +74,12 @@ class Threads(MembenchTestCase):
         self.assertIn("at most 4096 threads", err, msg)
 
 
-class References(MembenchTestCase):
-    def setUp(self):
-        super().setUp()
-        self.dir = tempfile.TemporaryDirectory()
-        self.ref = os.path.join(self.dir.name, "ref.json")
-
-    def tearDown(self):
-        self.dir.cleanup()
-
+class References(membench_test.ReferenceFileCase):
     def write(self, system=None, rates=None, raw=None):
         doc = {"membench_reference": 1,
                "system": dict({"cpu_model": "x", "cores": 2}, **(system or {})),
                "rates_mbps": rates or {"Triad": 1000}}
-        with open(self.ref, "w") as f:
-            f.write(raw if raw is not None else json.dumps(doc))
+        self.write_ref(raw if raw is not None else doc)
 
     def test_numbers_out_of_range_are_refused(self):
         for system, key in [({"cores": 4294967298}, "system.cores"),

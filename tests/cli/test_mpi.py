@@ -49,7 +49,7 @@ class MpiTest(MembenchTestCase):
         # Two ranks share one small, noisy VM: a wide tolerance, the statistics have unit tests.
         proc = self.mpirun(2, ["--mpi-per-rank", "-t", "1", "--tolerance", "60"] + SMALL,
                            ["--bind-to", "core"])
-        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
         out = proc.stdout
         self.assertIn("Cluster: 2 nodes", out)
         self.assertRegex(out, r"(?m)^\S+\s+0\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+PASS")

@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -30,19 +29,8 @@ def reference(rates, profile=None):
     return doc
 
 
-class VerdictTestCase(MembenchTestCase):
-
-    def setUp(self):
-        super().setUp()
-        self.dir = tempfile.TemporaryDirectory()
-        self.ref = os.path.join(self.dir.name, "ref.json")
-
-    def tearDown(self):
-        self.dir.cleanup()
-
-    def write_ref(self, doc):
-        with open(self.ref, "w") as f:
-            json.dump(doc, f)
+class VerdictTestCase(membench_test.ReferenceFileCase):
+    pass
 
 
 class NoKernelTest(VerdictTestCase):
