@@ -297,8 +297,7 @@ int node_main(struct options *o, char **json, size_t *json_len)
         log_warn("the CPU frequency governor is '%s', not 'performance': bandwidth follows the "
                  "core clock; set it with 'cpupower frequency-set -g performance'",
                  rep.prov.governor);
-    for (size_t i = 0; opts.time_limit_s > 0 && i < plan.n_runs; i++) { /* room to report */
-        plan.runs[i].deadline = started + 0.95 * opts.time_limit_s - 0.5;
+    for (size_t i = 0; opts.time_limit_s > 0 && i < plan.n_runs; i++) {
         plan.runs[i].time_limit_s = opts.time_limit_s;
         plan.runs[i].started = started;
     }

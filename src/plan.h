@@ -41,9 +41,8 @@ struct run_config {
     size_t offset;
     unsigned kernel_mask;
     bool below_stream_rule; /* arrays smaller than 4x the LLCs in use: caches inflate rates */
-    double deadline;        /* timer_now() by which the run should end; 0 = none */
-    double time_limit_s;    /* the --time-limit behind the deadline */
-    double started;         /* timer_now() when membench started, for the time taken */
+    double time_limit_s;    /* --time-limit; 0 = none */
+    double started;         /* timer_now() when membench started: the limit counts from here */
 };
 
 struct plan {

@@ -133,12 +133,18 @@ static void check_reduction(struct team *tm, int k)
     if (!(err <= tm->reduction_err[k])) tm->reduction_err[k] = isnan(err) ? INFINITY : err;
 }
 
-/* With a deadline (--time-limit), stop once another repetition would not fit, keeping at least
- * one measured repetition after the warm-up and never shrinking the arrays. */
+/* With --time-limit: the timer_now() by which the run should end, leaving room to report. */
+static double run_deadline(const struct run_config *cfg)
+{
+    return cfg->started + 0.95 * cfg->time_limit_s - 0.5;
+}
+
+/* With a time limit, stop once another repetition would not fit, keeping at least one measured
+ * repetition after the warm-up and never shrinking the arrays. */
 static bool out_of_time(const struct team *tm, double loop_start, unsigned rep)
 {
-    double deadline = tm->cfg->deadline;
-    if (deadline <= 0.0 || rep < 1) return false;
+    if (tm->cfg->time_limit_s <= 0.0 || rep < 1) return false;
+    double deadline = run_deadline(tm->cfg);
     double now = timer_now(), per_rep = (now - loop_start) / (rep + 1);
     return now + 2.0 * per_rep > deadline; /* one more repetition and the validation pass */
 }
