@@ -237,10 +237,15 @@ struct arena {
     size_t region_len;
 };
 
+size_t shootdown_arena_bytes(unsigned pages)
+{
+    return (size_t)pages * PAGE + 2 * PAGE + HUGE;
+}
+
 static int arena_open(struct arena *a, unsigned pages, char *why, size_t why_len)
 {
     a->region_len = (size_t)pages * PAGE;
-    a->map_len = a->region_len + 2 * PAGE + HUGE;
+    a->map_len = shootdown_arena_bytes(pages);
     a->map = mmap(NULL, a->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (a->map == MAP_FAILED) {
         snprintf(why, why_len, "mmap of %zu bytes failed: %s", a->map_len, strerror(errno));

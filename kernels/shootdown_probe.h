@@ -101,6 +101,10 @@ int shootdown_probe_run(const struct shootdown_config *cfg, struct shootdown_rep
                         size_t why_len);
 void shootdown_report_free(struct shootdown_report *r);
 
+/* Bytes mapped for a point of `pages` pages: the region, a page pinned on each side of it, and
+ * room to start it on a 2 MB boundary. */
+size_t shootdown_arena_bytes(unsigned pages);
+
 /* One counter line of /proc/interrupts, per CPU. */
 struct irq_counts {
     int n;                       /* CPUs (columns) */

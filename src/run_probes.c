@@ -96,8 +96,7 @@ static int check_faults(const struct options *o, const struct sys_info *sys)
     return EXIT_OK;
 }
 
-/* The largest region the shootdown probe maps: its most pages per unmap, in an arena with
- * a 2 MB boundary and two pin pages around it. */
+/* The largest region the shootdown probe maps: the arena of its most pages per unmap. */
 static uint64_t shootdown_bytes(const struct options *o)
 {
     unsigned most = 0;
@@ -107,7 +106,7 @@ static uint64_t shootdown_bytes(const struct options *o)
         unsigned p = o->probes.n_pages ? o->probes.pages[i] : default_pages[i];
         most = p > most ? p : most;
     }
-    return (uint64_t)most * 4096u + (2u << 20) + 2 * 4096u;
+    return shootdown_arena_bytes(most);
 }
 
 static int check_shootdown(const struct options *o, const struct topology *topo,
