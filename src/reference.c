@@ -26,6 +26,22 @@ static int copy_string(json_t *obj, const char *key, char *dst, size_t len)
     return 0;
 }
 
+/* obj.key as a whole number in [min, max]; *out = absent when the key is not there. */
+static int read_integer(json_t *obj, const char *section, const char *key, long long min,
+                        long long max, long long absent, long long *out, char *why, size_t why_len)
+{
+    json_t *v = json_object_get(obj, key);
+    *out = absent;
+    if (!v) return 0;
+    if (!json_is_integer(v) || json_integer_value(v) < min || json_integer_value(v) > max) {
+        snprintf(why, why_len, "'%s.%s' must be a whole number from %lld to %lld", section, key,
+                 min, max);
+        return -1;
+    }
+    *out = (long long)json_integer_value(v);
+    return 0;
+}
+
 static int read_system(json_t *sys, struct expectations *e, char *why, size_t why_len)
 {
     if (!json_is_object(sys)) {
@@ -38,54 +54,28 @@ static int read_system(json_t *sys, struct expectations *e, char *why, size_t wh
         return -1;
     }
     /* what membench writes: counts of 1 and up, 0 bytes and -1 pages for "unknown" */
-    static const struct {
-        const char *key;
-        long long min, max;
-        bool required;
-    } fields[] = {
-        {"cores", 1, MAX_TOPOLOGY_COUNT, true},     {"pus", 1, MAX_TOPOLOGY_COUNT, false},
-        {"packages", 1, MAX_TOPOLOGY_COUNT, false}, {"numa_nodes", 0, MAX_TOPOLOGY_COUNT, false},
-        {"mem_total_bytes", 0, INT64_MAX, false},   {"hugepages_2m_total", -1, INT64_MAX, false},
-    };
-    long long values[sizeof(fields) / sizeof(fields[0])];
-    for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
-        json_t *v = json_object_get(sys, fields[i].key);
-        values[i] = fields[i].min == -1 ? -1 : 0;
-        if (!v) continue;
-        if (!json_is_integer(v) || json_integer_value(v) < fields[i].min ||
-            json_integer_value(v) > fields[i].max) {
-            snprintf(why, why_len, "'system.%s' must be a whole number from %lld to %lld",
-                     fields[i].key, fields[i].min, fields[i].max);
-            return -1;
-        }
-        values[i] = (long long)json_integer_value(v);
-    }
+    long long cores, pus, packages, numa_nodes, mem, pool;
+    if (read_integer(sys, "system", "cores", 1, MAX_TOPOLOGY_COUNT, 0, &cores, why, why_len) ||
+        read_integer(sys, "system", "pus", 1, MAX_TOPOLOGY_COUNT, 0, &pus, why, why_len) ||
+        read_integer(sys, "system", "packages", 1, MAX_TOPOLOGY_COUNT, 0, &packages, why,
+                     why_len) ||
+        read_integer(sys, "system", "numa_nodes", 0, MAX_TOPOLOGY_COUNT, 0, &numa_nodes, why,
+                     why_len) ||
+        read_integer(sys, "system", "mem_total_bytes", 0, INT64_MAX, 0, &mem, why, why_len) ||
+        read_integer(sys, "system", "hugepages_2m_total", -1, INT64_MAX, -1, &pool, why, why_len))
+        return -1;
     e->have_system = true;
     snprintf(e->cpu_model, sizeof(e->cpu_model), "%s", json_string_value(model));
     utf8_trim_partial(e->cpu_model);
-    e->cores = (int)values[0];
-    e->pus = (int)values[1];
-    e->mem_total_bytes = (unsigned long long)values[4];
-    e->hugepages_2m = values[5];
+    e->cores = (int)cores;
+    e->pus = (int)pus;
+    e->mem_total_bytes = (unsigned long long)mem;
+    e->hugepages_2m = pool;
     if (copy_string(sys, "thp_enabled", e->thp_enabled, sizeof(e->thp_enabled)) ||
         copy_string(sys, "governor", e->governor, sizeof(e->governor))) {
         snprintf(why, why_len, "'thp_enabled' and 'governor' must be strings");
         return -1;
     }
-    return 0;
-}
-
-static int read_count(json_t *profile, const char *key, long long max, long long *out, char *why,
-                      size_t why_len)
-{
-    json_t *v = json_object_get(profile, key);
-    *out = -1;
-    if (!v) return 0;
-    if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > max) {
-        snprintf(why, why_len, "'profile.%s' is not a whole number from 0 to %lld", key, max);
-        return -1;
-    }
-    *out = (long long)json_integer_value(v);
     return 0;
 }
 
@@ -101,9 +91,10 @@ static int read_profile(json_t *profile, struct reference_profile *p, char *why,
         return -1;
     }
     p->present = true;
-    if (read_count(profile, "threads", 1 << 20, &p->threads, why, why_len) ||
-        read_count(profile, "array_elements", 1ll << 60, &p->elements, why, why_len) ||
-        read_count(profile, "offset", 1ll << 40, &p->offset, why, why_len))
+    if (read_integer(profile, "profile", "threads", 0, 1 << 20, -1, &p->threads, why, why_len) ||
+        read_integer(profile, "profile", "array_elements", 0, 1ll << 60, -1, &p->elements, why,
+                     why_len) ||
+        read_integer(profile, "profile", "offset", 0, 1ll << 40, -1, &p->offset, why, why_len))
         return -1;
     if (copy_string(profile, "bind", p->bind, sizeof(p->bind)) ||
         copy_string(profile, "type", p->type, sizeof(p->type)) ||
