@@ -590,17 +590,14 @@ static int check_verdict_options(const struct options *o, int first_probe)
         bool expect = false;
         for (int k = 0; k < KERNEL_COUNT; k++)
             expect |= o->expect.rate_mbps[k] > 0.0;
+        const char *verdict = expect         ? "--expect"
+                              : o->reference ? "--reference"
+                                             : "--save-reference";
         option_label(first_probe, name, sizeof(name));
         snprintf(msg, sizeof(msg),
                  "%s needs STREAM kernel rates but %s runs only its probe, no kernel; add the "
                  "kernels (e.g. --triad) or drop %s",
-                 expect         ? "--expect"
-                 : o->reference ? "--reference"
-                                : "--save-reference",
-                 name,
-                 expect         ? "--expect"
-                 : o->reference ? "--reference"
-                                : "--save-reference");
+                 verdict, name, verdict);
         return usage_error("%s%s", msg, "");
     }
     for (int k = 0; k < KERNEL_COUNT; k++) {
