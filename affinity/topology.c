@@ -68,8 +68,10 @@ static void usable_cpus(struct topology *topo)
             hwloc_bitmap_and(topo->usable, topo->usable, bound);
         hwloc_bitmap_free(bound);
     }
-    f->restricted =
-        !hwloc_bitmap_isequal(topo->usable, hwloc_topology_get_complete_cpuset(topo->hw));
+    /* Offline PUs (e.g. SMT turned off) are nobody's: they do not make a run restricted. */
+    hwloc_const_bitmap_t online = hwloc_topology_get_topology_cpuset(topo->hw);
+    f->machine_pus = hwloc_bitmap_weight(online);
+    f->restricted = !hwloc_bitmap_isincluded(online, topo->usable);
     hwloc_bitmap_list_snprintf(f->cpus, sizeof(f->cpus), topo->usable);
 }
 

@@ -175,6 +175,17 @@ static void profile_checks(const struct run_result *run, const struct reference_
     same_text(out, "isa", isa_name(c->isa), p->isa);
 }
 
+/* A node is accepted on all of its cores: a launcher's binding (mpirun binds each rank to a
+ * core by default), taskset or a job's cpuset would measure a part and call it the node. */
+static void whole_node_check(const struct topology_facts *t, struct acceptance_result *out)
+{
+    char got[96];
+    snprintf(got, sizeof(got), "%d of %d PUs usable (%.60s)", t->pus, t->machine_pus, t->cpus);
+    describe(add(out, "cpus", !t->restricted), got,
+             "all %d PUs (unbind: mpirun --bind-to none, srun --cpu-bind=none, no taskset)",
+             t->machine_pus);
+}
+
 static void system_checks(const struct report *rep, const struct expectations *e,
                           struct acceptance_result *out)
 {
@@ -218,6 +229,7 @@ void acceptance_evaluate(const struct report *rep, const struct run_result *run,
     out->tolerance_pct = tolerance_pct;
     rate_checks(run, e, tolerance_pct, out);
     run_checks(run, out);
+    if (e->whole_node) whole_node_check(&rep->topo, out);
     profile_checks(run, &e->profile, out);
     system_checks(rep, e, out);
 }

@@ -28,6 +28,7 @@ struct expectations {
     char thp_enabled[32];
     char governor[32];
     long long hugepages_2m; /* total 2 MB pages in the pool; -1 = unknown */
+    bool whole_node;        /* the acceptance profile: every online PU must be usable */
 };
 
 /* "triad=90000,copy=85000" (MB/s, kernel names case-insensitive) into e->rate_mbps.

@@ -209,7 +209,9 @@ static void evaluate_checks(const struct options *opts, struct report *rep)
 {
     struct run_result *run = rep->n_runs == 1 && rep->runs[0].measured ? &rep->runs[0] : NULL;
     if (run && (opts->checks || opts->acceptance)) {
-        acceptance_evaluate(rep, run, &opts->expect, opts->tolerance_pct, &rep->acceptance);
+        struct expectations expect = opts->expect;
+        expect.whole_node = opts->acceptance;
+        acceptance_evaluate(rep, run, &expect, opts->tolerance_pct, &rep->acceptance);
         for (int i = 0; i < rep->acceptance.n_checks; i++)
             if (!rep->acceptance.checks[i].passed && !report_shows_warnings(opts))
                 log_error("acceptance check failed: %s measured %s, expected %s",

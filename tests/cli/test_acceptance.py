@@ -46,7 +46,7 @@ class ProfileTest(MembenchTestCase):
         acc = doc["acceptance"]
         self.assertTrue(acc["passed"], acc)
         names = [c["name"] for c in acc["checks"]]
-        self.assertEqual(names, ["Triad", "validation", "page size", "placement"])
+        self.assertEqual(names, ["Triad", "validation", "page size", "placement", "cpus"])
         self.assertGreaterEqual(doc["runs"][0]["repetitions_done"], 2)
 
     def test_time_limit_cuts_repetitions_not_arrays(self):

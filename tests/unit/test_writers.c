@@ -134,6 +134,7 @@ static struct report make_report(void)
     t->numa_nodes = 2;
     t->cores = 16;
     t->pus = 32;
+    t->machine_pus = 32;
     t->llc_level = 3;
     t->llc_count = 2;
     t->llc_bytes_total = 41943040;
