@@ -142,6 +142,10 @@ int topology_load(struct topology *topo, char *why, size_t why_len)
     f->pus = count_allowed(topo->hw, topo->usable, HWLOC_OBJ_PU);
     if (f->packages == 0) f->packages = 1;
     if (f->cores == 0) f->cores = f->pus;
+    hwloc_const_cpuset_t all = hwloc_topology_get_complete_cpuset(topo->hw);
+    f->machine_cores = count_allowed(topo->hw, all, HWLOC_OBJ_CORE);
+    f->machine_pus = count_allowed(topo->hw, all, HWLOC_OBJ_PU);
+    if (f->machine_cores == 0) f->machine_cores = f->machine_pus;
     f->llc_source = "unknown";
     if (llc_from_hwloc(topo->hw, topo->usable, f) != 0) {
         snprintf(why, why_len,

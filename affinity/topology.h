@@ -18,6 +18,8 @@ struct topology_facts {
     char source[200];         /* "this machine", "HWLOC_SYNTHETIC=...", "HWLOC_XMLFILE=..." */
     char cpus[256];           /* the usable PUs as a list, "0-15" */
     bool restricted;          /* fewer PUs usable than the machine has (taskset, cgroup) */
+    /* the whole machine's, usable or not */
+    int machine_cores, machine_pus;
 };
 
 struct topology {
