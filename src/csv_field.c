@@ -2,17 +2,21 @@
 
 #include "src/csv_field.h"
 
-void csv_field(FILE *out, const char *text)
+void csv_quoted(FILE *out, const char *text)
 {
-    if (!text) return;
-    if (!text[strcspn(text, ",\"\r\n")]) {
-        fputs(text, out);
-        return;
-    }
     fputc('"', out);
-    for (const char *p = text; *p; p++) {
+    for (const char *p = text ? text : ""; *p; p++) {
         if (*p == '"') fputc('"', out);
         fputc(*p, out);
     }
     fputc('"', out);
+}
+
+void csv_field(FILE *out, const char *text)
+{
+    if (!text) return;
+    if (!text[strcspn(text, ",\"\r\n")])
+        fputs(text, out);
+    else
+        csv_quoted(out, text);
 }

@@ -7,4 +7,7 @@
  * comma, a quote, a carriage return or a newline; as it is otherwise. */
 void csv_field(FILE *out, const char *text);
 
+/* The same, always quoted (free text such as a reason a probe was skipped). */
+void csv_quoted(FILE *out, const char *text);
+
 #endif
