@@ -15,14 +15,14 @@ static const char *verdict(const struct node_summary *s, const struct cluster_st
     return st->peer || s->rates_checked ? "PASS" : "OK";
 }
 
-/* What the row says beside its verdict: the error, the failed check or deviating kernel. */
+/* Why the node failed or stands out (its error, if any, is said apart). */
 static void reason(const struct node_summary *s, char *buf, size_t len)
 {
     buf[0] = '\0';
-    if (s->error[0])
-        snprintf(buf, len, "%s", s->error);
-    else if (s->exit_code == 1)
+    if (s->exit_code == 1)
         snprintf(buf, len, "%s", s->why[0] ? s->why : "its run failed");
+    else if (s->exit_code != 0 || s->error[0])
+        return;
     else if (s->slow)
         snprintf(buf, len, "slow: %s", s->why);
     else if (s->outlier)
@@ -132,11 +132,9 @@ int report_cluster_text(FILE *out, const struct node_summary *nodes, int n,
         fprintf(out, "  %s", verdict(s, st));
         reason(s, why, sizeof(why));
         restriction(s, cores, sizeof(cores));
-        if (s->error[0])
-            fprintf(out, " (%s)", why);
-        else if (why[0])
-            fprintf(out, " %s", why);
-        if (cores[0]) fprintf(out, "%s%s", why[0] ? "; " : " ", cores);
+        if (why[0]) fprintf(out, " %s", why);
+        if (s->error[0]) fprintf(out, " (%s)", s->error);
+        if (cores[0]) fprintf(out, "%s%s", why[0] || s->error[0] ? "; " : " ", cores);
         fprintf(out, "\n");
     }
     const char *rows[] = {"median", "MAD", "min", "max"};
@@ -184,7 +182,7 @@ int report_cluster_json(FILE *out, const struct node_summary *nodes, int n,
                                  s->rank, "verdict", verdict(s, st), "slow", s->slow, "outlier",
                                  s->outlier, "exit_status", s->exit_code, "best_rate_mbps", rates);
         reason(s, text, sizeof(text));
-        if (text[0] && !s->error[0]) json_object_set_new(node, "reason", json_string(text));
+        if (text[0]) json_object_set_new(node, "reason", json_string(text));
         if (s->error[0]) json_object_set_new(node, "error", json_string(s->error));
         json_object_set_new(node, "slow_kernels", kernel_names(s->slow_kernels));
         json_object_set_new(node, "fast_kernels", kernel_names(s->fast_kernels));
@@ -248,7 +246,7 @@ int report_cluster_csv(FILE *out, const struct node_summary *nodes, int n,
             } else {
                 fprintf(out, ",,%s,,,", verdict(s, st));
             }
-            csv_field(out, s->error[0] ? "" : why);
+            csv_field(out, why);
             fputc(',', out);
             csv_field(out, s->error);
             fputc(',', out);
