@@ -70,7 +70,6 @@ static void usable_cpus(struct topology *topo)
     }
     /* Offline PUs (e.g. SMT turned off) are nobody's: they do not make a run restricted. */
     hwloc_const_bitmap_t online = hwloc_topology_get_topology_cpuset(topo->hw);
-    f->machine_pus = hwloc_bitmap_weight(online);
     f->restricted = !hwloc_bitmap_isincluded(online, topo->usable);
     hwloc_bitmap_list_snprintf(f->cpus, sizeof(f->cpus), topo->usable);
 }
@@ -144,6 +143,10 @@ int topology_load(struct topology *topo, char *why, size_t why_len)
     f->pus = count_allowed(topo->hw, topo->usable, HWLOC_OBJ_PU);
     if (f->packages == 0) f->packages = 1;
     if (f->cores == 0) f->cores = f->pus;
+    hwloc_const_cpuset_t online = hwloc_topology_get_topology_cpuset(topo->hw);
+    f->machine_cores = count_allowed(topo->hw, online, HWLOC_OBJ_CORE);
+    f->machine_pus = count_allowed(topo->hw, online, HWLOC_OBJ_PU);
+    if (f->machine_cores == 0) f->machine_cores = f->machine_pus;
     f->llc_source = "unknown";
     if (llc_from_hwloc(topo->hw, topo->usable, f) != 0) {
         snprintf(why, why_len,

@@ -17,8 +17,9 @@ struct topology_facts {
     bool this_system;         /* false for HWLOC_SYNTHETIC / HWLOC_XMLFILE topologies */
     char source[200];         /* "this machine", "HWLOC_SYNTHETIC=...", "HWLOC_XMLFILE=..." */
     char cpus[256];           /* the usable PUs as a list, "0-15" */
-    int machine_pus;          /* online PUs of the whole machine, usable or not */
     bool restricted;          /* fewer PUs usable than the machine has online (taskset, cgroup) */
+    /* the whole machine's online ones, usable or not */
+    int machine_cores, machine_pus;
 };
 
 struct topology {

@@ -67,7 +67,7 @@ static int write_cluster(const struct options *opts, struct output_file *out,
     int rc = opts->format == FORMAT_JSON
                  ? report_cluster_json(out->stream, nodes, n, &st, opts->tolerance_pct)
              : opts->format == FORMAT_CSV
-                 ? report_cluster_csv(out->stream, nodes, n)
+                 ? report_cluster_csv(out->stream, nodes, n, &st)
                  : report_cluster_text(out->stream, nodes, n, &st, opts->tolerance_pct);
     if (output_commit(out, rc) != 0) return EXIT_RESOURCE;
     int verdict = EXIT_OK;

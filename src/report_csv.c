@@ -1,3 +1,4 @@
+#include "src/csv_field.h"
 #include "src/probes.h"
 #include "src/report.h"
 #include "src/report_tlb.h"
@@ -10,7 +11,11 @@ static const char *header = "run,threads,bind,pages,page_size_bytes,stores,type,
 static void write_config(FILE *out, size_t index, const struct run_result *r)
 {
     const struct run_config *c = &r->config;
-    fprintf(out, "%zu,%u,%s,%s,", index + 1, c->threads, c->bind, c->pages);
+    fprintf(out, "%zu,%u,", index + 1, c->threads);
+    csv_field(out, c->bind); /* a --bind list holds commas */
+    fputc(',', out);
+    csv_field(out, c->pages);
+    fputc(',', out);
     if (r->backing.verified)
         fprintf(out, "%llu,", (unsigned long long)r->backing.page_size_bytes);
     else

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "src/csv_field.h"
 #include "src/json_values.h"
 #include "src/probes.h"
 
@@ -346,7 +347,9 @@ void report_probes_csv(FILE *out, const struct probe_results *r, bool after_tabl
                         t->tsc.invariant_known ? (t->tsc.invariant ? "true" : "false") : "");
             else
                 fprintf(out, ",,,");
-            fprintf(out, "%s,\"%s\"\n", t->clocksource, c->skipped);
+            fprintf(out, "%s,", t->clocksource);
+            csv_quoted(out, c->skipped);
+            fputc('\n', out);
         }
     }
     if (ran(r, PROBE_FAULTS)) {
@@ -359,7 +362,9 @@ void report_probes_csv(FILE *out, const struct probe_results *r, bool after_tabl
             fprintf(out, "faults,%s,%llu,%llu,", fault_backing_name(f->backing),
                     (unsigned long long)f->bytes, (unsigned long long)f->pages_touched);
             if (f->skipped[0]) {
-                fprintf(out, ",,,,,,,,,,,\"%s\"\n", f->skipped);
+                fprintf(out, ",,,,,,,,,,,");
+                csv_quoted(out, f->skipped);
+                fputc('\n', out);
                 continue;
             }
             fprintf(out, "%llu,%llu,%.6f,", (unsigned long long)f->minor_faults,
@@ -405,9 +410,11 @@ void report_probes_csv(FILE *out, const struct probe_results *r, bool after_tabl
             csv_real(out, s->added_us_per_remote_interrupted, "%.3f");
             fprintf(out, "\n");
         }
-        for (int i = 0; i < r->shootdown.n_skipped; i++)
-            fprintf(out, "shootdown,,,%u,,,,,,,,,,,,,,\"%s\"\n",
-                    r->shootdown.skipped[i].remote_threads, r->shootdown.skipped[i].reason);
+        for (int i = 0; i < r->shootdown.n_skipped; i++) {
+            fprintf(out, "shootdown,,,%u,,,,,,,,,,,,,,", r->shootdown.skipped[i].remote_threads);
+            csv_quoted(out, r->shootdown.skipped[i].reason);
+            fputc('\n', out);
+        }
     }
 }
 

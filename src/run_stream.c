@@ -404,6 +404,13 @@ int run_stream(const struct run_config *cfg, const struct topology *topo,
     for (int i = 0; i < out->n_results; i++) {
         struct kernel_result *r = &out->results[i];
         summarise(&tm.times[(size_t)r->kernel * cfg->ntimes], tm.reps_done, r);
+        if (test_hooks && test_hooks->rate_scale[r->kernel] > 0) {
+            double f = test_hooks->rate_scale[r->kernel];
+            r->best_rate_mbps *= f;
+            r->avg_time_s /= f;
+            r->min_time_s /= f;
+            r->max_time_s /= f;
+        }
         r->min_ticks = timer->granularity_s > 0 ? r->min_time_s / timer->granularity_s : 0.0;
         if (r->min_ticks < TIMER_MIN_TICKS)
             add_warning(out,

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "hugepages/pool.h"
+#include "src/utf8_text.h"
 
 int meminfo_value(const char *path, const char *key, uint64_t *bytes)
 {
@@ -106,6 +107,7 @@ void sysinfo_read(struct sys_info *s)
     memset(s, 0, sizeof(*s));
     if (gethostname(s->hostname, sizeof(s->hostname) - 1) != 0)
         snprintf(s->hostname, sizeof(s->hostname), "unknown");
+    utf8_escape_invalid(s->hostname, sizeof(s->hostname)); /* else JSON cannot carry it */
     struct utsname u;
     snprintf(s->kernel, sizeof(s->kernel), "%s", uname(&u) == 0 ? u.release : "unknown");
     if (sysfs_selected_word("/sys/kernel/mm/transparent_hugepage/enabled", s->thp_enabled,

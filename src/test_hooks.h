@@ -15,6 +15,8 @@ struct test_hooks {
     const char *sys_root;               /* the fault probe reads ROOT/kernel/mm/..., not /sys */
     /* the kernel to run instead of the variant the dispatch chose for k */
     kernel_fn (*kernel)(enum kernel_id k, enum elem_type type, kernel_fn chosen);
+    /* multiply kernel k's measured rates by this (its times divided); 0 = as measured */
+    double rate_scale[KERNEL_COUNT];
 };
 
 extern const struct test_hooks *test_hooks;

@@ -41,7 +41,8 @@ class MpiTest(MembenchTestCase):
         self.assertEqual(len(doc["nodes"]), 1)
         node = doc["nodes"][0]
         self.assertEqual(node["rank"], 0)
-        self.assertEqual(node["verdict"], "PASS")
+        self.assertEqual(node["verdict"], "OK")  # validated; one node's rates are not judged
+        self.assertTrue(doc["cluster"]["passed"])
         self.assertGreater(node["best_rate_mbps"]["Triad"], 0)
         self.assertTrue(node["report"]["runs"][0]["validation"]["passed"])
 
@@ -52,10 +53,11 @@ class MpiTest(MembenchTestCase):
         self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
         out = proc.stdout
         self.assertIn("Cluster: 2 nodes", out)
-        self.assertRegex(out, r"(?m)^\S+\s+0\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+PASS")
-        self.assertRegex(out, r"(?m)^\S+\s+1\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+PASS")
+        # Two nodes are too few to tell which one is wrong: validated, rates not judged.
+        self.assertRegex(out, r"(?m)^\S+\s+0\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+OK")
+        self.assertRegex(out, r"(?m)^\S+\s+1\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+OK")
         self.assertRegex(out, r"(?m)^median\s")
-        self.assertIn("Verdict: PASS (0 of 2 nodes failed)", out)
+        self.assertIn("Verdict: PASS: every node validated; rates not judged", out)
 
     def test_failing_node_fails_every_rank(self):
         proc = self.mpirun(2, ["--mpi-per-rank", "-t", "1", "--expect", "triad=999999999",

@@ -42,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static FILE *devnull;
     if (!devnull && !(devnull = fopen("/dev/null", "w"))) abort();
     FUZZ_CHECK(report_cluster_text(devnull, nodes.s, nodes.n, &st, 5.0) == 0, "text report");
-    FUZZ_CHECK(report_cluster_csv(devnull, nodes.s, nodes.n) == 0, "CSV report");
+    FUZZ_CHECK(report_cluster_csv(devnull, nodes.s, nodes.n, &st) == 0, "CSV report");
     char *json = NULL;
     size_t json_len = 0;
     FILE *mem = open_memstream(&json, &json_len);

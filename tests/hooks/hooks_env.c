@@ -3,9 +3,16 @@
  *   MEMBENCH_TEST_CORRUPT=1           flip a bit of one result after the kernels
  *   MEMBENCH_TEST_BROKEN_KERNEL=NAME  run a deliberately wrong NAME kernel (broken_kernel.c)
  *   MEMBENCH_TEST_VERIFY_AS=BACKEND   judge the pages as if --pages BACKEND was asked for
- *   MEMBENCH_TEST_SYS_ROOT=ROOT       the fault probe reads ROOT/kernel/mm/... for /sys */
+ *   MEMBENCH_TEST_SYS_ROOT=ROOT       the fault probe reads ROOT/kernel/mm/... for /sys
+ *   MEMBENCH_TEST_RATE_SCALE=RANK:kernel=factor[,kernel=factor][;RANK:...]
+ *                                     the world rank RANK (OMPI_COMM_WORLD_RANK, PMI_RANK or
+ *                                     PMIX_RANK; 0 without them) reports that kernel's rates
+ *                                     multiplied by factor (its times divided): a slow or
+ *                                     too-fast node on demand */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <strings.h>
 
 #include "src/test_hooks.h"
 #include "tests/hooks/broken_kernel.h"
@@ -24,6 +31,46 @@ static void usage_error(const char *name, const char *value, const char *fix)
     exit(2);
 }
 
+static long world_rank(void)
+{
+    static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"};
+    for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+        if (variable(vars[i])) return strtol(variable(vars[i]), NULL, 10);
+    return 0;
+}
+
+/* "1:scale=0.5,triad=2;3:copy=1.6": this rank's factors into hooks.rate_scale. */
+static void rate_scale(const char *value)
+{
+    static const char *const name = "MEMBENCH_TEST_RATE_SCALE";
+    static const char *const fix = "write RANK:kernel=factor[,kernel=factor][;RANK:...]";
+    long me = world_rank();
+    const char *p = value;
+    while (*p) {
+        char *end;
+        long rank = strtol(p, &end, 10);
+        if (end == p || *end != ':') usage_error(name, value, fix);
+        p = end + 1;
+        for (;;) {
+            size_t len = strcspn(p, "=");
+            int k = KERNEL_COUNT;
+            for (int i = 0; i < KERNEL_COUNT; i++)
+                if (strlen(kernel_table[i].name) == len &&
+                    !strncasecmp(p, kernel_table[i].name, len))
+                    k = i;
+            if (k == KERNEL_COUNT || p[len] != '=') usage_error(name, value, fix);
+            double f = strtod(p + len + 1, &end);
+            if (end == p + len + 1 || !(f > 0) || (*end && *end != ',' && *end != ';'))
+                usage_error(name, value, fix);
+            if (rank == me) hooks.rate_scale[k] = f;
+            p = end;
+            if (*p != ',') break;
+            p++;
+        }
+        if (*p == ';') p++;
+    }
+}
+
 __attribute__((constructor)) static void install_test_hooks(void)
 {
     const char *value;
@@ -39,5 +86,6 @@ __attribute__((constructor)) static void install_test_hooks(void)
             usage_error("MEMBENCH_TEST_BROKEN_KERNEL", value, "name a kernel such as triad");
         hooks.kernel = broken_kernel_substitute;
     }
+    if ((value = variable("MEMBENCH_TEST_RATE_SCALE"))) rate_scale(value);
     test_hooks = &hooks;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "src/cluster.h"
 
@@ -106,26 +107,338 @@ static void parse_node_reports(void **state)
 static void table_and_json(void **state)
 {
     (void)state;
-    struct node_summary nodes[3];
+    struct node_summary nodes[5];
     struct cluster_stats st;
-    make_nodes(nodes, 3, 60000.0);
+    make_nodes(nodes, 5, 60000.0);
     nodes[2].rate[KERNEL_TRIAD] = 30000.0;
-    cluster_flag(nodes, 3, 5.0, CLUSTER_MAD_K, &st);
+    cluster_flag(nodes, 5, 5.0, CLUSTER_MAD_K, &st);
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
-    assert_int_equal(report_cluster_text(f, nodes, 3, &st, 5.0), 0);
+    assert_int_equal(report_cluster_text(f, nodes, 5, &st, 5.0), 0);
     fclose(f);
     assert_non_null(strstr(text, "node002"));
     assert_non_null(strstr(text, "FAIL slow: Triad"));
-    assert_non_null(strstr(text, "Verdict: FAIL (1 of 3 nodes failed)"));
+    assert_non_null(strstr(text, "Verdict: FAIL (1 of 5 nodes failed)"));
     free(text);
     f = open_memstream(&text, &len);
-    assert_int_equal(report_cluster_json(f, nodes, 3, &st, 5.0), 0);
+    assert_int_equal(report_cluster_json(f, nodes, 5, &st, 5.0), 0);
     fclose(f);
     assert_non_null(strstr(text, "\"nodes\": ["));
     assert_non_null(strstr(text, "\"verdict\": \"FAIL\""));
     free(text);
+}
+
+static char *text_of(const struct node_summary *nodes, int n, const struct cluster_stats *st,
+                     int format)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    int rc = format == 0   ? report_cluster_text(f, nodes, n, st, 5.0)
+             : format == 1 ? report_cluster_json(f, nodes, n, st, 5.0)
+                           : report_cluster_csv(f, nodes, n, st);
+    assert_int_equal(rc, 0);
+    fclose(f);
+    char *copy = strdup(text); /* not the memstream's buffer: gcc sees a local's address */
+    free(text);
+    return copy;
+}
+
+/* Of two or three nodes, which is wrong? Peers are not compared, rates not claimed judged. */
+static void too_few_peers_judge_nobody(void **state)
+{
+    (void)state;
+    struct node_summary nodes[3];
+    struct cluster_stats st;
+    for (int n = 2; n <= 3; n++) {
+        make_nodes(nodes, n, 60000.0);
+        nodes[1].rate[KERNEL_TRIAD] = 90000.0; /* 50% too fast: its healthy peer is not blamed */
+        cluster_flag(nodes, n, 5.0, CLUSTER_MAD_K, &st);
+        assert_false(st.peer);
+        for (int i = 0; i < n; i++) {
+            assert_true(node_passed(&nodes[i]));
+            assert_false(nodes[i].slow);
+            assert_false(nodes[i].outlier);
+        }
+        char *text = text_of(nodes, n, &st, 0);
+        assert_non_null(strstr(text, "Rates not judged: peer comparison needs 4 healthy nodes"));
+        assert_non_null(strstr(text, "Verdict: PASS: every node validated; rates not judged"));
+        assert_null(strstr(text, "PASS\n")); /* rows say OK: no rate check was made */
+        assert_non_null(strstr(text, "  OK\n"));
+        free(text);
+    }
+    /* with --expect/--reference, the nodes' own checks judge them */
+    make_nodes(nodes, 2, 60000.0);
+    nodes[0].rates_checked = nodes[1].rates_checked = true;
+    cluster_flag(nodes, 2, 5.0, CLUSTER_MAD_K, &st);
+    char *text = text_of(nodes, 2, &st, 0);
+    assert_non_null(strstr(text, "Rates judged against --reference/--expect only"));
+    assert_non_null(strstr(text, "Verdict: PASS (0 of 2 nodes failed)"));
+    free(text);
+}
+
+/* A node far above its peers is an outlier; it is never failed and never fails a peer. */
+static void too_fast_is_not_blamed_on_peers(void **state)
+{
+    (void)state;
+    struct node_summary nodes[5];
+    struct cluster_stats st;
+    make_nodes(nodes, 5, 60000.0);
+    nodes[3].rate[KERNEL_TRIAD] = 96000.0;
+    nodes[3].rate[KERNEL_COPY] = 70000.0;
+    cluster_flag(nodes, 5, 5.0, CLUSTER_MAD_K, &st);
+    assert_true(st.peer);
+    for (int i = 0; i < 5; i++) {
+        assert_true(node_passed(&nodes[i]));
+        assert_int_equal(nodes[i].outlier, i == 3);
+    }
+    assert_int_equal(nodes[3].fast_kernels, (1u << KERNEL_TRIAD) | (1u << KERNEL_COPY));
+    assert_string_equal(nodes[3].why, "Triad +60.0% vs median"); /* the worst of the two */
+    char *text = text_of(nodes, 5, &st, 0);
+    assert_non_null(strstr(text, "PASS fast outlier: Triad +60.0% vs median (not failed)"));
+    assert_non_null(strstr(text, "Verdict: PASS (0 of 5 nodes failed)"));
+    free(text);
+}
+
+/* MAD = 0 still flags (the tolerance is the floor); a tiny MAD does not flag 1-2% noise. */
+static void mad_floor_is_the_tolerance(void **state)
+{
+    (void)state;
+    struct node_summary nodes[6];
+    struct cluster_stats st;
+    make_nodes(nodes, 6, 60000.0);
+    for (int i = 0; i < 6; i++)
+        nodes[i].rate[KERNEL_TRIAD] = 60000.0;
+    nodes[5].rate[KERNEL_TRIAD] = 66000.0; /* +10%, MAD 0 */
+    cluster_flag(nodes, 6, 5.0, CLUSTER_MAD_K, &st);
+    assert_true(st.mad[KERNEL_TRIAD] == 0.0);
+    assert_true(nodes[5].outlier);
+    assert_true(node_passed(&nodes[5]));
+    for (int i = 0; i < 6; i++)
+        nodes[i].rate[KERNEL_TRIAD] = 60000.0 + i; /* MAD 1.5 MB/s */
+    nodes[5].rate[KERNEL_TRIAD] = 58900.0;         /* -1.8%: noise, not a slow node */
+    cluster_flag(nodes, 6, 5.0, CLUSTER_MAD_K, &st);
+    for (int i = 0; i < 6; i++) {
+        assert_false(nodes[i].slow);
+        assert_false(nodes[i].outlier);
+    }
+}
+
+/* The reason names the worst kernel, not the first one flagged. */
+static void reason_names_the_worst_kernel(void **state)
+{
+    (void)state;
+    struct node_summary nodes[5];
+    struct cluster_stats st;
+    make_nodes(nodes, 5, 60000.0);
+    nodes[2].rate[KERNEL_COPY] *= 0.9;  /* -10% */
+    nodes[2].rate[KERNEL_SCALE] = 0;    /* not measured anywhere */
+    nodes[2].rate[KERNEL_TRIAD] *= 0.7; /* -30% */
+    cluster_flag(nodes, 5, 5.0, CLUSTER_MAD_K, &st);
+    assert_true(nodes[2].slow);
+    assert_int_equal(nodes[2].slow_kernels, (1u << KERNEL_COPY) | (1u << KERNEL_TRIAD));
+    assert_non_null(strstr(nodes[2].why, "Triad -30."));
+    char *csv = text_of(nodes, 5, &st, 2);
+    /* per-kernel flags: Copy and Triad are slow, not every row of the node */
+    assert_non_null(strstr(csv, "node002,2,Copy,48600.0,FAIL,true,true,"));
+    assert_non_null(strstr(csv, "node001,1,Copy,54005.0,PASS,false,false,,,\n"));
+    free(csv);
+}
+
+/* Nodes that failed on their own are judged by their run and left out of the statistics. */
+static void failed_nodes_are_out_of_the_statistics(void **state)
+{
+    (void)state;
+    struct node_summary nodes[7];
+    struct cluster_stats st;
+    make_nodes(nodes, 7, 60000.0);
+    nodes[5].exit_code = 1; /* failed validation: its rate says nothing */
+    nodes[5].rate[KERNEL_TRIAD] = 1000.0;
+    snprintf(nodes[5].why, sizeof(nodes[5].why), "validation failed");
+    nodes[6].exit_code = 3;
+    nodes[6].rate[KERNEL_TRIAD] = 0;
+    nodes[6].rate[KERNEL_COPY] = 0;
+    snprintf(nodes[6].error, sizeof(nodes[6].error), "membench: --pages 1g: no pool");
+    cluster_flag(nodes, 7, 5.0, CLUSTER_MAD_K, &st);
+    assert_int_equal(st.healthy, 5);
+    assert_true(st.min[KERNEL_TRIAD] == 60000.0); /* not 1000 */
+    assert_true(st.median[KERNEL_TRIAD] == 60010.0);
+    for (int i = 0; i < 5; i++)
+        assert_true(node_passed(&nodes[i]));
+    assert_false(node_passed(&nodes[5]));
+    assert_false(node_passed(&nodes[6]));
+    char *text = text_of(nodes, 7, &st, 0);
+    assert_non_null(strstr(text, "FAIL validation failed\n"));
+    assert_non_null(strstr(text, "ERROR (membench: --pages 1g: no pool)"));
+    assert_non_null(strstr(text, "Verdict: FAIL (2 of 7 nodes failed)"));
+    free(text);
+    char *csv = text_of(nodes, 7, &st, 2);
+    assert_non_null(strstr(csv, "node006,6,,,ERROR,,,,membench: --pages 1g: no pool,\n"));
+    free(csv);
+}
+
+/* A node that failed its --expect/--reference rate checks: the worst check and deviation. */
+static void failed_expectations_name_the_worst_check(void **state)
+{
+    (void)state;
+    struct node_summary s;
+    node_summary_parse(
+        "{\"system\": {\"hostname\": \"cn7\", \"cores\": 1, \"machine_cores\": 2, "
+        "\"cpus_restricted\": true, \"cpus_usable\": \"0\"}, \"runs\": [{\"validation\": "
+        "{\"passed\": true}, \"results\": [{\"kernel\": \"Copy\", \"best_rate_mbps\": 5000}, "
+        "{\"kernel\": \"Triad\", \"best_rate_mbps\": 3540}]}], \"acceptance\": {\"passed\": "
+        "false, \"tolerance_pct\": 5, \"checks\": [{\"name\": \"validation\", \"passed\": true}, "
+        "{\"name\": \"Copy\", \"passed\": false, \"expected_mbps\": 5700, \"measured_mbps\": "
+        "5000}, {\"name\": \"Triad\", \"passed\": false, \"expected_mbps\": 5700, "
+        "\"measured_mbps\": 3540}, {\"name\": \"cores\", \"passed\": false, \"measured\": \"1\", "
+        "\"expected\": \"2\"}]}}",
+        7, 1, &s);
+    assert_true(s.rates_checked);
+    assert_string_equal(s.why, "Triad -41.0% vs expected");
+    assert_true(s.cpus_restricted);
+    struct cluster_stats st;
+    cluster_flag(&s, 1, 5.0, CLUSTER_MAD_K, &st);
+    assert_int_equal(st.healthy, 0);
+    char *text = text_of(&s, 1, &st, 0);
+    assert_non_null(strstr(text, "FAIL Triad -41.0% vs expected; measured 1 of 2 cores"));
+    assert_non_null(strstr(text, "Note: node cn7 (rank 7) measured 1 of 2 cores (CPUs 0)"));
+    assert_non_null(strstr(text, "--bind-to none"));
+    free(text);
+    char *json = text_of(&s, 1, &st, 1);
+    json_t *root = json_loads(json, 0, NULL);
+    assert_non_null(root);
+    json_t *node = json_array_get(json_object_get(root, "nodes"), 0);
+    assert_string_equal(json_string_value(json_object_get(node, "reason")),
+                        "Triad -41.0% vs expected");
+    assert_true(json_is_true(json_object_get(node, "cpus_restricted")));
+    assert_string_equal(json_string_value(json_object_get(node, "note")), "measured 1 of 2 cores");
+    json_decref(root);
+    free(json);
+    free(s.report_json);
+}
+
+/* Byte offset of the n-th character of s. */
+static size_t char_column(const char *line, const char *at)
+{
+    size_t col = 0;
+    for (const char *p = line; p < at; p++)
+        col += ((unsigned char)*p & 0xC0) != 0x80;
+    return col;
+}
+
+static bool valid_utf8(const char *s)
+{
+    json_t *j = json_string(s); /* jansson refuses invalid UTF-8 */
+    json_decref(j);
+    return j != NULL;
+}
+
+/* Minimal RFC 4180 reader: the fields of the first record at *p, advancing *p. */
+static int csv_record(const char **p, char fields[][160], int max)
+{
+    int n = 0;
+    const char *s = *p;
+    for (;;) {
+        char *out = fields[n];
+        size_t o = 0;
+        if (*s == '"') {
+            for (s++; *s && !(*s == '"' && s[1] != '"'); s++) {
+                if (*s == '"') s++;
+                if (o < 159) out[o++] = *s;
+            }
+            if (*s == '"') s++;
+        } else {
+            for (; *s && *s != ',' && *s != '\n'; s++)
+                if (o < 159) out[o++] = *s;
+        }
+        out[o] = '\0';
+        n++;
+        if (*s == ',' && n < max) {
+            s++;
+            continue;
+        }
+        if (*s == '\n') s++;
+        *p = s;
+        return n;
+    }
+}
+
+/* Long, multibyte, comma/quote names: whole, aligned, valid UTF-8; CSV and JSON parse. */
+static void hostnames_stay_whole_and_aligned(void **state)
+{
+    (void)state;
+    static const char *const names[] = {
+        "compute-node-with-a-very-long-name-in-a-big-cluster-rack-17-slot-A",
+        "compute-node-with-a-very-long-name-in-a-big-cluster-rack-17-slot-B",
+        "n\xc5\x93ud-\xe3\x83\x8e\xe3\x83\xbc\xe3\x83\x89-\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3"
+        "\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9",
+        "cn,1 \"rack\"\nB", "cn5"};
+    struct node_summary nodes[5];
+    struct cluster_stats st;
+    make_nodes(nodes, 5, 60000.0);
+    for (int i = 0; i < 5; i++)
+        snprintf(nodes[i].host, sizeof(nodes[i].host), "%s", names[i]);
+    nodes[3].rate[KERNEL_COPY] = nodes[3].rate[KERNEL_TRIAD] = 0;
+    nodes[3].exit_code = 3;
+    snprintf(nodes[3].error, sizeof(nodes[3].error), "membench: a, \"quoted\" error");
+    cluster_flag(nodes, 5, 5.0, CLUSTER_MAD_K, &st);
+
+    char *text = text_of(nodes, 5, &st, 0);
+    assert_true(valid_utf8(text));
+    size_t rank_col = 0;
+    for (int i = 0; i < 5; i++) {
+        if (i == 3) continue; /* its name holds a newline */
+        char *row = strstr(text, names[i]);
+        assert_non_null(row); /* never cut */
+        char *line = row;
+        while (line > text && line[-1] != '\n')
+            line--;
+        char want[16];
+        snprintf(want, sizeof(want), " %5d ", i);
+        char *rank = strstr(row, want);
+        assert_non_null(rank);
+        size_t col = char_column(line, rank);
+        if (!rank_col) rank_col = col;
+        assert_int_equal(col, rank_col); /* padded by characters, not bytes */
+    }
+    free(text);
+
+    char *csv = text_of(nodes, 5, &st, 2);
+    const char *p = csv;
+    char fields[12][160];
+    assert_int_equal(csv_record(&p, fields, 12), 10);
+    assert_string_equal(fields[0], "hostname");
+    int rows = 0, errored = 0;
+    while (*p) {
+        assert_int_equal(csv_record(&p, fields, 12), 10);
+        rows++;
+        if (!strcmp(fields[0], names[3])) {
+            errored++;
+            assert_string_equal(fields[3], ""); /* no rate */
+            assert_string_equal(fields[4], "ERROR");
+            assert_string_equal(fields[8], "membench: a, \"quoted\" error");
+        } else {
+            bool known = false;
+            for (int i = 0; i < 5; i++)
+                known |= !strcmp(fields[0], names[i]);
+            assert_true(known);
+        }
+    }
+    assert_int_equal(rows, 4 * 2 + 1);
+    assert_int_equal(errored, 1);
+    free(csv);
+
+    char *json = text_of(nodes, 5, &st, 1);
+    json_t *root = json_loads(json, 0, NULL);
+    assert_non_null(root);
+    for (int i = 0; i < 5; i++)
+        assert_string_equal(json_string_value(json_object_get(
+                                json_array_get(json_object_get(root, "nodes"), i), "hostname")),
+                            names[i]);
+    json_decref(root);
+    free(json);
 }
 
 int main(void)
@@ -137,6 +450,13 @@ int main(void)
         cmocka_unit_test(within_tolerance_is_not_slow),
         cmocka_unit_test(parse_node_reports),
         cmocka_unit_test(table_and_json),
+        cmocka_unit_test(too_few_peers_judge_nobody),
+        cmocka_unit_test(too_fast_is_not_blamed_on_peers),
+        cmocka_unit_test(mad_floor_is_the_tolerance),
+        cmocka_unit_test(reason_names_the_worst_kernel),
+        cmocka_unit_test(failed_nodes_are_out_of_the_statistics),
+        cmocka_unit_test(failed_expectations_name_the_worst_check),
+        cmocka_unit_test(hostnames_stay_whole_and_aligned),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -174,6 +174,7 @@ static struct report make_report(void)
     t->cores = 2;
     t->pus = 2;
     t->machine_pus = 2;
+    t->machine_cores = 2;
     t->llc_level = 3;
     t->llc_count = 1;
     t->llc_bytes_total = 272629760;

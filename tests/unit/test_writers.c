@@ -135,6 +135,7 @@ static struct report make_report(void)
     t->cores = 16;
     t->pus = 32;
     t->machine_pus = 32;
+    t->machine_cores = 16;
     t->llc_level = 3;
     t->llc_count = 2;
     t->llc_bytes_total = 41943040;
