@@ -177,7 +177,9 @@ ERRORS = [
     ('probe_option_before_tlb_option', ['--cpu', '1', '--faults-size', '64'], None,
      'membench: --faults-size only applies to --faults; add it; see membench --help'),
     ('ambiguous_p', ['--p', '1'], None,
-     "membench: option '--p' is ambiguous (--pages, --per-domain, --peak...); write more of its name; see membench --help"),
+     "membench: option '--p' is ambiguous (--per-domain, --pages, --peak...); write more of its name; see membench --help"),
+    ('ambiguous_t', ['--t'], None,
+     "membench: option '--t' is ambiguous (--triad, --tlb, --tlb-mode, --tlb-pages...); write more of its name; see membench --help"),
 ]
 
 
