@@ -180,6 +180,8 @@ ERRORS = [
      "membench: option '--p' is ambiguous (--per-domain, --pages, --peak...); write more of its name; see membench --help"),
     ('ambiguous_t', ['--t'], None,
      "membench: option '--t' is ambiguous (--triad, --tlb, --tlb-mode, --tlb-pages...); write more of its name; see membench --help"),
+    ('probe_options_first_given', ['--faults-dir', '/tmp', '--faults-size', '64'], None,
+     'membench: --faults-dir only applies to --faults; add it; see membench --help'),
 ]
 
 
