@@ -160,7 +160,7 @@ const struct option_row option_table[] = {
     {"tlb-mode", 0, ARG_CHOICE, NULL,
      "pointer chase = latency (default), inc = a[i] += 1 loop",
      AT(tlb.mode), .choices = modes, .group = GROUP_TLB},
-    {"tlb-pages", 0, ARG_UINT, "N", "one point: N pages (like seed 000's ./tlb N T)",
+    {"tlb-pages", 0, ARG_UINT, "N", "one point: N pages (like the OSTEP tlb.c's ./tlb N T)",
      AT(tlb.pages), .min = 1, .max = TLB_MAX_PAGES_LIMIT,
      .hint = "the number of pages to touch", .group = GROUP_TLB},
     {"tlb-trials", 0, ARG_UINT, "T",

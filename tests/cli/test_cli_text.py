@@ -206,6 +206,22 @@ class HelpText(membench_test.MembenchTestCase):
             self.assertRegex(out, r"\Amembench [0-9]+\.[0-9]+\.[0-9]+\S*\n\Z", flag)
 
 
+class MethodNotSeed(membench_test.MembenchTestCase):
+    """User-visible text names the method (the OSTEP TLB measurement), not "seed 000"."""
+
+    def test_tlb_single_point_report(self):
+        out, _ = self.run_ok(["--tlb", "--tlb-pages", "64", "--tlb-trials", "2000",
+                              "--repeat", "3"])
+        self.assertNotIn("seed", out.lower())
+        self.assertIn("each timed as one run like ./tlb N T of the OSTEP TLB measurement", out)
+
+    def test_help(self):
+        out, _ = self.run_ok(["--help"])
+        self.assertNotIn("seed", out.lower())
+        self.assertIn("--tlb-pages N         one point: N pages (like the OSTEP tlb.c's "
+                      "./tlb N T)\n", out)
+
+
 class UsageErrors(membench_test.MembenchTestCase):
     def test_every_message_exactly(self):
         for name, args, env, line in ERRORS:
