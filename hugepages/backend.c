@@ -15,9 +15,14 @@ static const struct mem_backend *const backends[] = {
 
 const struct mem_backend *mem_backend_find(const char *name)
 {
-    for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
+    for (size_t i = 0; mem_backend_at(i); i++)
         if (strcmp(backends[i]->name, name) == 0) return backends[i];
     return NULL;
+}
+
+const struct mem_backend *mem_backend_at(size_t i)
+{
+    return i < sizeof(backends) / sizeof(backends[0]) ? backends[i] : NULL;
 }
 
 int map_anonymous(struct mem_region *r, size_t bytes, int flags, const char *how,

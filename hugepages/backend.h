@@ -47,6 +47,8 @@ struct mem_backend {
 
 /* NULL when the name is not a known backing. */
 const struct mem_backend *mem_backend_find(const char *name);
+/* The i-th backing, in the order --pages lists them; NULL after the last. */
+const struct mem_backend *mem_backend_at(size_t i);
 
 /* What really backs a range after first touch, read from /proc/self/smaps. */
 struct backing_info {

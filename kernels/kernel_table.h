@@ -38,6 +38,7 @@ struct kernel_desc {
     const char *label; /* "Triad:     ": STREAM's text table */
     const char *flag;  /* "--triad" */
     const char *formula;
+    const char *help; /* what --help says after the formula */
     unsigned words_read;
     unsigned words_written;
     unsigned flops;

@@ -1,350 +1,285 @@
 #include "src/cli.h"
 
 #include <getopt.h>
-#include <stdlib.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "src/log.h"
+#include "src/option_table.h"
 #include "version.h"
 
-#define MAX_NTIMES 1000000
-#define MAX_OFFSET (1u << 24)
+#define MAX_ENTRIES 96
 
-enum long_only {
-    OPT_COPY = 256,
-    OPT_SCALE,
-    OPT_ADD,
-    OPT_TRIAD,
-    OPT_BIND,
-    OPT_PAGES,
-    OPT_STORES,
-    OPT_TYPE,
-    OPT_OFFSET,
-    OPT_FORMAT,
-    OPT_DRY_RUN,
-    OPT_PER_DOMAIN,
-    OPT_DOT,
-    OPT_READ,
-    OPT_WRITE,
-    OPT_NSTREAM,
-    OPT_ISA,
-    OPT_PEAK,
-    OPT_ACCEPTANCE,
-    OPT_EXPECT,
-    OPT_TOLERANCE,
-    OPT_REFERENCE,
-    OPT_SAVE_REFERENCE,
-    OPT_TIME_LIMIT,
-    OPT_MPI_PER_RANK,
-    OPT_TLB,
-    OPT_CPU,
-    OPT_ORDER,
-    OPT_NO_STAGGER,
-    OPT_TLB_MODE,
-    OPT_TLB_PAGES,
-    OPT_TLB_TRIALS,
-    OPT_REPEAT,
-    OPT_TLB_MAX_PAGES,
+/* One getopt_long option: a row of option_table, or one kernel of an ARG_KERNELS row. */
+struct entry {
+    const struct option_row *row;
+    int kernel; /* -1 unless the row is ARG_KERNELS */
 };
 
-static const struct option long_options[] = {
-    {"copy", no_argument, NULL, OPT_COPY},
-    {"scale", no_argument, NULL, OPT_SCALE},
-    {"add", no_argument, NULL, OPT_ADD},
-    {"triad", no_argument, NULL, OPT_TRIAD},
-    {"threads", required_argument, NULL, 't'},
-    {"bind", required_argument, NULL, OPT_BIND},
-    {"pages", required_argument, NULL, OPT_PAGES},
-    {"size", required_argument, NULL, 's'},
-    {"ntimes", required_argument, NULL, 'n'},
-    {"stores", required_argument, NULL, OPT_STORES},
-    {"type", required_argument, NULL, OPT_TYPE},
-    {"offset", required_argument, NULL, OPT_OFFSET},
-    {"format", required_argument, NULL, OPT_FORMAT},
-    {"output", required_argument, NULL, 'o'},
-    {"quiet", no_argument, NULL, 'q'},
-    {"dry-run", no_argument, NULL, OPT_DRY_RUN},
-    {"per-domain", required_argument, NULL, OPT_PER_DOMAIN},
-    {"dot", no_argument, NULL, OPT_DOT},
-    {"read", no_argument, NULL, OPT_READ},
-    {"write", no_argument, NULL, OPT_WRITE},
-    {"nstream", no_argument, NULL, OPT_NSTREAM},
-    {"isa", required_argument, NULL, OPT_ISA},
-    {"peak", required_argument, NULL, OPT_PEAK},
-    {"acceptance", no_argument, NULL, OPT_ACCEPTANCE},
-    {"expect", required_argument, NULL, OPT_EXPECT},
-    {"tolerance", required_argument, NULL, OPT_TOLERANCE},
-    {"reference", required_argument, NULL, OPT_REFERENCE},
-    {"save-reference", required_argument, NULL, OPT_SAVE_REFERENCE},
-    {"time-limit", required_argument, NULL, OPT_TIME_LIMIT},
-    {"mpi-per-rank", no_argument, NULL, OPT_MPI_PER_RANK},
-    {"tlb", no_argument, NULL, OPT_TLB},
-    {"cpu", required_argument, NULL, OPT_CPU},
-    {"order", required_argument, NULL, OPT_ORDER},
-    {"no-stagger", no_argument, NULL, OPT_NO_STAGGER},
-    {"tlb-mode", required_argument, NULL, OPT_TLB_MODE},
-    {"tlb-pages", required_argument, NULL, OPT_TLB_PAGES},
-    {"tlb-trials", required_argument, NULL, OPT_TLB_TRIALS},
-    {"repeat", required_argument, NULL, OPT_REPEAT},
-    {"tlb-max-pages", required_argument, NULL, OPT_TLB_MAX_PAGES},
-    {"help", no_argument, NULL, 'h'},
-    {"version", no_argument, NULL, 'V'},
-    PROBE_LONG_OPTIONS,
-    {NULL, 0, NULL, 0},
+/* getopt_long's tables, generated from option_table, and what the command line gave. */
+struct parser {
+    struct entry entries[MAX_ENTRIES];
+    struct option longopts[MAX_ENTRIES + 1]; /* val: 256 + the entry's index */
+    char shorts[2 * MAX_ENTRIES + 2];
+    size_t n;
+    int given[MAX_ENTRIES]; /* 1 for the first option given, 2 for the next...; 0 not given */
+    int seq;
+    int first_profile, first_probe; /* an entry's index + 1; 0 none */
 };
 
-void cli_print_help(FILE *out)
-{
-    fprintf(
-        out,
-        "Usage: membench [KERNELS] [OPTIONS]\n"
-        "STREAM-style memory bandwidth of this node: Copy, Scale, Add and Triad on every\n"
-        "core, arrays sized from the last-level cache, results validated.\n"
-        "\n"
-        "Kernels (default: all four, in STREAM order, unless only probes are asked for):\n"
-        "  --copy        c = a          (2 words moved per element)\n"
-        "  --scale       b = q*c        (2 words, 1 flop)\n"
-        "  --add         c = a + b      (3 words, 1 flop)\n"
-        "  --triad       a = b + q*c    (3 words, 2 flops)\n"
-        "Extra kernels (not in the default set):\n"
-        "  --dot         sum += a*b     (2 words read, a reduction)\n"
-        "  --read        sum += a       (1 word read, a reduction)\n"
-        "  --write       c = q          (1 word written)\n"
-        "  --nstream     a += b + q*c   (4 words: 3 read, 1 written)\n"
-        "\n"
-        "Probes:\n"
-        "  --tlb         TLB sizes and miss costs: one access per page over 1..32768 pages,\n"
-        "                against a control with the same cache lines in 64x fewer pages;\n"
-        "                names each data-TLB level, 4 KB and 2 MB pages, page-walk throughput\n"
-        "  --cpu N               pin the probe to PU N (default the first planned PU; -1 none)\n"
-        "  --order random|seq    page visiting order (default random)\n"
-        "  --no-stagger          touch line 0 of every page (default: page p uses line p mod 64)\n"
-        "  --tlb-mode chase|inc  pointer chase = latency (default), inc = a[i] += 1 loop\n"
-        "  --tlb-pages N         one point: N pages (like seed 000's ./tlb N T)\n"
-        "  --tlb-trials T        ... traversals of those N pages per sample (default: timed)\n"
-        "  --tlb-max-pages N     last point of the sweep (default 32768; the 2 MB sweep\n"
-        "                        goes to N/8 pages)\n"
-        "  --repeat K            samples per point, min and median reported (default 5)\n"
-        "  with -t N: the probe runs on N placed threads at once, each on its own pages\n"
-        "\n"
-        "Options (a comma list runs every combination, one result row each):\n"
-        "  -t, --threads N[,N...]  OpenMP threads (default $OMP_NUM_THREADS, else one per\n"
-        "                          physical core; at most %d)\n"
-        "  -s, --size SIZE[,...]   per-array size: 4xLLC (multiple of the total last-level\n"
-        "                          cache, fractions allowed), 1.5GiB, 512MiB, 512MB (decimal),\n"
-        "                          or a plain element count. Default: the STREAM rule, each\n"
-        "                          array >= 4x the total LLC and >= 1M elements\n"
-        "  -n, --ntimes N          repetitions; the first is discarded, the best of the rest\n"
-        "                          is reported (default 10, at least 2)\n"
-        "  --type double|float     element type (default double)\n"
-        "  --offset N              shift array k (a=0, b=1, c=2) by k*N elements, like\n"
-        "                          STREAM's OFFSET (default 0)\n"
-        "  --bind POLICY[,...]     thread placement: scatter (spread over packages, NUMA\n"
-        "                          nodes, LLCs, cores), compact (cores in order, one thread\n"
-        "                          per core before SMT siblings), none (the OS decides), or\n"
-        "                          one PU list of OS indices like 0,2,4-7 (repeat --bind to\n"
-        "                          sweep lists). Default: scatter below one thread per\n"
-        "                          core, compact from there; OpenMP's binding when\n"
-        "                          OMP_PROC_BIND/OMP_PLACES/GOMP_CPU_AFFINITY are set\n"
-        "  --per-domain numa|package|llc\n"
-        "                          also report each domain's bandwidth, all measured at once\n"
-        "  --pages 4k|thp|2m|1g|default[,...]\n"
-        "                          page backing of the arrays, verified in /proc/self/smaps:\n"
-        "                          4k (no THP), thp (transparent huge pages), 2m/1g (hugetlb\n"
-        "                          pages from the reserved pool), default (as the system\n"
-        "                          gives). Without --pages, HUGETLB_MORECORE (hugectl --heap)\n"
-        "                          chooses. Several values: an A/B against the first\n"
-        "                          (e.g. --pages 4k,2m)\n"
-        "  --stores auto|normal|nt store instructions: nt = non-temporal (streaming) stores\n"
-        "                          that skip the write-allocate read; auto = nt when the\n"
-        "                          arrays keep the STREAM rule, else normal. Runs with nt\n"
-        "                          are labelled tuned, as STREAM's rules ask\n"
-        "  --isa avx512|avx2|sse2  force a kernel variant (default: the widest the CPU has;\n"
-        "                          also MEMBENCH_ISA)\n"
-        "  --format text|csv|json  output format (default text)\n"
-        "  -o, --output FILE       write the report to FILE (a file is replaced only when\n"
-        "                          complete; a device, FIFO or /dev/fd/N is written to)\n"
-        "  -q, --quiet             one line per run\n"
-        "  --dry-run               print the plan (topology, LLC, sizes, memory) and exit\n"
-        "Node acceptance:\n"
-        "  --acceptance            the acceptance profile: all physical cores, scatter,\n"
-        "                          STREAM-rule arrays, the four kernels, double, auto stores,\n"
-        "                          offset 0, validated, within --time-limit (default 30 s) by\n"
-        "                          running fewer repetitions. Fixed: -t, -s, --bind, --type,\n"
-        "                          --stores, --offset, --isa, kernel and probe options are\n"
-        "                          refused; -n, --pages, --per-domain and output options not\n"
-        "  --expect K=MB/s[,...]   expected best rates, e.g. triad=90000,copy=85000; each\n"
-        "                          kernel named must run\n"
-        "  --tolerance PCT         allowed shortfall below expectations (default 5)\n"
-        "  --reference FILE        rates, profile and system fingerprint of a good node: this\n"
-        "                          run must measure its kernels; its profile is compared\n"
-        "  --save-reference FILE   write this node's results as a reference (needs a kernel\n"
-        "                          run that passes)\n"
-        "  --time-limit SECONDS    stop repeating once the next repetition would not fit\n"
-        "  --mpi-per-rank          (MPI builds, under mpirun/srun) measure on every rank, not\n"
-        "                          once per node: per-socket runs, or tests on one machine\n"
-        "  --peak GB/s             theoretical memory bandwidth, to report %% of peak\n"
-        "                          (default: estimated from SMBIOS when readable)\n"
-        "  -h, --help              this help\n"
-        "  -V, --version           version\n"
-        "\n"
-        "Exit status: 0 success; 1 validation, page verification or an acceptance check\n"
-        "failed; 130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP (finished runs still\n"
-        "written); 2 bad usage or input; 3 a required resource is missing (memory, huge\n"
-        "pages, cache size) or writing the report failed; every error is one line on\n"
-        "stderr.\n"
-        "Rates are MB/s = 10^6 bytes/s of STREAM-counted traffic, from the best time.\n",
-        MAX_THREADS);
-    probe_print_help(out);
-}
-
-static int usage_error(const char *fmt, const char *a, const char *b)
+int option_error(const char *fmt, ...)
 {
     char msg[512];
-    snprintf(msg, sizeof(msg), fmt, a, b);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
     log_error("%s; see membench --help", msg);
     return 1;
 }
 
-struct word_list {
-    const char *const *accepted;
-    const char **dest;
-    size_t *count;
-    const char *hint;
-};
+int option_list(const char *option, const char *list, int (*each)(const char *, void *), void *ctx)
+{
+    char why[256];
+    int rc = for_each_list_item(list, each, ctx, why, sizeof(why));
+    if (rc == -1) /* the list itself is malformed; callbacks report their own errors */
+        return option_error("%s: %s", option, why);
+    return rc;
+}
+
+static bool takes_value(const struct option_row *r)
+{
+    return r->kind > ARG_VERSION;
+}
+
+static const char *entry_name(const struct entry *e)
+{
+    return e->kernel >= 0 ? kernel_table[e->kernel].flag + 2 : e->row->name;
+}
+
+static const char *choice(const struct option_row *r, size_t i)
+{
+    return r->choice_at ? r->choice_at(i) : r->choices[i];
+}
+
+/* "text|csv|json" */
+static void join_choices(const struct option_row *r, const char *sep, char *buf, size_t len)
+{
+    buf[0] = 0;
+    for (size_t i = 0; choice(r, i); i++) {
+        strncat(buf, i ? sep : "", len - strlen(buf) - 1);
+        strncat(buf, choice(r, i), len - strlen(buf) - 1);
+    }
+}
+
+static void build_parser(struct parser *p)
+{
+    char *s = p->shorts;
+    *s++ = ':'; /* a missing value returns ':' */
+    for (size_t i = 0; i < option_table_rows; i++) {
+        const struct option_row *r = &option_table[i];
+        int n = r->kind == ARG_KERNELS ? KERNEL_COUNT : r->kind == ARG_TEXT ? 0 : 1;
+        for (int k = 0; k < n && p->n < MAX_ENTRIES; k++) {
+            if (r->kind == ARG_KERNELS && !(r->bits & (1u << k))) continue;
+            struct entry *e = &p->entries[p->n];
+            *e = (struct entry){r, r->kind == ARG_KERNELS ? k : -1};
+            p->longopts[p->n] =
+                (struct option){entry_name(e), takes_value(r), NULL, 256 + (int)p->n};
+            if (r->short_name) {
+                *s++ = r->short_name;
+                if (takes_value(r)) *s++ = ':';
+            }
+            p->n++;
+        }
+    }
+    *s = 0;
+}
+
+/* The entry of what getopt_long returned: 256 + its index, or its short option. */
+static size_t entry_of(const struct parser *p, int c)
+{
+    if (c >= 256) return (size_t)(c - 256);
+    size_t i = 0;
+    while (i + 1 < p->n && p->entries[i].row->short_name != c)
+        i++;
+    return i;
+}
+
+/* "-t/--threads", "--stores"; which is an entry's index + 1 */
+static void entry_label(const struct parser *p, int which, char *buf, size_t len)
+{
+    if (which <= 0) {
+        snprintf(buf, len, "?");
+        return;
+    }
+    const struct entry *e = &p->entries[which - 1];
+    if (e->row->short_name)
+        snprintf(buf, len, "-%c/--%s", e->row->short_name, entry_name(e));
+    else
+        snprintf(buf, len, "--%s", entry_name(e));
+}
+
+static void print_row(FILE *out, const struct option_row *r, int col)
+{
+    char arg[128] = "";
+    if (r->arg)
+        snprintf(arg, sizeof(arg), " %s", r->arg);
+    else if (r->choices || r->choice_at) {
+        arg[0] = ' ';
+        join_choices(r, "|", arg + 1, sizeof(arg) - 1);
+    }
+    int used;
+    if (r->short_name)
+        used = fprintf(out, "  -%c, --%s%s", r->short_name, r->name, arg);
+    else
+        used = fprintf(out, "  --%s%s", r->name, arg);
+    int first = r->first_col ? r->first_col : col;
+    if (used >= first) { /* too wide: the text starts on the next line */
+        fputc('\n', out);
+        used = 0;
+    }
+    fprintf(out, "%*s", first - used, "");
+    for (const char *line = r->help;;) {
+        size_t len = strcspn(line, "\n");
+        fprintf(out, "%.*s\n", (int)len, line);
+        if (!line[len]) break;
+        line += len + 1;
+        fprintf(out, "%*s", col, "");
+    }
+}
+
+void cli_print_help(FILE *out)
+{
+    int col = 0;
+    for (size_t i = 0; i < option_table_rows; i++) {
+        const struct option_row *r = &option_table[i];
+        if (r->col) col = r->col;
+        if (r->kind == ARG_TEXT) {
+            fputs(r->help, out);
+        } else if (r->kind == ARG_KERNELS) {
+            for (int k = 0; k < KERNEL_COUNT; k++)
+                if (r->bits & (1u << k))
+                    fprintf(out, "  %-*s%-15s%s\n", col - 2, kernel_table[k].flag,
+                            kernel_table[k].formula, kernel_table[k].help);
+        } else {
+            print_row(out, r, col);
+        }
+    }
+}
 
 struct list_ctx {
     struct options *opts;
+    const struct option_row *row;
     const char *option;
-    const struct word_list *words;
-    char why[256];
 };
-
-static int add_threads(const char *item, void *vctx)
-{
-    struct list_ctx *ctx = vctx;
-    struct options *o = ctx->opts;
-    uint64_t v;
-    if (parse_uint(item, 1, MAX_THREADS, &v, ctx->why, sizeof(ctx->why)) != 0)
-        return usage_error("--threads: %s", ctx->why, "");
-    if (o->n_threads == LIST_MAX) return usage_error("--threads: more than 64 values%s%s", "", "");
-    o->threads[o->n_threads++] = (unsigned)v;
-    return 0;
-}
-
-static int add_bind(const char *item, void *vctx)
-{
-    struct list_ctx *ctx = vctx;
-    struct options *o = ctx->opts;
-    if (o->n_binds == LIST_MAX) return usage_error("--bind: more than 64 values%s%s", "", "");
-    if (bind_spec_parse(item, &o->binds[o->n_binds], ctx->why, sizeof(ctx->why)) != 0)
-        return usage_error("--bind: %s%s", ctx->why, "");
-    o->n_binds++;
-    return 0;
-}
-
-static int add_size(const char *item, void *vctx)
-{
-    struct list_ctx *ctx = vctx;
-    struct options *o = ctx->opts;
-    if (o->n_sizes == LIST_MAX) return usage_error("--size: more than 64 values%s%s", "", "");
-    if (parse_size(item, &o->sizes[o->n_sizes], ctx->why, sizeof(ctx->why)) != 0)
-        return usage_error("--size: %s", ctx->why, "");
-    o->n_sizes++;
-    return 0;
-}
-
-/* Values accepted by the list options of words. */
-static const char *const page_values[] = {"default", "4k", "thp", "2m", "1g", NULL};
-static const char *const store_values[] = {"auto", "normal", "nt", NULL};
-
-static const char *find_word(const char *const *words, const char *item)
-{
-    for (; *words; words++)
-        if (strcmp(*words, item) == 0) return *words;
-    return NULL;
-}
 
 static int add_word(const char *item, void *vctx)
 {
     struct list_ctx *ctx = vctx;
-    const struct word_list *w = ctx->words;
-    const char *word = find_word(w->accepted, item);
-    char msg[300];
+    const struct option_row *r = ctx->row;
+    const char *word = NULL;
+    for (size_t i = 0; !word && choice(r, i); i++)
+        if (strcmp(choice(r, i), item) == 0) word = choice(r, i);
     if (!word) {
+        char msg[300], accepted[128];
         snprintf(msg, sizeof(msg), "%s %s", ctx->option, item);
-        return usage_error("%s: unknown value (accepted: %s)", msg, w->hint);
+        join_choices(r, ", ", accepted, sizeof(accepted));
+        return option_error("%s: unknown value (accepted: %s)", msg, accepted);
     }
-    if (*w->count == LIST_MAX) return usage_error("%s: more than 64 values%s", ctx->option, "");
-    w->dest[(*w->count)++] = word;
+    const char **words = (const char **)((char *)ctx->opts + r->field);
+    size_t *count = (size_t *)((char *)ctx->opts + r->count);
+    if (*count == r->field_size / sizeof(*words))
+        return option_error("%s: more than %zu values", ctx->option, *count);
+    words[(*count)++] = word;
     return 0;
 }
 
-static int parse_list(struct options *o, const char *option, const char *arg,
-                      int (*each)(const char *, void *), const struct word_list *words)
+/* The count of an ARG_UINTS list: a size_t or an int. */
+static size_t load_count(const void *at, size_t size)
 {
-    struct list_ctx ctx = {.opts = o, .option = option, .words = words};
+    if (size == sizeof(size_t)) return *(const size_t *)at;
+    return (size_t) * (const int *)at;
+}
+
+static void store_count(void *at, size_t size, size_t n)
+{
+    if (size == sizeof(size_t))
+        *(size_t *)at = n;
+    else
+        *(int *)at = (int)n;
+}
+
+static int add_number(const char *item, void *vctx)
+{
+    struct list_ctx *ctx = vctx;
+    const struct option_row *r = ctx->row;
+    unsigned *values = (unsigned *)((char *)ctx->opts + r->field);
+    void *count = (char *)ctx->opts + r->count;
+    size_t n = load_count(count, r->count_size);
     char why[256];
-    int rc = for_each_list_item(arg, each, &ctx, why, sizeof(why));
-    if (rc == -1) /* the list itself is malformed; callbacks report their own errors */
-        return usage_error("%s: %s", option, why);
-    return rc;
-}
-
-static int parse_choice(const char *option, const char *arg, const char *const *choices, int *index)
-{
-    for (int i = 0; choices[i]; i++)
-        if (strcmp(arg, choices[i]) == 0) {
-            *index = i;
-            return 0;
-        }
-    char accepted[128] = "";
-    for (int i = 0; choices[i]; i++) {
-        strncat(accepted, i ? "|" : "", sizeof(accepted) - strlen(accepted) - 1);
-        strncat(accepted, choices[i], sizeof(accepted) - strlen(accepted) - 1);
-    }
-    char msg[300];
-    snprintf(msg, sizeof(msg), "%s '%.200s'", option, arg);
-    return usage_error("%s: unknown value; use %s", msg, accepted);
-}
-
-static int parse_isa(struct options *o, const char *source, const char *arg)
-{
-    enum isa isa;
-    if (isa_parse(arg, &isa) != 0) {
-        char msg[200];
-        snprintf(msg, sizeof(msg), "%s '%.100s'", source, arg);
-        return usage_error("%s: unknown instruction set; use avx512, avx2 or sse2%s", msg, "");
-    }
-    o->isa = isa;
-    o->isa_forced_by = source;
+    uint64_t v;
+    if (parse_uint(item, r->min, r->max, &v, why, sizeof(why)) != 0)
+        return option_error("%s: %s", ctx->option, why);
+    if (r->flags & OPTF_ONCE)
+        for (size_t i = 0; i < n; i++)
+            if (values[i] == v) return 0; /* listed twice: measured once */
+    if (n == r->field_size / sizeof(*values))
+        return option_error("%s: more than %zu values", ctx->option, n);
+    values[n] = (unsigned)v;
+    store_count(count, r->count_size, n + 1);
     return 0;
 }
 
-static int parse_positive(const char *arg, const char *option, const char *hint, double min,
-                          double max, double *out)
+static int apply(struct options *o, const struct entry *e, const char *arg)
 {
-    char *end;
-    double v = strtod(arg, &end);
-    if (end == arg || *end || !(v >= min) || !(v <= max)) {
-        char msg[200];
-        snprintf(msg, sizeof(msg), "%s '%.60s'", option, arg);
-        return usage_error("%s: give %s", msg, hint);
+    const struct option_row *r = e->row;
+    void *at = (char *)o + r->field;
+    char option[48], why[256];
+    snprintf(option, sizeof(option), "--%s", r->name);
+    struct list_ctx ctx = {o, r, option};
+    uint64_t v;
+    switch (r->kind) {
+    case ARG_KERNELS: o->kernel_mask |= 1u << e->kernel; return 0;
+    case ARG_SET: *(bool *)at = true; return 0;
+    case ARG_CLEAR: *(bool *)at = false; return 0;
+    case ARG_BITS: *(unsigned *)at |= r->bits; return 0;
+    case ARG_UINT:
+        if (parse_uint(arg, r->min, r->max, &v, why, sizeof(why)) != 0)
+            return r->hint ? option_error("%s: %s (%s)", option, why, r->hint)
+                           : option_error("%s: %s", option, why);
+        if (r->field_size == sizeof(uint64_t))
+            *(uint64_t *)at = v;
+        else
+            *(unsigned *)at = (unsigned)v;
+        return 0;
+    case ARG_REAL: {
+        char *end;
+        double d = strtod(arg, &end);
+        if (end == arg || *end || !(d >= (double)r->min) || !(d <= (double)r->max))
+            return option_error("%s '%.60s': give %s", option, arg, r->hint);
+        *(double *)at = d;
+        return 0;
     }
-    *out = v;
-    return 0;
-}
-
-static int parse_peak(struct options *o, const char *arg)
-{
-    char *end;
-    double gbs = strtod(arg, &end);
-    if (end == arg || *end || !(gbs > 0.0) || gbs > 1e6)
-        return usage_error("--peak '%s': give the theoretical peak in GB/s, e.g. --peak 102.4%s",
-                           arg, "");
-    o->peak_mbps = gbs * 1000.0;
-    return 0;
+    case ARG_CHOICE:
+        for (size_t i = 0; choice(r, i); i++)
+            if (strcmp(arg, choice(r, i)) == 0) {
+                *(unsigned *)at = (unsigned)(i + r->min);
+                return 0;
+            }
+        char accepted[128];
+        join_choices(r, "|", accepted, sizeof(accepted));
+        return option_error("%s '%.200s': unknown value; use %s", option, arg, accepted);
+    case ARG_WORDS: return option_list(option, arg, add_word, &ctx);
+    case ARG_UINTS: return option_list(option, arg, add_number, &ctx);
+    case ARG_NAME:
+        if (!*arg) return option_error("%s: empty %s", option, r->hint);
+        *(const char **)at = arg;
+        return 0;
+    case ARG_CUSTOM: return r->set(o, arg);
+    default: return 0;
+    }
 }
 
 static void set_defaults(struct options *o)
@@ -365,225 +300,67 @@ static void set_defaults(struct options *o)
     o->tlb.max_pages = TLB_DEFAULT_MAX_PAGES;
 }
 
-/* The probe's options: checked here as text, against the machine when the probe is planned. */
-static int apply_tlb_option(struct tlb_options *t, int c, const char *arg)
+/* An option of a probe given without its probe. */
+static int check_groups(const struct parser *p)
 {
-    static const char *const orders[] = {"random", "seq", NULL};
-    static const char *const modes[] = {"chase", "inc", NULL};
-    static const char *const names[] = {"--cpu",      "--order",        "--no-stagger",
-                                        "--tlb-mode", "--tlb-pages",    "--tlb-trials",
-                                        "--repeat",   "--tlb-max-pages"};
-    char why[256];
-    uint64_t v;
-    int index = 0;
-    if (c < OPT_CPU || c > OPT_TLB_MAX_PAGES)
-        return usage_error("internal: unhandled option %s%s", "", "");
-    if (!t->any_option) t->first_option = names[c - OPT_CPU];
-    t->any_option = true;
-    switch (c) {
-    case OPT_CPU:
-        if (strcmp(arg, "-1") == 0) {
-            t->cpu = -1;
-        } else if (parse_uint(arg, 0, 65535, &v, why, sizeof(why)) != 0) {
-            return usage_error("--cpu: %s; give a PU number, or -1 for unpinned", why, "");
-        } else {
-            t->cpu = (int)v;
+    static const char *const rule[GROUP_COUNT] = {
+        [GROUP_FAULTS] = "%s only applies to %s; add it",
+        [GROUP_SHOOTDOWN] = "%s only applies to %s; add it",
+        [GROUP_TLB] = "%s is an option of the TLB probe; add %s",
+    };
+    for (int g = GROUP_NONE + 1; g < GROUP_COUNT; g++) {
+        int probe = 0, first = 0;
+        bool requested = false;
+        for (size_t i = 0; i < p->n; i++) {
+            if (p->entries[i].row->group != (enum option_group)g) continue;
+            if (p->entries[i].row->flags & OPTF_PROBE) {
+                probe = (int)i + 1;
+                requested = p->given[i] != 0;
+            } else if (p->given[i] && (!first || p->given[i] < p->given[first - 1])) {
+                first = (int)i + 1;
+            }
         }
-        t->cpu_given = true;
-        return 0;
-    case OPT_ORDER:
-        if (parse_choice("--order", arg, orders, &index) != 0) return 1;
-        t->order = (enum tlb_order)index;
-        return 0;
-    case OPT_NO_STAGGER: t->stagger = false; return 0;
-    case OPT_TLB_MODE:
-        if (parse_choice("--tlb-mode", arg, modes, &index) != 0) return 1;
-        t->mode = (enum tlb_mode)index;
-        return 0;
-    case OPT_TLB_PAGES:
-        if (parse_uint(arg, 1, TLB_MAX_PAGES_LIMIT, &v, why, sizeof(why)) != 0)
-            return usage_error("--tlb-pages: %s (the number of pages to touch)", why, "");
-        t->pages = v;
-        return 0;
-    case OPT_TLB_TRIALS:
-        if (parse_uint(arg, 1, 1000000000000ull, &v, why, sizeof(why)) != 0)
-            return usage_error("--tlb-trials: %s (traversals of the pages per sample)", why, "");
-        t->trials = v;
-        return 0;
-    case OPT_REPEAT:
-        if (parse_uint(arg, 1, 1000, &v, why, sizeof(why)) != 0)
-            return usage_error("--repeat: %s (samples per point)", why, "");
-        t->repeat = (unsigned)v;
-        return 0;
-    default: /* OPT_TLB_MAX_PAGES */
-        if (parse_uint(arg, 4, TLB_MAX_PAGES_LIMIT, &v, why, sizeof(why)) != 0)
-            return usage_error("--tlb-max-pages: %s (the sweep's last point)", why, "");
-        t->max_pages = v;
-        return 0;
+        if (first && !requested) {
+            char option[48], flag[48];
+            entry_label(p, first, option, sizeof(option));
+            entry_label(p, probe, flag, sizeof(flag));
+            return option_error(rule[g], option, flag);
+        }
     }
+    return 0;
 }
 
 /* Combinations of probe options that cannot mean anything. */
 static int check_tlb_options(const struct options *o)
 {
     const struct tlb_options *t = &o->tlb;
-    if (t->any_option && !t->enabled)
-        return usage_error("%s is an option of the TLB probe; add --tlb%s", t->first_option, "");
     if (t->trials && !t->pages)
-        return usage_error("--tlb-trials needs --tlb-pages N (trials are traversals of N "
-                           "pages)%s%s",
-                           "", "");
+        return option_error("--tlb-trials needs --tlb-pages N (trials are traversals of N "
+                            "pages)");
     if (t->pages && t->max_pages != TLB_DEFAULT_MAX_PAGES)
-        return usage_error("--tlb-pages measures one point; --tlb-max-pages is for sweeps, "
-                           "drop one of them%s%s",
-                           "", "");
+        return option_error("--tlb-pages measures one point; --tlb-max-pages is for sweeps, "
+                            "drop one of them");
     if (t->enabled && t->cpu_given && o->n_threads)
-        return usage_error("--cpu pins the single-thread probe; with --threads place the "
-                           "threads with --bind (e.g. --bind 0,1)%s%s",
-                           "", "");
+        return option_error("--cpu pins the single-thread probe; with --threads place the "
+                            "threads with --bind (e.g. --bind 0,1)");
     return 0;
 }
 
-static int apply_option(struct options *o, int c, const char *arg)
-{
-    static const char *const types[] = {"double", "float", NULL};
-    static const char *const formats[] = {"text", "csv", "json", NULL};
-    static const char *const domains[] = {"numa", "package", "llc", NULL};
-    char why[256];
-    uint64_t v;
-    int index = 0;
-    struct word_list pages = {page_values, o->pages, &o->n_pages, "default, 4k, thp, 2m, 1g"};
-    struct word_list stores = {store_values, o->stores, &o->n_stores, "auto, normal, nt"};
-    switch (c) {
-    case OPT_COPY: o->kernel_mask |= 1u << KERNEL_COPY; return 0;
-    case OPT_SCALE: o->kernel_mask |= 1u << KERNEL_SCALE; return 0;
-    case OPT_ADD: o->kernel_mask |= 1u << KERNEL_ADD; return 0;
-    case OPT_TRIAD: o->kernel_mask |= 1u << KERNEL_TRIAD; return 0;
-    case OPT_DOT: o->kernel_mask |= 1u << KERNEL_DOT; return 0;
-    case OPT_READ: o->kernel_mask |= 1u << KERNEL_READ; return 0;
-    case OPT_WRITE: o->kernel_mask |= 1u << KERNEL_WRITE; return 0;
-    case OPT_NSTREAM: o->kernel_mask |= 1u << KERNEL_NSTREAM; return 0;
-    case OPT_ISA: return parse_isa(o, "--isa", arg);
-    case OPT_PEAK: return parse_peak(o, arg);
-    case OPT_ACCEPTANCE: o->acceptance = true; return 0;
-    case OPT_MPI_PER_RANK: o->mpi_per_rank = true; return 0;
-    case OPT_EXPECT:
-        if (expectations_parse(arg, &o->expect, why, sizeof(why)) != 0)
-            return usage_error("--expect: %s%s", why, "");
-        o->checks = true;
-        return 0;
-    case OPT_TOLERANCE:
-        return parse_positive(arg, "--tolerance", "a percentage, e.g. --tolerance 5", 0.0, 100.0,
-                              &o->tolerance_pct);
-    case OPT_TIME_LIMIT:
-        return parse_positive(arg, "--time-limit", "seconds, e.g. --time-limit 30", 1.0, 86400.0,
-                              &o->time_limit_s);
-    case OPT_REFERENCE:
-        if (!*arg) return usage_error("--reference: empty file name%s%s", "", "");
-        o->reference = arg;
-        o->checks = true;
-        return 0;
-    case OPT_SAVE_REFERENCE:
-        if (!*arg) return usage_error("--save-reference: empty file name%s%s", "", "");
-        o->save_reference = arg;
-        return 0;
-    case 't': return parse_list(o, "--threads", arg, add_threads, NULL);
-    case 's': return parse_list(o, "--size", arg, add_size, NULL);
-    case OPT_PAGES: return parse_list(o, "--pages", arg, add_word, &pages);
-    case OPT_BIND:
-        if (bind_text_is_list(arg)) /* "0,2,4-7" is one PU list, not three policies */
-            return add_bind(arg, &(struct list_ctx){.opts = o, .option = "--bind"});
-        return parse_list(o, "--bind", arg, add_bind, NULL);
-    case OPT_PER_DOMAIN:
-        if (parse_choice("--per-domain", arg, domains, &index) != 0) return 1;
-        o->per_domain = (enum domain_kind)(index + 1);
-        return 0;
-    case OPT_STORES: return parse_list(o, "--stores", arg, add_word, &stores);
-    case 'n':
-        if (parse_uint(arg, 2, MAX_NTIMES, &v, why, sizeof(why)) != 0)
-            return usage_error("--ntimes: %s (the first repetition is discarded, so at least 2)",
-                               why, "");
-        o->ntimes = (unsigned)v;
-        return 0;
-    case OPT_OFFSET:
-        if (parse_uint(arg, 0, MAX_OFFSET, &v, why, sizeof(why)) != 0)
-            return usage_error("--offset: %s%s", why, "");
-        o->offset = (size_t)v;
-        return 0;
-    case OPT_TYPE:
-        if (parse_choice("--type", arg, types, &index) != 0) return 1;
-        o->type = index == 1 ? TYPE_FLOAT : TYPE_DOUBLE;
-        return 0;
-    case OPT_FORMAT:
-        if (parse_choice("--format", arg, formats, &index) != 0) return 1;
-        o->format = (enum output_format)index;
-        return 0;
-    case 'o':
-        if (!*arg) return usage_error("--output: empty file name%s%s", "", "");
-        o->output = arg;
-        return 0;
-    case 'q': o->quiet = true; return 0;
-    case OPT_DRY_RUN: o->dry_run = true; return 0;
-    case OPT_TLB: o->tlb.enabled = true; return 0;
-    default:
-        if (c >= OPT_FAULTS) return probe_apply_option(&o->probes, c, arg);
-        return apply_tlb_option(&o->tlb, c, arg);
-    }
-}
-
-/* Options that choose what is measured: the acceptance profile fixes every one of them. */
-static bool changes_profile(int c)
-{
-    switch (c) {
-    case 't':
-    case 's':
-    case OPT_BIND:
-    case OPT_TYPE:
-    case OPT_STORES:
-    case OPT_OFFSET:
-    case OPT_ISA:
-    case OPT_TLB:
-    case OPT_FAULTS:
-    case OPT_SHOOTDOWN:
-    case OPT_TIMER: return true;
-    default: return (c >= OPT_COPY && c <= OPT_TRIAD) || (c >= OPT_DOT && c <= OPT_NSTREAM);
-    }
-}
-
-static bool is_probe(int c)
-{
-    return c == OPT_TLB || c == OPT_FAULTS || c == OPT_SHOOTDOWN || c == OPT_TIMER;
-}
-
-/* "-t/--threads", "--stores" */
-static void option_label(int c, char *buf, size_t len)
-{
-    for (const struct option *lo = long_options; lo->name; lo++)
-        if (lo->val == c) {
-            if (c < 256)
-                snprintf(buf, len, "-%c/--%s", c, lo->name);
-            else
-                snprintf(buf, len, "--%s", lo->name);
-            return;
-        }
-    snprintf(buf, len, "?");
-}
-
 /* A verdict must check what it names: the profile as documented, kernels that run. */
-static int check_verdict_options(const struct options *o, int first_probe)
+static int check_verdict_options(const struct options *o, const struct parser *p)
 {
     char name[48], msg[400];
-    if (o->acceptance && o->profile_option) {
-        option_label(o->profile_option, name, sizeof(name));
+    if (o->acceptance && p->first_profile) {
+        entry_label(p, p->first_profile, name, sizeof(name));
         snprintf(msg, sizeof(msg),
                  "--acceptance is a fixed profile (all physical cores, scatter, STREAM-rule "
                  "arrays, the four kernels, double, auto stores, offset 0) and %s changes it; "
                  "drop %s, or check that run with --expect/--reference instead",
                  name, name);
-        return usage_error("%s%s", msg, "");
+        return option_error("%s", msg);
     }
     if (o->acceptance && o->isa_forced_by)
-        return usage_error(
+        return option_error(
             "--acceptance is a fixed profile and %s changes its kernels; %s", o->isa_forced_by,
             strcmp(o->isa_forced_by, "MEMBENCH_ISA") == 0 ? "unset MEMBENCH_ISA" : "drop --isa");
     if (o->kernel_mask == 0 && (o->checks || o->save_reference)) {
@@ -593,12 +370,12 @@ static int check_verdict_options(const struct options *o, int first_probe)
         const char *verdict = expect         ? "--expect"
                               : o->reference ? "--reference"
                                              : "--save-reference";
-        option_label(first_probe, name, sizeof(name));
+        entry_label(p, p->first_probe, name, sizeof(name));
         snprintf(msg, sizeof(msg),
                  "%s needs STREAM kernel rates but %s runs only its probe, no kernel; add the "
                  "kernels (e.g. --triad) or drop %s",
                  verdict, name, verdict);
-        return usage_error("%s%s", msg, "");
+        return option_error("%s", msg);
     }
     for (int k = 0; k < KERNEL_COUNT; k++) {
         if (o->expect.rate_mbps[k] <= 0.0 || (o->kernel_mask & (1u << k))) continue;
@@ -618,7 +395,7 @@ static int check_verdict_options(const struct options *o, int first_probe)
                      "--expect %s: this run measures %s, not %s; add %s (kernel options choose "
                      "what runs) or drop %s from --expect",
                      word, runs, word, kernel_table[k].flag, word);
-        return usage_error("%s%s", msg, "");
+        return option_error("%s", msg);
     }
     return 0;
 }
@@ -639,10 +416,10 @@ void cli_free(struct options *o)
 /* What getopt_long refused: an unknown short option (optopt is its letter), or a long option
  * that is unknown, ambiguous or given a value it does not take (optopt is then the option's
  * code, often no character at all), so the long ones are judged from what was typed. */
-static void bad_option(const char *typed, int optopt_code)
+static void bad_option(const struct parser *p, const char *typed, int optopt_code)
 {
     if (strncmp(typed, "--", 2) != 0) {
-        usage_error("unknown option '-%s'%s", (char[]){(char)optopt_code, 0}, "");
+        option_error("unknown option '-%c'", (char)optopt_code);
         return;
     }
     const char *name = typed + 2;
@@ -650,7 +427,7 @@ static void bad_option(const char *typed, int optopt_code)
     const struct option *exact = NULL, *prefix = NULL;
     int n_prefix = 0;
     char candidates[256] = "";
-    for (const struct option *o = long_options; o->name; o++) {
+    for (const struct option *o = p->longopts; o->name; o++) {
         if (strncmp(o->name, name, len) != 0) continue;
         if (strlen(o->name) == len) exact = o;
         prefix = o;
@@ -664,44 +441,59 @@ static void bad_option(const char *typed, int optopt_code)
     char shown[80];
     snprintf(shown, sizeof(shown), "--%.*s", (int)(len < 60 ? len : 60), name);
     if (hit && name[len] == '=' && hit->has_arg == no_argument)
-        usage_error("option '--%s' takes no value%s", hit->name, "");
+        option_error("option '--%s' takes no value", hit->name);
     else if (!hit && n_prefix > 1)
-        usage_error("option '%s' is ambiguous (%s...); write more of its name", shown, candidates);
+        option_error("option '%s' is ambiguous (%s...); write more of its name", shown, candidates);
     else
-        usage_error("unknown option '%s'%s", shown, "");
+        option_error("unknown option '%s'", shown);
 }
 
 enum cli_action cli_parse(int argc, char **argv, struct options *o)
 {
+    struct parser p = {0};
+    build_parser(&p);
     set_defaults(o);
     opterr = 0;
     optind = 0; /* 0, not 1: glibc then also forgets a previous call's half-read "-Vs1,2" */
-    int c, first_probe = 0;
-    while ((c = getopt_long(argc, argv, ":t:s:n:o:qhV", long_options, NULL)) != -1) {
+    int c;
+    while ((c = getopt_long(argc, argv, p.shorts, p.longopts, NULL)) != -1) {
         const char *current = argv[optind - 1];
-        switch (c) {
-        case 'h': cli_print_help(stdout); return CLI_EXIT_OK;
-        case 'V': printf("membench %s\n", MEMBENCH_VERSION); return CLI_EXIT_OK;
-        case ':': usage_error("option '%s' needs a value%s", current, ""); return CLI_EXIT_USAGE;
-        case '?': bad_option(current, optopt); return CLI_EXIT_USAGE;
-        default:
-            if (changes_profile(c) && !o->profile_option) o->profile_option = c;
-            if (is_probe(c) && !first_probe) first_probe = c;
-            if (apply_option(o, c, optarg) != 0) return CLI_EXIT_USAGE;
+        if (c == ':') {
+            option_error("option '%s' needs a value", current);
+            return CLI_EXIT_USAGE;
         }
+        if (c == '?') {
+            bad_option(&p, current, optopt);
+            return CLI_EXIT_USAGE;
+        }
+        size_t i = entry_of(&p, c);
+        const struct option_row *r = p.entries[i].row;
+        if (r->kind == ARG_HELP) {
+            cli_print_help(stdout);
+            return CLI_EXIT_OK;
+        }
+        if (r->kind == ARG_VERSION) {
+            printf("membench %s\n", MEMBENCH_VERSION);
+            return CLI_EXIT_OK;
+        }
+        if (!p.given[i]) p.given[i] = ++p.seq;
+        if ((r->flags & OPTF_PROFILE) && !p.first_profile) p.first_profile = (int)i + 1;
+        if ((r->flags & OPTF_PROBE) && !p.first_probe) p.first_probe = (int)i + 1;
+        if (apply(o, &p.entries[i], optarg) != 0) return CLI_EXIT_USAGE;
     }
     if (optind < argc) {
-        usage_error("unexpected argument '%s'%s", argv[optind], "");
+        option_error("unexpected argument '%s'", argv[optind]);
         return CLI_EXIT_USAGE;
     }
-    if (probe_options_finish(&o->probes) != 0) return CLI_EXIT_USAGE;
+    if (check_groups(&p) != 0) return CLI_EXIT_USAGE;
     if (check_tlb_options(o) != 0) return CLI_EXIT_USAGE;
     /* probes alone replace the STREAM kernels; with a kernel flag both run */
     if (o->kernel_mask == 0 && o->probes.mask == 0 && !o->tlb.enabled)
         o->kernel_mask = KERNEL_MASK_STREAM;
     const char *env_isa = getenv("MEMBENCH_ISA");
-    if (!o->isa_forced_by && env_isa && *env_isa && parse_isa(o, "MEMBENCH_ISA", env_isa) != 0)
+    if (!o->isa_forced_by && env_isa && *env_isa &&
+        option_force_isa(o, "MEMBENCH_ISA", env_isa) != 0)
         return CLI_EXIT_USAGE;
-    if (check_verdict_options(o, first_probe) != 0) return CLI_EXIT_USAGE;
+    if (check_verdict_options(o, &p) != 0) return CLI_EXIT_USAGE;
     return CLI_RUN;
 }

@@ -46,7 +46,6 @@ struct options {
     bool dry_run;
     double peak_mbps;           /* --peak, 0 when not given */
     bool acceptance;            /* the fixed acceptance profile */
-    int profile_option;         /* the first option given that the profile fixes; 0 = none */
     struct expectations expect; /* --expect, then the --reference file's rates */
     bool checks;                /* --expect or --reference: evaluate acceptance checks */
     double tolerance_pct;

@@ -20,29 +20,6 @@ enum probe_id { PROBE_FAULTS, PROBE_SHOOTDOWN, PROBE_TIMER, PROBE_COUNT };
 #define SHOOTDOWN_MAX_PAGE_COUNTS 32
 #define SHOOTDOWN_SECONDS_PER_POINT 0.02
 
-/* getopt_long codes of the probe options, and their rows of the option table. */
-enum probe_option_code {
-    OPT_FAULTS = 512,
-    OPT_SHOOTDOWN,
-    OPT_TIMER,
-    OPT_FAULTS_SIZE,
-    OPT_FAULTS_DIR,
-    OPT_FAULTS_BACKING,
-    OPT_SHOOTDOWN_REMOTE,
-    OPT_SHOOTDOWN_PAGES,
-};
-
-#define PROBE_LONG_OPTIONS                                                                         \
-    {"faults", no_argument, NULL, OPT_FAULTS}, {"shootdown", no_argument, NULL, OPT_SHOOTDOWN},    \
-        {"timer", no_argument, NULL, OPT_TIMER},                                                   \
-        {"faults-size", required_argument, NULL, OPT_FAULTS_SIZE},                                 \
-        {"faults-dir", required_argument, NULL, OPT_FAULTS_DIR},                                   \
-        {"faults-backing", required_argument, NULL, OPT_FAULTS_BACKING},                           \
-        {"shootdown-remote", required_argument, NULL, OPT_SHOOTDOWN_REMOTE},                       \
-    {                                                                                              \
-        "shootdown-pages", required_argument, NULL, OPT_SHOOTDOWN_PAGES                            \
-    }
-
 struct probe_options {
     unsigned mask;            /* PROBE_BIT()s requested */
     uint64_t faults_bytes;    /* 0: FAULTS_DEFAULT_BYTES */
@@ -51,15 +28,8 @@ struct probe_options {
     unsigned remote[SHOOTDOWN_MAX_COUNTS];
     int n_remote; /* 0: 0, 1, 2, 4, ... up to the CPUs there are */
     unsigned pages[SHOOTDOWN_MAX_PAGE_COUNTS];
-    int n_pages;    /* 0: 1, 2, 8, 32, 33, 34, 64, 512 */
-    unsigned given; /* which probe-specific options were given (OPT_ bits) */
+    int n_pages; /* 0: 1, 2, 8, 32, 33, 34, 64, 512 */
 };
-
-/* Applies one probe option; 0, or 1 after a one-line usage error. */
-int probe_apply_option(struct probe_options *p, int code, const char *arg);
-/* After parsing: a probe-specific option without its probe is a usage error (1). */
-int probe_options_finish(struct probe_options *p);
-void probe_print_help(FILE *out);
 
 struct probe_results {
     unsigned requested; /* PROBE_BIT()s asked for */

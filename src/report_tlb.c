@@ -209,10 +209,12 @@ static void write_header(FILE *out, const struct tlb_result *t)
         fprintf(out, "Pages: %s\n", t->pages_name);
     }
     if (t->single_point && t->trials)
-        fprintf(out,
-                "Timing: %u samples of %llu trials (traversals of the %llu pages), each timed as "
-                "one run like seed 000's ./tlb (without --tlb-trials: medians of short chunks)\n",
-                o->repeat, (unsigned long long)t->trials, (unsigned long long)o->pages);
+        fprintf(
+            out,
+            "Timing: %u samples of %llu trials (traversals of the %llu pages), each timed as "
+            "one run like ./tlb N T of the OSTEP TLB measurement (without --tlb-trials: medians "
+            "of short chunks)\n",
+            o->repeat, (unsigned long long)t->trials, (unsigned long long)o->pages);
     else
         fprintf(out,
                 "Timing: each point the min (and median) of %u samples taken in %u interleaved "

@@ -21,6 +21,7 @@
 #include <sys/mman.h>
 
 #include "affinity/bind.h"
+#include "hugepages/backend.h"
 #include "src/interrupt.h"
 #include "src/log.h"
 #include "src/memory_budget.h"
@@ -65,11 +66,11 @@ static size_t sweep_grid(uint64_t max, double *x, size_t cap)
     return n;
 }
 
+/* The page size of a --pages backing; the base page for "default". */
 static uint64_t pages_stride(const char *name)
 {
-    if (strcmp(name, "thp") == 0 || strcmp(name, "2m") == 0) return TLB_HUGE_2M;
-    if (strcmp(name, "1g") == 0) return 1ull << 30;
-    return TLB_SMALL_PAGE;
+    const struct mem_backend *b = mem_backend_find(name);
+    return b && b->page_bytes ? b->page_bytes : TLB_SMALL_PAGE;
 }
 
 /* ---------------------------------------------------------------- planning */

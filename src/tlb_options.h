@@ -18,8 +18,6 @@ struct tlb_options {
     uint64_t trials;    /* --tlb-trials: traversals per sample in single-point mode; 0 = auto */
     unsigned repeat;    /* --repeat K: samples per point (min and median reported) */
     uint64_t max_pages; /* --tlb-max-pages: the sweep's last point */
-    bool any_option;    /* a probe option was given (checked against --tlb) */
-    const char *first_option; /* the first such option, for the error message */
 };
 
 #define TLB_DEFAULT_REPEAT 5

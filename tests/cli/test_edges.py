@@ -47,7 +47,7 @@ class OptionValues(MembenchTestCase):
                 self.assertTrue(line.isprintable(), repr(line))
 
     def test_ambiguous_abbreviation_names_the_candidates(self):
-        self.assert_error(["--t"], 2, ["'--t' is ambiguous", "--threads"])
+        self.assert_error(["--t"], 2, ["'--t' is ambiguous", "--triad", "--tlb"])
 
 
 class Threads(MembenchTestCase):
