@@ -1,0 +1,266 @@
+"""membench under a real Slurm (tests/slurm/: munged, slurmctld and slurmd on this machine,
+one node): srun --mpi=pmix of the MPI build gives the cluster table, an sbatch job runs the
+acceptance profile and writes its JSON, and contrib/slurm/membench-healthcheck drains and
+resumes the node. Needs root and slurm-wlm + munge; skips with the reason otherwise.
+
+The acceptance runs use this machine's own topology (lstopo's XML, so binding and placement are
+real) with its caches of level 2 and up declared at most 1 MiB: the STREAM-rule arrays are then
+8 MB instead of 4x the real LLC, and each run takes about a second. These tests check the
+Slurm plumbing and the verdicts' effect on the node, not this machine's bandwidth."""
+
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, _HERE)
+import membench_test  # noqa: E402
+from membench_test import MembenchTestCase  # noqa: E402
+
+sys.path.insert(0, os.path.join(membench_test.TESTS_DIR, "slurm"))
+import slurm_cluster  # noqa: E402
+
+HEALTHCHECK = os.path.join(os.path.dirname(membench_test.TESTS_DIR), "contrib", "slurm",
+                           "membench-healthcheck")
+MPI_BUILD = os.environ.get("MEMBENCH_MPI_BUILD") == "1"
+SMALL_CACHE_BYTES = 1 << 20
+
+
+def small_cache_topology(path):
+    """Write this machine's topology as hwloc XML to path, caches of level 2 and up cut to at
+    most SMALL_CACHE_BYTES; None on success, else why it could not."""
+    lstopo = shutil.which("lstopo-no-graphics") or shutil.which("lstopo")
+    if not lstopo:
+        return "lstopo not installed (apt-get install hwloc)"
+    proc = subprocess.run([lstopo, "--of", "xml", "-"], capture_output=True, text=True,
+                          timeout=60)
+    if proc.returncode != 0:
+        return "lstopo failed: " + proc.stderr.strip()
+
+    def shrink(m):
+        size = min(int(m.group(2)), SMALL_CACHE_BYTES)
+        return '%scache_size="%d"' % (m.group(1), size)
+
+    xml = re.sub(r'(<object type="L[2-5]Cache"[^>]*?)cache_size="(\d+)"', shrink, proc.stdout)
+    with open(path, "w") as f:
+        f.write(xml)
+    return None
+
+
+class SlurmCase(MembenchTestCase):
+    """One local Slurm for the whole class, stopped (and its directory removed) afterwards."""
+
+    @classmethod
+    def setUpClass(cls):
+        reason = slurm_cluster.unavailable_reason()
+        if reason:
+            raise unittest.SkipTest(reason)
+        cls.tmp = tempfile.TemporaryDirectory(prefix="membench-slurm-test-")
+        cls.addClassCleanup(cls.tmp.cleanup)
+        cls.topology = os.path.join(cls.tmp.name, "topology.xml")
+        reason = small_cache_topology(cls.topology)
+        if reason:
+            raise unittest.SkipTest(reason)
+        cls.slurm = slurm_cluster.LocalSlurm()
+        cls.addClassCleanup(cls.slurm.stop)
+        cls.slurm.start()
+
+    def membench_env(self, extra=None):
+        """membench's test environment with the small-cache topology of this machine."""
+        env = membench_test.make_env({"OMP_NUM_THREADS": None,
+                                      "HWLOC_XMLFILE": self.topology,
+                                      "HWLOC_THISSYSTEM": "1"})
+        env.update(extra or {})
+        return env
+
+    def describe(self, proc):
+        return "rc=%d\n--- stdout ---\n%s--- stderr ---\n%s\n%s" % (
+            proc.returncode, proc.stdout[-3000:], proc.stderr[-3000:], self.slurm.logs())
+
+
+class SrunSbatchTest(SlurmCase):
+
+    def srun_per_rank(self, extra):
+        """Two ranks, each one "node", on this machine. On a small busy VM one rank's kernel
+        can run at a tenth of its rate for a few repetitions (while the other rank first
+        touches its arrays): 40 repetitions rather than 4 (a few ms each) keep the best rates
+        apart by less than the tolerance, and a run whose only failure is a slow rank is
+        repeated, up to three times."""
+        if not MPI_BUILD:
+            self.skipTest("not an MPI build (configure with -DMEMBENCH_MPI=ON)")
+        for _ in range(3):
+            proc = self.slurm.srun(["-n", "2", "--mpi=pmix", membench_test.BIN,
+                                    "--mpi-per-rank", "-t", "1", "-s", "2000000", "-n", "40",
+                                    "--tolerance", "60"] + extra,
+                                   base_env=membench_test.make_env())
+            noisy = proc.returncode == 1 and re.search(r"FAIL slow|\"slow\": *true",
+                                                       proc.stdout)
+            if not noisy:
+                break
+        self.assertEqual(proc.returncode, 0, self.describe(proc))
+        return proc.stdout
+
+    def test_srun_pmix_cluster_table(self):
+        """srun starts two ranks over PMIx: a table of two nodes, a median and a verdict."""
+        out = self.srun_per_rank([])
+        self.assertRegex(out, r"(?m)^Cluster: 2 nodes\b")
+        self.assertRegex(out, r"(?m)^\S+\s+0(\s+[\d.]+){4}\s+\S.*$")
+        self.assertRegex(out, r"(?m)^\S+\s+1(\s+[\d.]+){4}\s+\S.*$")
+        self.assertRegex(out, r"(?m)^median\s")
+        self.assertEqual(len(re.findall(r"(?m)^Verdict: ", out)), 1, out)
+
+    def test_srun_pmix_cluster_json(self):
+        doc = json.loads(self.srun_per_rank(["--format", "json"]))
+        self.assertEqual(doc["cluster"]["nodes"], 2)
+        self.assertEqual(sorted(n["rank"] for n in doc["nodes"]), [0, 1])
+        for node in doc["nodes"]:
+            self.assertGreater(node["best_rate_mbps"]["Triad"], 0)
+
+    def test_sbatch_acceptance_writes_json(self):
+        """A batch job runs the acceptance profile; its JSON and exit status land in files."""
+        report = os.path.join(self.slurm.job_dir(), "acceptance.json")
+        script = ("#!/bin/sh\n%s --acceptance --expect triad=1000 --time-limit 20 "
+                  "--format json -o %s\necho $? > %s.status\n"
+                  % (shlex.quote(membench_test.BIN), shlex.quote(report), shlex.quote(report)))
+        job = self.slurm.sbatch(script, ["--exclusive", "--job-name", "membench-acceptance"],
+                                base_env=self.membench_env())
+        state = self.slurm.wait_job(job)
+        out_file = os.path.join(self.slurm.job_dir(), "slurm-%s.out" % job)
+        output = "(no job output)"
+        if os.path.exists(out_file):
+            with open(out_file) as f:
+                output = f.read()
+        msg = "job %s: %s\n%s\n%s" % (job, state, output, self.slurm.logs())
+        self.assertEqual(state, "COMPLETED", msg)
+        with open(report + ".status") as f:
+            self.assertEqual(f.read().strip(), "0", msg)
+        with open(report) as f:
+            doc = json.load(f)
+        acc = doc["acceptance"]
+        self.assertTrue(acc["passed"], msg)
+        names = [c["name"] for c in acc["checks"]]
+        self.assertIn("Triad", names)
+        self.assertTrue(all(c["passed"] for c in acc["checks"]), acc)
+        self.assertTrue(doc["runs"][0]["validation"]["passed"])
+
+
+class HealthCheckTest(SlurmCase):
+    """contrib/slurm/membench-healthcheck run on the node as slurmd would run it."""
+
+    def setUp(self):
+        super().setUp()
+        self.addCleanup(self.resume_node)
+
+    def resume_node(self):
+        if self.slurm.node_reason() is not None:
+            self.slurm.run(["scontrol", "update", "nodename=" + self.slurm.node,
+                            "state=resume"], timeout=20)
+        self.slurm.wait_state("idle")
+
+    def healthcheck(self, args, extra_env=None):
+        env = self.membench_env({"SLURMD_NODENAME": self.slurm.node,
+                                 "MEMBENCH_HEALTHCHECK_CONFIG": os.devnull})
+        env.update(extra_env or {})
+        return self.slurm.run([HEALTHCHECK, "--membench", membench_test.BIN] + list(args),
+                              timeout=120, base_env=env)
+
+    def sinfo_r(self):
+        """sinfo -R, its reason column wide enough for the whole reason (printed to stderr)."""
+        proc = self.slurm.run(["sinfo", "-R", "-o", "%90E %9u %19H %N"], timeout=20,
+                              check=True)
+        sys.stderr.write("\n$ sinfo -R\n" + proc.stdout)
+        return proc.stdout
+
+    def drain_by_hand(self, reason):
+        self.slurm.run(["scontrol", "update", "nodename=" + self.slurm.node, "state=drain",
+                        "reason=" + reason], timeout=20, check=True)
+
+    def test_failure_drains_then_pass_resumes(self):
+        proc = self.healthcheck(["--expect", "triad=999999999", "--time-limit", "20"])
+        self.assertEqual(proc.returncode, 1, self.describe(proc))
+        reason = self.slurm.node_reason()
+        self.assertRegex(reason or "",
+                         r"^membench: Triad \d+% below expected rate \(\d+ of 999999999 MB/s\)$")
+        self.assertIn(reason, self.sinfo_r())
+        self.assertEqual(self.slurm.node_state(), "drained")
+
+        proc = self.healthcheck(["--expect", "triad=1000", "--time-limit", "20"])
+        self.assertEqual(proc.returncode, 0, self.describe(proc))
+        self.assertEqual(self.slurm.wait_state("idle"), "idle")
+        self.assertIsNone(self.slurm.node_reason())
+
+    def test_reason_from_a_reference(self):
+        """A reference far above the machine: the reason says 'below reference'."""
+        ref = os.path.join(self.tmp.name, "ref.json")
+        proc = subprocess.run([membench_test.BIN, "--acceptance", "--time-limit", "20",
+                               "--save-reference", ref], env=self.membench_env(),
+                              capture_output=True, text=True, timeout=120)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        with open(ref) as f:
+            doc = json.load(f)
+        # Triad far above this machine, the other kernels far below: only Triad fails.
+        doc["rates_mbps"] = {k: 1 for k in doc["rates_mbps"]}
+        doc["rates_mbps"]["Triad"] = 999999999
+        with open(ref, "w") as f:
+            json.dump(doc, f)
+        proc = self.healthcheck(["--reference", ref])
+        self.assertEqual(proc.returncode, 1, self.describe(proc))
+        self.assertRegex(self.slurm.node_reason() or "",
+                         r"^membench: Triad \d+% below reference \(\d+ of 999999999 MB/s\)")
+
+    def test_pass_leaves_a_drain_by_someone_else(self):
+        self.drain_by_hand("DIMM B2 replaced, burn-in pending")
+        proc = self.healthcheck(["--expect", "triad=1000"])
+        self.assertEqual(proc.returncode, 0, self.describe(proc))
+        self.assertEqual(self.slurm.node_state(), "drained")
+        self.assertEqual(self.slurm.node_reason(), "DIMM B2 replaced, burn-in pending")
+        # A failure does not overwrite their reason either.
+        proc = self.healthcheck(["--expect", "triad=999999999"])
+        self.assertEqual(proc.returncode, 1, self.describe(proc))
+        self.assertEqual(self.slurm.node_reason(), "DIMM B2 replaced, burn-in pending")
+        self.assertIn("DIMM B2 replaced", self.sinfo_r())
+
+    def test_membench_error_drains_with_its_line(self):
+        missing = os.path.join(self.tmp.name, "no-such-reference.json")
+        proc = self.healthcheck(["--reference", missing])
+        self.assertEqual(proc.returncode, 3, self.describe(proc))
+        reason = self.slurm.node_reason() or ""
+        self.assertRegex(reason, r"^membench: error \(exit [23]\): \S")
+        self.assertIn("no-such-reference.json", reason)
+
+    def test_config_file_as_slurmd_runs_it(self):
+        """slurmd gives no arguments and only SLURMD_NODENAME: the configuration file names
+        membench and the expectation."""
+        conf = os.path.join(self.tmp.name, "healthcheck.conf")
+        with open(conf, "w") as f:
+            f.write("MEMBENCH=%s\nMEMBENCH_EXPECT=triad=999999999\nMEMBENCH_TIME_LIMIT=20\n"
+                    % shlex.quote(membench_test.BIN))
+        env = {"SLURMD_NODENAME": self.slurm.node, "MEMBENCH_HEALTHCHECK_CONFIG": conf,
+               "SLURM_CONF": self.slurm.conf, "HWLOC_XMLFILE": self.topology,
+               "HWLOC_THISSYSTEM": "1"}
+        proc = subprocess.run([HEALTHCHECK], env=env, capture_output=True, text=True,
+                              timeout=120)
+        self.assertEqual(proc.returncode, 1, self.describe(proc))
+        self.assertRegex(self.slurm.node_reason() or "", r"^membench: Triad ")
+
+    def test_usage_errors_change_nothing(self):
+        proc = self.healthcheck(["--membench", "/nonexistent/membench"])
+        self.assertEqual(proc.returncode, 2, self.describe(proc))
+        self.assertIn("membench not found at /nonexistent/membench", proc.stderr)
+        proc = self.healthcheck(["--bogus"])
+        self.assertEqual(proc.returncode, 2, self.describe(proc))
+        self.assertIsNone(self.slurm.node_reason())
+        self.assertEqual(self.slurm.node_state(), "idle")
+        proc = self.healthcheck(["--help"])
+        self.assertEqual(proc.returncode, 0)
+        self.assertIn("Exit status:", proc.stdout)
+
+
+if __name__ == "__main__":
+    membench_test.main()
