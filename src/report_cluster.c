@@ -35,7 +35,8 @@ int report_cluster_text(FILE *out, const struct node_summary *nodes, int n,
             }
         fprintf(out, "  %s", verdict(s));
         if (s->error[0]) fprintf(out, " (%s)", s->error);
-        if (s->exit_code == 1) fprintf(out, " (%s)", s->validated ? "acceptance" : "validation");
+        if (s->exit_code == 1 && !s->error[0])
+            fprintf(out, " (%s)", s->validated ? "acceptance" : "validation");
         if (s->why[0]) fprintf(out, " %s: %s", s->slow ? "slow" : "outlier", s->why);
         fprintf(out, "\n");
     }

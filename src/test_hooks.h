@@ -15,6 +15,10 @@ struct test_hooks {
     const char *sys_root;               /* the fault probe reads ROOT/kernel/mm/..., not /sys */
     /* the kernel to run instead of the variant the dispatch chose for k */
     kernel_fn (*kernel)(enum kernel_id k, enum elem_type type, kernel_fn chosen);
+    /* cluster runs: this rank's host name, and ranks grouped into nodes by it (not by shared
+     * memory), so that one machine acts as several nodes */
+    const char *hostname;
+    bool stop_before_report; /* cluster runs: raise SIGSTOP instead of reporting (a hung node) */
 };
 
 extern const struct test_hooks *test_hooks;

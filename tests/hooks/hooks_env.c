@@ -3,9 +3,12 @@
  *   MEMBENCH_TEST_CORRUPT=1           flip a bit of one result after the kernels
  *   MEMBENCH_TEST_BROKEN_KERNEL=NAME  run a deliberately wrong NAME kernel (broken_kernel.c)
  *   MEMBENCH_TEST_VERIFY_AS=BACKEND   judge the pages as if --pages BACKEND was asked for
- *   MEMBENCH_TEST_SYS_ROOT=ROOT       the fault probe reads ROOT/kernel/mm/... for /sys */
+ *   MEMBENCH_TEST_SYS_ROOT=ROOT       the fault probe reads ROOT/kernel/mm/... for /sys
+ *   MEMBENCH_TEST_HOSTNAMES=a,b,c     world rank i is on host the i-th name (cluster runs)
+ *   MEMBENCH_TEST_STOP_RANK=I         world rank I stops (SIGSTOP) instead of reporting */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "src/test_hooks.h"
 #include "tests/hooks/broken_kernel.h"
@@ -24,6 +27,39 @@ static void usage_error(const char *name, const char *value, const char *fix)
     exit(2);
 }
 
+/* The world rank under mpirun/srun (the launcher's variable), or -1 outside one. */
+static int world_rank(void)
+{
+    static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"};
+    for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+        const char *v = variable(vars[i]);
+        if (v) return atoi(v);
+    }
+    return -1;
+}
+
+static void cluster_hooks(void)
+{
+    static char name[128];
+    const char *value;
+    int rank = world_rank();
+    if ((value = variable("MEMBENCH_TEST_HOSTNAMES")) && rank >= 0) {
+        const char *p = value;
+        for (int i = 0; i < rank && p; i++) {
+            p = strchr(p, ',');
+            if (p) p++;
+        }
+        size_t len = p ? strcspn(p, ",") : 0;
+        if (len == 0 || len >= sizeof(name))
+            usage_error("MEMBENCH_TEST_HOSTNAMES", value,
+                        "give one non-empty name (under 128 bytes) per rank, e.g. a,b,c");
+        memcpy(name, p, len);
+        hooks.hostname = name;
+    }
+    if ((value = variable("MEMBENCH_TEST_STOP_RANK")))
+        hooks.stop_before_report = rank >= 0 && atoi(value) == rank;
+}
+
 __attribute__((constructor)) static void install_test_hooks(void)
 {
     const char *value;
@@ -39,5 +75,6 @@ __attribute__((constructor)) static void install_test_hooks(void)
             usage_error("MEMBENCH_TEST_BROKEN_KERNEL", value, "name a kernel such as triad");
         hooks.kernel = broken_kernel_substitute;
     }
+    cluster_hooks();
     test_hooks = &hooks;
 }
