@@ -5,7 +5,7 @@
  *   MEMBENCH_TEST_VERIFY_AS=BACKEND   judge the pages as if --pages BACKEND was asked for
  *   MEMBENCH_TEST_SYS_ROOT=ROOT       the fault probe reads ROOT/kernel/mm/... for /sys
  *   MEMBENCH_TEST_HOSTNAMES=a,b,c     world rank i is on host the i-th name (cluster runs)
- *   MEMBENCH_TEST_STOP_RANK=I         world rank I, a leader, stops (SIGSTOP) instead of reporting */
+ *   MEMBENCH_TEST_STOP_RANK=I         world rank I (a leader) stops itself instead of reporting */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
