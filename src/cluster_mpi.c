@@ -143,7 +143,10 @@ static int check_hellos(struct cluster *c, const struct options *opts, const cha
 {
     char a[420], b[420];
     for (int r = 1; r < c->size; r++) {
-        if ((size_t)len[r] < sizeof(struct hello)) return EXIT_RESOURCE;
+        if ((size_t)len[r] < sizeof(struct hello)) {
+            log_error("rank %d sent rank 0 a short hello: run the same membench on every rank", r);
+            return EXIT_USAGE;
+        }
         memcpy(&c->hellos[r], msg[r], sizeof(struct hello));
         c->hellos[r].host[sizeof(c->hellos[r].host) - 1] = '\0';
         if (options_difference(msg[r] + sizeof(struct hello), mine, b, sizeof(b), a, sizeof(a))) {
