@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 static int quiet_notes;
+static char last_error[LOG_LINE_MAX];
 
 void log_set_quiet(int quiet)
 {
@@ -21,8 +22,17 @@ void log_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
+    va_list copy;
+    va_copy(copy, ap);
+    vsnprintf(last_error, sizeof(last_error), fmt, copy);
+    va_end(copy);
     emit("", fmt, ap);
     va_end(ap);
+}
+
+const char *log_last_error(void)
+{
+    return last_error;
 }
 
 void log_warn(const char *fmt, ...)

@@ -15,4 +15,9 @@ void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_set_quiet(int quiet);
 
+#define LOG_LINE_MAX 240
+/* The last line log_error printed, without the "membench: " prefix ("" when none), cut at
+ * LOG_LINE_MAX - 1 bytes. */
+const char *log_last_error(void);
+
 #endif

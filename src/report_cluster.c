@@ -19,7 +19,7 @@ static const char *verdict(const struct node_summary *s, const struct cluster_st
 static void reason(const struct node_summary *s, char *buf, size_t len)
 {
     buf[0] = '\0';
-    if (s->exit_code == 1)
+    if (s->exit_code == 1 && (s->why[0] || !s->error[0]))
         snprintf(buf, len, "%s", s->why[0] ? s->why : "its run failed");
     else if (s->exit_code != 0 || s->error[0])
         return;

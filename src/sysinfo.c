@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "hugepages/pool.h"
+#include "src/test_hooks.h"
 #include "src/utf8_text.h"
 
 int meminfo_value(const char *path, const char *key, uint64_t *bytes)
@@ -107,6 +108,8 @@ void sysinfo_read(struct sys_info *s)
     memset(s, 0, sizeof(*s));
     if (gethostname(s->hostname, sizeof(s->hostname) - 1) != 0)
         snprintf(s->hostname, sizeof(s->hostname), "unknown");
+    if (test_hooks && test_hooks->hostname)
+        snprintf(s->hostname, sizeof(s->hostname), "%s", test_hooks->hostname);
     utf8_escape_invalid(s->hostname, sizeof(s->hostname)); /* else JSON cannot carry it */
     struct utsname u;
     snprintf(s->kernel, sizeof(s->kernel), "%s", uname(&u) == 0 ? u.release : "unknown");

@@ -17,6 +17,10 @@ struct test_hooks {
     kernel_fn (*kernel)(enum kernel_id k, enum elem_type type, kernel_fn chosen);
     /* multiply kernel k's measured rates by this (its times divided); 0 = as measured */
     double rate_scale[KERNEL_COUNT];
+    /* cluster runs: this rank's host name, and ranks grouped into nodes by it (not by shared
+     * memory), so that one machine acts as several nodes */
+    const char *hostname;
+    bool stop_before_report; /* cluster runs: raise SIGSTOP instead of reporting (a hung node) */
 };
 
 extern const struct test_hooks *test_hooks;

@@ -8,7 +8,9 @@
  *                                     the world rank RANK (OMPI_COMM_WORLD_RANK, PMI_RANK or
  *                                     PMIX_RANK; 0 without them) reports that kernel's rates
  *                                     multiplied by factor (its times divided): a slow or
- *                                     too-fast node on demand */
+ *                                     too-fast node on demand
+ *   MEMBENCH_TEST_HOSTNAMES=a,b,c     world rank i is on host the i-th name (cluster runs)
+ *   MEMBENCH_TEST_STOP_RANK=I         world rank I (a leader) stops itself instead of reporting */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,12 +33,37 @@ static void usage_error(const char *name, const char *value, const char *fix)
     exit(2);
 }
 
-static long world_rank(void)
+/* The world rank under mpirun/srun (the launcher's variable), or -1 outside one. */
+static int world_rank(void)
 {
     static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"};
-    for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
-        if (variable(vars[i])) return strtol(variable(vars[i]), NULL, 10);
-    return 0;
+    for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+        const char *v = variable(vars[i]);
+        if (v) return atoi(v);
+    }
+    return -1;
+}
+
+static void cluster_hooks(void)
+{
+    static char name[128];
+    const char *value;
+    int rank = world_rank();
+    if ((value = variable("MEMBENCH_TEST_HOSTNAMES")) && rank >= 0) {
+        const char *p = value;
+        for (int i = 0; i < rank && p; i++) {
+            p = strchr(p, ',');
+            if (p) p++;
+        }
+        size_t len = p ? strcspn(p, ",") : 0;
+        if (len == 0 || len >= sizeof(name))
+            usage_error("MEMBENCH_TEST_HOSTNAMES", value,
+                        "give one non-empty name (under 128 bytes) per rank, e.g. a,b,c");
+        memcpy(name, p, len);
+        hooks.hostname = name;
+    }
+    if ((value = variable("MEMBENCH_TEST_STOP_RANK")))
+        hooks.stop_before_report = rank >= 0 && atoi(value) == rank;
 }
 
 /* "1:scale=0.5,triad=2;3:copy=1.6": this rank's factors into hooks.rate_scale. */
@@ -44,7 +71,7 @@ static void rate_scale(const char *value)
 {
     static const char *const name = "MEMBENCH_TEST_RATE_SCALE";
     static const char *const fix = "write RANK:kernel=factor[,kernel=factor][;RANK:...]";
-    long me = world_rank();
+    long me = world_rank() < 0 ? 0 : world_rank();
     const char *p = value;
     while (*p) {
         char *end;
@@ -87,5 +114,6 @@ __attribute__((constructor)) static void install_test_hooks(void)
         hooks.kernel = broken_kernel_substitute;
     }
     if ((value = variable("MEMBENCH_TEST_RATE_SCALE"))) rate_scale(value);
+    cluster_hooks();
     test_hooks = &hooks;
 }
