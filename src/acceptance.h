@@ -36,6 +36,7 @@ struct expectations {
 int expectations_parse(const char *text, struct expectations *e, char *why, size_t why_len);
 
 #define ACCEPTANCE_CHECKS_MAX 32
+#define ACCEPTANCE_TIME_LIMIT_S 30.0 /* --acceptance without --time-limit */
 
 struct acceptance_check {
     char name[48];

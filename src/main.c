@@ -262,7 +262,7 @@ int node_main(struct options *o, char **json, size_t *json_len)
         log_error("%s", why);
         return EXIT_USAGE;
     }
-    if (opts.acceptance && opts.time_limit_s == 0) opts.time_limit_s = 30.0;
+    if (opts.acceptance && opts.time_limit_s == 0) opts.time_limit_s = ACCEPTANCE_TIME_LIMIT_S;
 
     struct topology topo;
     int loaded = topology_load(&topo, why, sizeof(why));

@@ -17,7 +17,7 @@ import membench_test  # noqa: E402
 from membench_test import MembenchTestCase  # noqa: E402
 
 SMALL = ["-t", "1", "--size", "2000000", "-n", "3"]
-GRACE_S = 5  # CLUSTER_GRACE_S in src/cluster_mpi.c
+GRACE_S = 30  # CLUSTER_GRACE_S in src/cluster_mpi.c
 
 # Runs a command and samples its CPU time (utime + stime from /proc) every 0.1 s into a file
 # named after the world rank: one "wall_s cpu_s" line per sample.
@@ -94,7 +94,7 @@ class MpiProtocolTest(MembenchTestCase):
         rc, stdout, err, seconds = self.mpirun(
             [(3, ["MEMBENCH", "--time-limit", "3", "--tolerance", "90", "-o", out] + SMALL)],
             {"MEMBENCH_TEST_HOSTNAMES": "node-a,node-b,node-c", "MEMBENCH_TEST_STOP_RANK": "1"},
-            timeout=45)
+            timeout=90)
         self.assertEqual(rc, 1, err)
         self.assertLess(seconds, 3 + GRACE_S + 12, "the job outlived its deadline")
         with open(out) as f:
@@ -103,7 +103,7 @@ class MpiProtocolTest(MembenchTestCase):
         self.assertRegex(table, r"(?m)^node-a\s+0\s+[\d.]+")
         self.assertRegex(table, r"(?m)^node-c\s+2\s+[\d.]+")
         self.assertIn("Verdict: FAIL", table)
-        self.assertIn("membench: no report from node-b (rank 1) within 8 s", err)
+        self.assertIn("membench: no report from node-b (rank 1) within %d s" % (3 + GRACE_S), err)
 
     def test_waiting_rank_leaves_the_cpu(self):
         """The rank that shares the leader's node waits without polling the CPU."""
