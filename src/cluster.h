@@ -16,8 +16,8 @@ struct node_summary {
     bool validated;
     bool acceptance_evaluated, acceptance_passed;
     double rate[KERNEL_COUNT]; /* best MB/s; 0 = not measured */
-    bool slow;                 /* a kernel below the median by more than the tolerance */
-    bool outlier;              /* a kernel beyond k MADs of the median, either side */
+    bool slow;                 /* some kernel in slow_kernels: the node FAILs */
+    bool outlier;              /* some kernel in slow_kernels or fast_kernels */
     char why[200];
     char *report_json; /* the node's full report, owned */
     /* verdict */
