@@ -98,7 +98,7 @@ int report_cluster_text(FILE *out, const struct node_summary *nodes, int n,
                         const struct cluster_stats *st, double tolerance_pct)
 {
     char line[400], why[400], cores[80];
-    size_t width = 4; /* "Node", or the longest name: a name is never cut */
+    size_t width = 6; /* "median", or the longest name: a name is never cut */
     for (int i = 0; i < n; i++)
         if (utf8_chars(nodes[i].host) > width) width = utf8_chars(nodes[i].host);
     fprintf(out, "Cluster: %d node%s, tolerance %.1f%%, outliers beyond %.0f MADs\n", n,

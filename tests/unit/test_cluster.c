@@ -365,6 +365,37 @@ static int csv_record(const char **p, char fields[][160], int max)
     }
 }
 
+/* Short names: the median/MAD/min/max rows' numbers stand under the nodes' numbers. */
+static void short_names_keep_the_statistics_aligned(void **state)
+{
+    (void)state;
+    struct node_summary nodes[4];
+    struct cluster_stats st;
+    make_nodes(nodes, 4, 60000.0);
+    for (int i = 0; i < 4; i++)
+        snprintf(nodes[i].host, sizeof(nodes[i].host), "%c", 'a' + i);
+    cluster_flag(nodes, 4, 5.0, CLUSTER_MAD_K, &st);
+    char *text = text_of(nodes, 4, &st, 0);
+    const size_t numbers_end = 6 + 6 + 2 * 11; /* "median", " %5d" rank, two kernel columns */
+    int checked = 0;
+    for (char *line = text; *line; line = strchr(line, '\n') + 1) {
+        size_t len = strcspn(line, "\n");
+        if (line[0] >= 'a' && line[0] <= 'd' && line[1] == ' ') {
+            assert_memory_equal(line + numbers_end, "  PASS", 6);
+            checked++;
+        }
+        for (const char *const *row = (const char *const[]){"median", "MAD ", "min ", "max ", 0};
+             *row; row++)
+            if (!strncmp(line, *row, strlen(*row))) {
+                assert_int_equal(len, numbers_end);
+                checked++;
+            }
+        if (!line[len]) break;
+    }
+    assert_int_equal(checked, 8);
+    free(text);
+}
+
 /* Long, multibyte, comma/quote names: whole, aligned, valid UTF-8; CSV and JSON parse. */
 static void hostnames_stay_whole_and_aligned(void **state)
 {
@@ -456,6 +487,7 @@ int main(void)
         cmocka_unit_test(reason_names_the_worst_kernel),
         cmocka_unit_test(failed_nodes_are_out_of_the_statistics),
         cmocka_unit_test(failed_expectations_name_the_worst_check),
+        cmocka_unit_test(short_names_keep_the_statistics_aligned),
         cmocka_unit_test(hostnames_stay_whole_and_aligned),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
