@@ -29,6 +29,7 @@
 #include "src/tlb_huge_check.h"
 #include "src/parse.h"
 #include "src/doubles.h"
+#include "src/warnings.h"
 
 #define CHUNK_TARGET_S 0.0005 /* one timed chunk: 0.5 ms, 2 clock readings in it */
 #define CHUNKS_PER_SAMPLE 20  /* one sample: 10 ms */
@@ -41,18 +42,6 @@
 #define REFINE_MAX 128
 #define SPLINTER_N 512.0
 #define SMAPS "/proc/self/smaps"
-
-static void add_warning(struct tlb_result *r, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void add_warning(struct tlb_result *r, const char *fmt, ...)
-{
-    if (r->n_warnings == TLB_WARNINGS_MAX) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(r->warnings[r->n_warnings++], sizeof(r->warnings[0]), fmt, ap);
-    va_end(ap);
-}
 
 /* 1, 2, 3, 4, 6, 8, 12 ... max: doubling with the x1.5 points between (seed 000's sweep). */
 static size_t sweep_grid(uint64_t max, double *x, size_t cap)
@@ -1278,27 +1267,27 @@ int run_tlb(const struct tlb_plan *plan, const struct topology *topo, const stru
     for (int t = 0; t < out->n_threads; t++) {
         const struct tlb_thread_result *r = &out->per_thread[t];
         if (plan->pus[t] >= 0 && (!r->bound || r->pu != plan->pus[t] || r->migrated))
-            add_warning(out, "thread %d was not kept on PU %d (ran on %d%s)", t, plan->pus[t],
-                        r->pu, r->migrated ? ", then moved" : "");
+            WARNINGS_ADD(out, "thread %d was not kept on PU %d (ran on %d%s)", t, plan->pus[t],
+                         r->pu, r->migrated ? ", then moved" : "");
     }
     if (plan->page_bytes > TLB_SMALL_PAGE && out->backing.verified &&
         out->backing.page_size_bytes < plan->page_bytes)
-        add_warning(out,
-                    "--pages %s: smaps shows %llu-byte pages under the sweep, not %llu: the "
-                    "stride is one access per %llu bytes but the pages are smaller",
-                    plan->pages_name, (unsigned long long)out->backing.page_size_bytes,
-                    (unsigned long long)plan->page_bytes, (unsigned long long)plan->page_bytes);
+        WARNINGS_ADD(out,
+                     "--pages %s: smaps shows %llu-byte pages under the sweep, not %llu: the "
+                     "stride is one access per %llu bytes but the pages are smaller",
+                     plan->pages_name, (unsigned long long)out->backing.page_size_bytes,
+                     (unsigned long long)plan->page_bytes, (unsigned long long)plan->page_bytes);
     if (plan->pus[0] < 0)
-        add_warning(out, "the probe is not pinned (--cpu -1): moving to another core leaves the "
-                         "TLB cold and spoils points");
+        WARNINGS_ADD(out, "the probe is not pinned (--cpu -1): moving to another core leaves the "
+                          "TLB cold and spoils points");
     if (!plan->opts.stagger)
-        add_warning(out, "--no-stagger: every page uses cache line 0, so cache-set conflicts add "
-                         "knees that the control (lines spread over its pages) cannot reproduce; "
-                         "no level is named");
+        WARNINGS_ADD(out, "--no-stagger: every page uses cache line 0, so cache-set conflicts add "
+                          "knees that the control (lines spread over its pages) cannot reproduce; "
+                          "no level is named");
     if (plan->opts.mode == TLB_MODE_INC)
-        add_warning(out, "--tlb-mode inc: independent accesses overlap their misses, so knees "
-                         "are faint or missing; they are numbered, not named as TLB levels "
-                         "(--tlb-mode chase measures latency)");
+        WARNINGS_ADD(out, "--tlb-mode inc: independent accesses overlap their misses, so knees "
+                          "are faint or missing; they are numbered, not named as TLB levels "
+                          "(--tlb-mode chase measures latency)");
     long chunks = 0, disturbed = 0;
     for (int t = 0; t < out->n_threads; t++)
         for (size_t i = 0; i < out->per_thread[t].small.main.n; i++) {
@@ -1307,18 +1296,18 @@ int run_tlb(const struct tlb_plan *plan, const struct topology *topo, const stru
             disturbed += p->disturbed_chunks;
         }
     if (chunks && disturbed * 10 > chunks)
-        add_warning(out,
-                    "%.0f%% of the timed chunks ran slower than 1.5x their sample's median: "
-                    "other work on this machine; samples are medians, points the min of %u",
-                    100.0 * (double)disturbed / (double)chunks, plan->opts.repeat);
+        WARNINGS_ADD(out,
+                     "%.0f%% of the timed chunks ran slower than 1.5x their sample's median: "
+                     "other work on this machine; samples are medians, points the min of %u",
+                     100.0 * (double)disturbed / (double)chunks, plan->opts.repeat);
     if (out->single_point && out->trials) {
         out->timer_share = out->sample_s > 0 ? 2.0 * timer->call_cost_s / out->sample_s : 1.0;
         if (out->timer_share > 0.01)
-            add_warning(out,
-                        "one sample of %llu trials took %.1f us: the two clock readings (%.0f ns "
-                        "each) are %.1f%% of it; raise --tlb-trials",
-                        (unsigned long long)out->trials, out->sample_s * 1e6,
-                        timer->call_cost_s * 1e9, 100.0 * out->timer_share);
+            WARNINGS_ADD(out,
+                         "one sample of %llu trials took %.1f us: the two clock readings (%.0f ns "
+                         "each) are %.1f%% of it; raise --tlb-trials",
+                         (unsigned long long)out->trials, out->sample_s * 1e6,
+                         timer->call_cost_s * 1e9, 100.0 * out->timer_share);
     }
     out->measured = true;
     return EXIT_OK;
