@@ -273,34 +273,43 @@ static void json_writer(FILE *out, const struct tlb_result *t)
     json_decref(o);
 }
 
+/* Every writer of one result against its golden files: STEM.txt, STEM-quiet.txt, STEM.csv,
+ * STEM.json. */
+static void check_writers(const struct tlb_result *t, const char *stem)
+{
+    static const struct {
+        file_writer writer;
+        const char *suffix;
+    } writers[] = {{report_tlb_text, ".txt"},
+                   {report_tlb_quiet, "-quiet.txt"},
+                   {report_tlb_csv, ".csv"},
+                   {json_writer, ".json"}};
+    for (size_t i = 0; i < sizeof(writers) / sizeof(writers[0]); i++) {
+        char name[64];
+        snprintf(name, sizeof(name), "%s%s", stem, writers[i].suffix);
+        check(writers[i].writer, t, name);
+    }
+}
+
 static void sweep(void **state)
 {
     (void)state;
     struct tlb_result t = sweep_result();
-    check(report_tlb_text, &t, "tlb.txt");
-    check(report_tlb_quiet, &t, "tlb-quiet.txt");
-    check(report_tlb_csv, &t, "tlb.csv");
-    check(json_writer, &t, "tlb.json");
+    check_writers(&t, "tlb");
 }
 
 static void single_point(void **state)
 {
     (void)state;
     struct tlb_result t = point_result();
-    check(report_tlb_text, &t, "tlb-point.txt");
-    check(report_tlb_quiet, &t, "tlb-point-quiet.txt");
-    check(report_tlb_csv, &t, "tlb-point.csv");
-    check(json_writer, &t, "tlb-point.json");
+    check_writers(&t, "tlb-point");
 }
 
 static void planned(void **state)
 {
     (void)state;
     struct tlb_result t = planned_result();
-    check(report_tlb_text, &t, "tlb-planned.txt");
-    check(report_tlb_quiet, &t, "tlb-planned-quiet.txt");
-    check(report_tlb_csv, &t, "tlb-planned.csv");
-    check(json_writer, &t, "tlb-planned.json");
+    check_writers(&t, "tlb-planned");
 }
 
 int main(void)
