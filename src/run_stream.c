@@ -3,7 +3,6 @@
 #include <math.h>
 #include <omp.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,18 +12,7 @@
 #include "src/log.h"
 #include "src/test_hooks.h"
 #include "src/thread_start.h"
-
-static void add_warning(struct run_result *out, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void add_warning(struct run_result *out, const char *fmt, ...)
-{
-    if (out->n_warnings == RUN_WARNINGS_MAX) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(out->warnings[out->n_warnings++], sizeof(out->warnings[0]), fmt, ap);
-    va_end(ap);
-}
+#include "src/warnings.h"
 
 void run_describe(const struct run_config *cfg, const struct topology *topo, struct run_result *out)
 {
@@ -246,17 +234,17 @@ static void check_placement(const struct run_config *cfg, const int *pus_start, 
         out->migrated |= pus_start[t] != pus_end[t];
         if (cfg->pus && (pus_start[t] != cfg->pus[t] || pus_end[t] != cfg->pus[t])) {
             if (out->n_misplaced == 0)
-                add_warning(out,
-                            "placement not as planned: thread %u should run on PU %d but ran "
-                            "on PU %d",
-                            t, cfg->pus[t],
-                            pus_start[t] != cfg->pus[t] ? pus_start[t] : pus_end[t]);
+                WARNINGS_ADD(out,
+                             "placement not as planned: thread %u should run on PU %d but ran "
+                             "on PU %d",
+                             t, cfg->pus[t],
+                             pus_start[t] != cfg->pus[t] ? pus_start[t] : pus_end[t]);
             out->n_misplaced++;
         }
     }
     if (out->migrated && !cfg->pus)
-        add_warning(out, "threads moved between CPUs during the run (unbound); results may vary "
-                         "from run to run, use --bind");
+        WARNINGS_ADD(out, "threads moved between CPUs during the run (unbound); results may vary "
+                          "from run to run, use --bind");
 }
 
 static void finish_domains(const struct team *tm, struct run_result *out)
@@ -289,12 +277,12 @@ static void missed_time_limit(const struct run_config *cfg, const struct team *t
     for (int k = 0; k < KERNEL_COUNT; k++)
         if (cfg->kernel_mask & (1u << k)) rep_s += tm->times[(size_t)k * cfg->ntimes + rep];
     bool rule_size = !cfg->below_stream_rule && cfg->llc_bytes;
-    add_warning(out,
-                "--time-limit %g s could not be kept: the run took %.1f s (first touch "
-                "%.1f s, one repetition %.2f s, at least 2 run); %s",
-                cfg->time_limit_s, timer_now() - cfg->started, tm->touch_s, rep_s,
-                rule_size ? "arrays at the STREAM rule need that time here: raise --time-limit"
-                          : "raise --time-limit or choose a smaller --size");
+    WARNINGS_ADD(out,
+                 "--time-limit %g s could not be kept: the run took %.1f s (first touch "
+                 "%.1f s, one repetition %.2f s, at least 2 run); %s",
+                 cfg->time_limit_s, timer_now() - cfg->started, tm->touch_s, rep_s,
+                 rule_size ? "arrays at the STREAM rule need that time here: raise --time-limit"
+                           : "raise --time-limit or choose a smaller --size");
 }
 
 int run_stream(const struct run_config *cfg, const struct topology *topo,
@@ -359,7 +347,7 @@ int run_stream(const struct run_config *cfg, const struct topology *topo,
     if (tm.thread_domain && !cfg->pus) {
         free(tm.thread_domain);
         tm.thread_domain = NULL;
-        add_warning(out, "--per-domain needs bound threads; use --bind compact or scatter");
+        WARNINGS_ADD(out, "--per-domain needs bound threads; use --bind compact or scatter");
     }
 
     if (threads_can_start(nt, why, sizeof(why)) != 0) {
@@ -384,10 +372,10 @@ int run_stream(const struct run_config *cfg, const struct topology *topo,
     backing_verify("/proc/self/smaps", judge, (uintptr_t)base, (uintptr_t)(base + 3 * stride),
                    region.how, &out->backing);
     if (backend->kind == BACKING_THP && out->backing.verified && out->backing.thp_fraction < 1.0)
-        add_warning(out,
-                    "only %.1f%% of the arrays are on transparent huge pages (the kernel found "
-                    "too few free 2 MiB blocks); the results mix 2 MiB and 4 KiB pages",
-                    100.0 * out->backing.thp_fraction);
+        WARNINGS_ADD(out,
+                     "only %.1f%% of the arrays are on transparent huge pages (the kernel found "
+                     "too few free 2 MiB blocks); the results mix 2 MiB and 4 KiB pages",
+                     100.0 * out->backing.thp_fraction);
 
     if (test_hooks && test_hooks->corrupt_result)
         ((char *)tm.a)[(tm.n / 2) * es + es - 2] ^= 0x40; /* an exponent or leading bit */
@@ -413,15 +401,15 @@ int run_stream(const struct run_config *cfg, const struct topology *topo,
         }
         r->min_ticks = timer->granularity_s > 0 ? r->min_time_s / timer->granularity_s : 0.0;
         if (r->min_ticks < TIMER_MIN_TICKS)
-            add_warning(out,
-                        "%s took only %.0f clock ticks; its time is not trustworthy, use a "
-                        "larger --size",
-                        kernel_table[r->kernel].name, r->min_ticks);
+            WARNINGS_ADD(out,
+                         "%s took only %.0f clock ticks; its time is not trustworthy, use a "
+                         "larger --size",
+                         kernel_table[r->kernel].name, r->min_ticks);
     }
     out->reps_done = tm.reps_done;
     if (tm.reps_done < cfg->ntimes)
-        add_warning(out, "time limit: %u of %u repetitions fit in the time left", tm.reps_done,
-                    cfg->ntimes);
+        WARNINGS_ADD(out, "time limit: %u of %u repetitions fit in the time left", tm.reps_done,
+                     cfg->ntimes);
     if (cfg->time_limit_s > 0 && timer_now() - cfg->started > cfg->time_limit_s)
         missed_time_limit(cfg, &tm, out);
     out->measured = true;

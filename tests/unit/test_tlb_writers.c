@@ -1,0 +1,323 @@
+/* The TLB writers format fixed results byte for byte as the golden files say: a two-thread
+ * sweep with its 2 MB sweep, splinter check and page-walk throughput; a single point; a plan
+ * (--dry-run). Regenerate after an intended change with UPDATE_GOLDEN=1 and review the diff. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "tests/unit/golden.h"
+
+#include "src/report_tlb.h"
+
+#define MAIN_N 6
+static struct tlb_point main_pts[2][MAIN_N], control_pts[2][MAIN_N], huge_pts[4];
+static struct tlb_thread_result threads[2];
+
+static void fill_curve(struct tlb_point *pts, size_t n, const double *x, const double *ns,
+                       size_t refined_from)
+{
+    for (size_t i = 0; i < n; i++)
+        pts[i] = (struct tlb_point){.pages = x[i],
+                                    .min_ns = ns[i],
+                                    .median_ns = ns[i] * 1.05,
+                                    .ns_per_access = ns[i],
+                                    .samples = 5,
+                                    .disturbed_chunks = (int)(i % 2),
+                                    .refined = i >= refined_from};
+}
+
+static void fill_levels(struct tlb_sweep *s, double l1, double l2)
+{
+    struct knee_analysis *a = &s->analysis;
+    s->analysed = true;
+    a->has_control = true;
+    a->control_clean_until = 4096;
+    a->n_levels = 3;
+    a->levels[0] = (struct knee_level){.name = "L1 DTLB",
+                                       .entries = l1,
+                                       .entries_high = l1 * 1.5,
+                                       .complete_x = l1 * 2,
+                                       .approx = true,
+                                       .hit_ns = 1.25,
+                                       .miss_penalty_ns = 2.5,
+                                       .max_penalty_ns = NAN,
+                                       .at_x = NAN};
+    a->levels[1] = (struct knee_level){.name = "L2 TLB",
+                                       .entries = l2,
+                                       .entries_high = l2 + 1,
+                                       .complete_x = NAN,
+                                       .hit_ns = 3.75,
+                                       .miss_penalty_ns = 9.5,
+                                       .max_penalty_ns = NAN,
+                                       .at_x = NAN};
+    a->levels[2] = (struct knee_level){.name = "page walk",
+                                       .entries = NAN,
+                                       .entries_high = NAN,
+                                       .complete_x = NAN,
+                                       .hit_ns = NAN,
+                                       .miss_penalty_ns = 9.5,
+                                       .max_penalty_ns = 31.0,
+                                       .at_x = 32768};
+    a->n_main_knees = 2;
+    a->main_knees[0] = (struct knee){.kind = KNEE_TLB,
+                                     .last_low = l1,
+                                     .first_high = l1 * 1.5,
+                                     .step_ns = 2.5,
+                                     .control_step_ns = 0.1,
+                                     .tlb_step_ns = 2.4};
+    a->main_knees[1] = (struct knee){.kind = KNEE_CACHE,
+                                     .last_low = 512,
+                                     .first_high = 768,
+                                     .step_ns = 1.0,
+                                     .control_step_ns = 1.0,
+                                     .tlb_step_ns = NAN};
+    s->documented[0] = 64;
+    s->agrees[0] = 1;
+    s->documented[1] = 2048;
+    s->agrees[1] = 0;
+    s->agrees[2] = -1;
+    s->reach_bytes[0] = l1 * (double)s->page_bytes;
+    s->reach_bytes[1] = l2 * (double)s->page_bytes;
+    s->reach_bytes[2] = NAN;
+    s->n_cache_knees = 1;
+    s->cache_knees[0] = (struct tlb_cache_knee){
+        .last_low = 512, .first_high = 1024, .step_ns = 1.0, .label = "L1d 48 KiB = 768 lines"};
+}
+
+static void fill_cpuid(struct cpuid_tlb_info *c)
+{
+    snprintf(c->vendor, sizeof(c->vendor), "GenuineIntel");
+    c->family = 6;
+    c->model = 143;
+    c->hypervisor = true;
+    snprintf(c->source, sizeof(c->source), "CPUID leaf 0x18");
+    c->n = 2;
+    c->e[0] = (struct cpuid_tlb_entry){1, 'L', TLB_PAGE_4K | TLB_PAGE_2M, 64, 4};
+    c->e[1] = (struct cpuid_tlb_entry){2, 'U', TLB_PAGE_4K | TLB_PAGE_2M, 2048, 16};
+}
+
+static struct tlb_result sweep_result(void)
+{
+    static const double x[MAIN_N] = {1, 16, 64, 96, 1536, 32768};
+    static const double ns[2][MAIN_N] = {{1.25, 1.25, 1.3, 3.75, 4.0, 40.5},
+                                         {1.3, 1.25, 1.35, 3.8, 4.1, 41.0}};
+    static const double cns[MAIN_N] = {1.2, 1.2, 1.25, 1.3, 2.25, 4.0};
+    static const double hx[4] = {1, 8, 32, 1024}, hns[4] = {1.2, 1.25, 2.5, 12.0};
+    struct tlb_result t = {0};
+    t.measured = true;
+    t.opts = (struct tlb_options){.enabled = true,
+                                  .cpu = -1,
+                                  .order = TLB_ORDER_RANDOM,
+                                  .stagger = true,
+                                  .mode = TLB_MODE_CHASE,
+                                  .repeat = 5,
+                                  .max_pages = 32768};
+    t.pages_name = "4k";
+    t.multi = true;
+    t.threads = 2;
+    snprintf(t.bind, sizeof(t.bind), "scatter");
+    t.max_pages = 32768;
+    t.max_huge_pages = 1024;
+    t.chunk_target_s = 0.0005;
+    t.chunks_per_sample = 20;
+    t.seconds = 12.25;
+    t.tsc_ghz = 2.1;
+    t.core_ghz = 3.0;
+    t.timer_call_s = 20e-9;
+    t.backing = (struct backing_info){.page_size_bytes = 4096,
+                                      .verified = true,
+                                      .thp_fraction = 0,
+                                      .rss_bytes = 128 << 20,
+                                      .how = "mmap, MADV_NOHUGEPAGE"};
+    fill_cpuid(&t.cpuid);
+    t.l1d_bytes = 48 << 10;
+    t.l2_bytes = 2 << 20;
+    t.l3_bytes = 105 << 20;
+    for (int i = 0; i < 2; i++) {
+        struct tlb_thread_result *r = &threads[i];
+        memset(r, 0, sizeof(*r));
+        r->thread = i;
+        r->planned_pu = r->pu = 2 * i;
+        r->core = i;
+        r->bound = true;
+        r->small.page_bytes = 4096;
+        fill_curve(main_pts[i], MAIN_N, x, ns[i], 4);
+        fill_curve(control_pts[i], MAIN_N, x, cns, 4);
+        r->small.main = (struct tlb_curve){MAIN_N, main_pts[i]};
+        r->small.control = (struct tlb_curve){MAIN_N, control_pts[i]};
+        r->small.control_owned = true;
+        fill_levels(&r->small, i ? 96 : 64, 1536);
+    }
+    threads[1].differs = true;
+    snprintf(threads[1].why_differs, sizeof(threads[1].why_differs),
+             "L1 DTLB: 96 entries, its peers 64");
+    t.n_threads = 2;
+    t.per_thread = threads;
+    t.n_differ = 1;
+    t.huge_measured = true;
+    t.huge_backing = (struct backing_info){.page_size_bytes = 2 << 20,
+                                           .verified = true,
+                                           .thp_fraction = 0.995,
+                                           .rss_bytes = 2048ull << 20,
+                                           .anon_huge_bytes = 2038ull << 20,
+                                           .how = "transparent huge pages (madvise)"};
+    t.huge.page_bytes = 2 << 20;
+    fill_curve(huge_pts, 4, hx, hns, 3);
+    t.huge.main = (struct tlb_curve){4, huge_pts};
+    t.huge.control = threads[0].small.control;
+    fill_levels(&t.huge, 32, 1024);
+    t.huge.n_cache_knees = 0;
+    snprintf(t.huge.note, sizeof(t.huge.note),
+             "stopped at 1024 pages instead of 4096: 30%% of MemAvailable (3.3 GiB)");
+    t.splinter = (struct tlb_splinter){
+        .measured = true, .at = 512, .huge_ns = 1.5, .small_ns = 4.0, .control_ns = 1.3};
+    t.huge_extends_reach = 1;
+    snprintf(t.reach_note, sizeof(t.reach_note),
+             "2 MB pages are translated whole (512 pieces of one 2 MB page cost 1.50 ns, like "
+             "the control's 1.30 ns); first-level reach 64 MiB with 2 MB pages against 256 KiB "
+             "with 4 KB pages");
+    t.walk[0] = (struct tlb_throughput){.page_bytes = 4096,
+                                        .measured = true,
+                                        .region_bytes = 128 << 20,
+                                        .threads = 2,
+                                        .best_accesses_per_s = 2.5e8,
+                                        .median_accesses_per_s = 2.25e8};
+    t.walk[1] = (struct tlb_throughput){.page_bytes = 2 << 20,
+                                        .why = "transparent huge pages are off ([never])"};
+    t.n_warnings = 1;
+    snprintf(t.warnings[0], sizeof(t.warnings[0]), "thread 1 was not kept on PU 2 (ran on 3)");
+    return t;
+}
+
+static struct tlb_result point_result(void)
+{
+    static const double x[1] = {64}, ns[1] = {1.5};
+    struct tlb_result t = sweep_result();
+    t.opts.pages = 64;
+    t.opts.trials = 2000;
+    t.opts.order = TLB_ORDER_SEQ;
+    t.opts.mode = TLB_MODE_INC;
+    t.opts.cpu = 3;
+    t.opts.cpu_given = true;
+    t.single_point = true;
+    t.multi = false;
+    t.threads = 1;
+    t.n_threads = 1;
+    snprintf(t.bind, sizeof(t.bind), "PU 3 (--cpu)");
+    threads[0].planned_pu = threads[0].pu = 3;
+    fill_curve(main_pts[0], 1, x, ns, 1);
+    threads[0].small.main.n = 1;
+    threads[0].small.control.n = 0;
+    threads[0].small.analysed = false;
+    threads[0].small.analysis.n_levels = 0;
+    t.trials = 2000;
+    t.sample_s = 0.002;
+    t.core_ghz = 0;
+    t.huge_measured = false;
+    t.walk[0].measured = false;
+    return t;
+}
+
+static struct tlb_result planned_result(void)
+{
+    struct tlb_result t = {0};
+    t.opts = (struct tlb_options){.enabled = true,
+                                  .cpu = -1,
+                                  .order = TLB_ORDER_RANDOM,
+                                  .stagger = false,
+                                  .mode = TLB_MODE_CHASE,
+                                  .repeat = 5,
+                                  .max_pages = 4096};
+    t.pages_name = "default";
+    t.threads = 1;
+    snprintf(t.bind, sizeof(t.bind), "PU 0 (first planned PU)");
+    t.max_pages = 4096;
+    t.chunk_target_s = 0.0005;
+    t.chunks_per_sample = 20;
+    snprintf(t.huge_why, sizeof(t.huge_why), "the sweep itself uses --pages default");
+    snprintf(t.cpuid.vendor, sizeof(t.cpuid.vendor), "AuthenticAMD");
+    snprintf(t.cpuid.why, sizeof(t.cpuid.why), "CPUID reports no TLB under this hypervisor");
+    threads[0] = (struct tlb_thread_result){.thread = 0, .planned_pu = 0, .pu = 0, .core = 0};
+    t.n_threads = 1;
+    t.per_thread = threads;
+    return t;
+}
+
+typedef void (*file_writer)(FILE *, const struct tlb_result *);
+
+static void check(file_writer writer, const struct tlb_result *t, const char *name)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    assert_non_null(mem);
+    writer(mem, t);
+    fclose(mem);
+    golden_compare(name, text, len);
+    free(text);
+}
+
+static void json_writer(FILE *out, const struct tlb_result *t)
+{
+    json_t *o = report_tlb_json(t);
+    assert_non_null(o);
+    assert_int_equal(
+        json_dumpf(o, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9)), 0);
+    fputc('\n', out);
+    json_decref(o);
+}
+
+/* Every writer of one result against its golden files: STEM.txt, STEM-quiet.txt, STEM.csv,
+ * STEM.json. */
+static void check_writers(const struct tlb_result *t, const char *stem)
+{
+    static const struct {
+        file_writer writer;
+        const char *suffix;
+    } writers[] = {{report_tlb_text, ".txt"},
+                   {report_tlb_quiet, "-quiet.txt"},
+                   {report_tlb_csv, ".csv"},
+                   {json_writer, ".json"}};
+    for (size_t i = 0; i < sizeof(writers) / sizeof(writers[0]); i++) {
+        char name[64];
+        snprintf(name, sizeof(name), "%s%s", stem, writers[i].suffix);
+        check(writers[i].writer, t, name);
+    }
+}
+
+static void sweep(void **state)
+{
+    (void)state;
+    struct tlb_result t = sweep_result();
+    check_writers(&t, "tlb");
+}
+
+static void single_point(void **state)
+{
+    (void)state;
+    struct tlb_result t = point_result();
+    check_writers(&t, "tlb-point");
+}
+
+static void planned(void **state)
+{
+    (void)state;
+    struct tlb_result t = planned_result();
+    check_writers(&t, "tlb-planned");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(sweep),
+        cmocka_unit_test(single_point),
+        cmocka_unit_test(planned),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
