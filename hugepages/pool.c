@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "src/sysinfo.h"
+#include "src/sys/sysinfo.h"
 
 static int read_count(const char *dir, const char *name, uint64_t *v)
 {

@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "src/sysinfo.h"
+#include "src/sys/sysinfo.h"
 
 #define MAX_REPS 64
 

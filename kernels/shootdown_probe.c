@@ -1,7 +1,7 @@
 #include "kernels/shootdown_probe.h"
 
-#include "src/timer.h"
-#include "src/doubles.h"
+#include "src/base/clock.h"
+#include "src/base/stats.h"
 
 #include <errno.h>
 #include <math.h>

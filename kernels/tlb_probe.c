@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/timer.h"
-#include "src/doubles.h"
+#include "src/base/clock.h"
+#include "src/base/stats.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>

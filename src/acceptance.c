@@ -7,7 +7,7 @@
 #include <strings.h>
 
 #include "hugepages/backend.h"
-#include "src/parse.h"
+#include "src/base/parse.h"
 #include "src/results.h"
 
 int expectations_parse(const char *text, struct expectations *e, char *why, size_t why_len)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/log.h"
+#include "src/base/log.h"
 #include "src/option_table.h"
 #include "version.h"
 

@@ -8,7 +8,7 @@
 #include "affinity/policy.h"
 #include "kernels/kernel_table.h"
 #include "src/acceptance.h"
-#include "src/parse.h"
+#include "src/base/parse.h"
 #include "src/probes.h"
 #include "src/tlb_options.h"
 

@@ -18,12 +18,12 @@
 
 #include "src/cluster.h"
 #include "src/cluster_options.h"
-#include "src/interrupt.h"
-#include "src/log.h"
-#include "src/output_file.h"
-#include "src/parse.h"
-#include "src/test_hooks.h"
-#include "src/timer.h"
+#include "src/base/interrupt.h"
+#include "src/base/log.h"
+#include "src/base/output_file.h"
+#include "src/base/parse.h"
+#include "src/base/test_hooks.h"
+#include "src/base/clock.h"
 
 #define CLUSTER_GRACE_S 5.0
 #define NAP_NS 5000000L /* between two tests of a pending message */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/log.h"
+#include "src/base/log.h"
 
 static void line_flag(FILE *f, const char *name, bool given)
 {

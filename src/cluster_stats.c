@@ -5,8 +5,8 @@
 #include <strings.h>
 
 #include "src/cluster.h"
-#include "src/parse.h"
-#include "src/doubles.h"
+#include "src/base/parse.h"
+#include "src/base/stats.h"
 
 /* Why a node's own run failed, in a few words: failed validation first, then its worst failed
  * rate check (deviation from the expected rate, before the tolerance), then its first other

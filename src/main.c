@@ -6,11 +6,11 @@
 #include <unistd.h>
 
 #include "src/cli.h"
-#include "src/interrupt.h"
+#include "src/base/interrupt.h"
 #include "src/cluster.h"
 #include "src/compare.h"
-#include "src/log.h"
-#include "src/output_file.h"
+#include "src/base/log.h"
+#include "src/base/output_file.h"
 #include "src/plan.h"
 #include "src/reference.h"
 #include "src/probes.h"

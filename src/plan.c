@@ -7,8 +7,8 @@
 #include "hugepages/backend.h"
 #include "hugepages/heap_env.h"
 #include "src/array_layout.h"
-#include "src/log.h"
-#include "src/memory_budget.h"
+#include "src/base/log.h"
+#include "src/sys/memory_budget.h"
 
 #define ARRAY_ALIGN (2u << 20)
 

@@ -6,7 +6,7 @@
 
 #include "affinity/topology.h"
 #include "src/cli.h"
-#include "src/sysinfo.h"
+#include "src/sys/sysinfo.h"
 
 /* Fraction of MemAvailable the three arrays may take: the rest is for the OS and page tables. */
 #define MEMORY_MARGIN 0.90

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "src/parse.h"
+#include "src/base/parse.h"
 #include "src/results.h"
 
 #define REFERENCE_SCHEMA 1

@@ -4,7 +4,7 @@
 
 #include "src/cluster.h"
 #include "src/csv_field.h"
-#include "src/utf8_text.h"
+#include "src/base/utf8_text.h"
 
 /* OK: validated, exit 0, but nothing judged its rates (too few peers, no expectations). */
 static const char *verdict(const struct node_summary *s, const struct cluster_stats *st)

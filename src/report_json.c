@@ -2,7 +2,7 @@
 #include <math.h>
 
 #include "src/json_values.h"
-#include "src/interrupt.h"
+#include "src/base/interrupt.h"
 #include "src/probes.h"
 #include "src/report.h"
 #include "src/report_tlb.h"

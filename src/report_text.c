@@ -1,7 +1,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "src/interrupt.h"
+#include "src/base/interrupt.h"
 #include "src/probes.h"
 #include "src/report.h"
 #include "src/report_tlb.h"

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "src/parse.h"
+#include "src/base/parse.h"
 #include "src/json_values.h"
 
 #define RULE "-------------------------------------------------------------\n"

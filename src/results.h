@@ -11,9 +11,9 @@
 #include "kernels/validate.h"
 #include "src/acceptance.h"
 #include "src/plan.h"
-#include "src/provenance.h"
-#include "src/sysinfo.h"
-#include "src/timer.h"
+#include "src/sys/provenance.h"
+#include "src/sys/sysinfo.h"
+#include "src/base/clock.h"
 #include "src/tlb_result.h"
 
 struct probe_results;

@@ -8,13 +8,13 @@
 
 #include "affinity/bind.h"
 #include "src/cli.h"
-#include "src/interrupt.h"
-#include "src/log.h"
-#include "src/memory_budget.h"
+#include "src/base/interrupt.h"
+#include "src/base/log.h"
+#include "src/sys/memory_budget.h"
 #include "src/plan.h"
 #include "src/probes.h"
-#include "src/sysinfo.h"
-#include "src/test_hooks.h"
+#include "src/sys/sysinfo.h"
+#include "src/base/test_hooks.h"
 
 static const unsigned default_pages[] = {1, 2, 8, 32, 33, 34, 64, 512};
 

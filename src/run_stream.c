@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "affinity/bind.h"
-#include "src/interrupt.h"
-#include "src/log.h"
-#include "src/test_hooks.h"
+#include "src/base/interrupt.h"
+#include "src/base/log.h"
+#include "src/base/test_hooks.h"
 #include "src/thread_start.h"
 
 static void add_warning(struct run_result *out, const char *fmt, ...)

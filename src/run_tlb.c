@@ -22,13 +22,13 @@
 
 #include "affinity/bind.h"
 #include "hugepages/backend.h"
-#include "src/interrupt.h"
-#include "src/log.h"
-#include "src/memory_budget.h"
+#include "src/base/interrupt.h"
+#include "src/base/log.h"
+#include "src/sys/memory_budget.h"
 #include "src/thread_start.h"
 #include "src/tlb_huge_check.h"
-#include "src/parse.h"
-#include "src/doubles.h"
+#include "src/base/parse.h"
+#include "src/base/stats.h"
 
 #define CHUNK_TARGET_S 0.0005 /* one timed chunk: 0.5 ms, 2 clock readings in it */
 #define CHUNKS_PER_SAMPLE 20  /* one sample: 10 ms */

@@ -4,8 +4,8 @@
 #include "affinity/policy.h"
 #include "affinity/topology.h"
 #include "src/cli.h"
-#include "src/sysinfo.h"
-#include "src/timer.h"
+#include "src/sys/sysinfo.h"
+#include "src/base/clock.h"
 #include "src/tlb_result.h"
 
 /* The TLB probe, planned from the options and the machine before anything is measured. */

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "src/parse.h"
+#include "src/base/parse.h"
 
 struct gate {
     pthread_mutex_t lock;

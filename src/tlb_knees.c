@@ -1,5 +1,5 @@
 #include "src/tlb_knees.h"
-#include "src/doubles.h"
+#include "src/base/stats.h"
 
 #include <math.h>
 #include <stdio.h>

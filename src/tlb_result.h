@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "hugepages/backend.h"
-#include "src/cpuid_tlb.h"
+#include "src/sys/cpuid_tlb.h"
 #include "src/tlb_knees.h"
 #include "src/tlb_options.h"
 

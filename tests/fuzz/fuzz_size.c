@@ -5,7 +5,7 @@
 #include <math.h>
 
 #include "src/array_layout.h"
-#include "src/parse.h"
+#include "src/base/parse.h"
 #include "tests/fuzz/fuzz.h"
 
 struct input {

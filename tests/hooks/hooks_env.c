@@ -1,4 +1,4 @@
-/* membench-hooked: membench's own main() with the test hooks (src/test_hooks.h) filled from
+/* membench-hooked: membench's own main() with the test hooks (src/base/test_hooks.h) filled from
  * the MEMBENCH_TEST_* variables before it runs. Never installed; the CLI tests run it.
  *   MEMBENCH_TEST_CORRUPT=1           flip a bit of one result after the kernels
  *   MEMBENCH_TEST_BROKEN_KERNEL=NAME  run a deliberately wrong NAME kernel (broken_kernel.c)
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "src/test_hooks.h"
+#include "src/base/test_hooks.h"
 #include "tests/hooks/broken_kernel.h"
 
 static struct test_hooks hooks;

@@ -11,7 +11,7 @@
 
 #include "src/cli.h"
 #include "src/cluster_options.h"
-#include "src/log.h"
+#include "src/base/log.h"
 
 /* The fingerprint of a command line ("membench" and up to 7 arguments). */
 static char *fingerprint_of(const char *a, const char *b, const char *c, const char *d)

@@ -11,7 +11,7 @@
 #include <jansson.h>
 
 #include "src/csv_field.h"
-#include "src/utf8_text.h"
+#include "src/base/utf8_text.h"
 
 static void escaped(const char *in, size_t cap, const char *want, size_t bad)
 {

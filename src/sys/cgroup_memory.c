@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/sysinfo.h"
+#include "src/sys/sysinfo.h"
 
 #define UNLIMITED_FLOOR (1ull << 60) /* cgroup v1 writes "no limit" as a huge number */
 

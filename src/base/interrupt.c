@@ -1,4 +1,4 @@
-#include "src/interrupt.h"
+#include "src/base/interrupt.h"
 
 #include <signal.h>
 #include <string.h>

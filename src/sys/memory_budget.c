@@ -1,9 +1,9 @@
-#include "src/memory_budget.h"
+#include "src/sys/memory_budget.h"
 
 #include <stdio.h>
 
-#include "src/log.h"
-#include "src/parse.h"
+#include "src/base/log.h"
+#include "src/base/parse.h"
 #include "src/plan.h"
 
 void memory_budget_of(const struct sys_info *sys, struct memory_budget *b)

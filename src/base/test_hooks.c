@@ -1,3 +1,3 @@
-#include "src/test_hooks.h"
+#include "src/base/test_hooks.h"
 
 const struct test_hooks *test_hooks = NULL;

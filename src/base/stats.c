@@ -1,4 +1,4 @@
-#include "src/doubles.h"
+#include "src/base/stats.h"
 
 #include <stdlib.h>
 

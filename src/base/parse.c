@@ -1,4 +1,4 @@
-#include "src/parse.h"
+#include "src/base/parse.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
-#ifndef MEMBENCH_DOUBLES_H
-#define MEMBENCH_DOUBLES_H
+#ifndef MEMBENCH_STATS_H
+#define MEMBENCH_STATS_H
 
 #include <stddef.h>
 

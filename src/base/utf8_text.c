@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/utf8_text.h"
+#include "src/base/utf8_text.h"
 
 /* Bytes of the well-formed UTF-8 sequence starting at s (1 to 4), or 0 when there is none:
  * no overlong forms, surrogates or code points beyond U+10FFFF. */

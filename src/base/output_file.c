@@ -1,4 +1,4 @@
-#include "src/output_file.h"
+#include "src/base/output_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "src/log.h"
+#include "src/base/log.h"
 
 /* Short and fixed, so a file name up to NAME_MAX still has room for its temporary. */
 #define TEMP_NAME ".membench.XXXXXX"

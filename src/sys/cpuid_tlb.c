@@ -1,4 +1,4 @@
-#include "src/cpuid_tlb.h"
+#include "src/sys/cpuid_tlb.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,5 @@
-#ifndef MEMBENCH_TIMER_H
-#define MEMBENCH_TIMER_H
+#ifndef MEMBENCH_CLOCK_H
+#define MEMBENCH_CLOCK_H
 
 /* Wall-clock seconds from CLOCK_MONOTONIC. */
 double timer_now(void);

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "src/sysinfo.h"
+#include "src/sys/sysinfo.h"
 
 /* What an allocation may use: MEMORY_MARGIN of MemAvailable, or of what this process's memory
  * cgroup still allows (limit - usage) when that is less. Every allocation path asks here before

@@ -1,4 +1,4 @@
-#include "src/sysinfo.h"
+#include "src/sys/sysinfo.h"
 
 #include <dirent.h>
 #include <gnu/libc-version.h>
@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "hugepages/pool.h"
-#include "src/test_hooks.h"
-#include "src/utf8_text.h"
+#include "src/base/test_hooks.h"
+#include "src/base/utf8_text.h"
 
 int meminfo_value(const char *path, const char *key, uint64_t *bytes)
 {

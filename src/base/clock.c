@@ -1,5 +1,5 @@
-#include "src/timer.h"
-#include "src/doubles.h"
+#include "src/base/clock.h"
+#include "src/base/stats.h"
 
 #include <stdlib.h>
 #include <time.h>

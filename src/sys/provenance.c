@@ -1,4 +1,4 @@
-#include "src/provenance.h"
+#include "src/sys/provenance.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "src/sysinfo.h"
+#include "src/sys/sysinfo.h"
 #include "version.h"
 
 extern char **environ;
