@@ -5,18 +5,18 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "src/cli.h"
+#include "src/cli/cli.h"
 #include "src/base/interrupt.h"
-#include "src/cluster.h"
-#include "src/compare.h"
+#include "src/cluster/cluster.h"
+#include "src/stream/compare.h"
 #include "src/base/log.h"
 #include "src/base/output_file.h"
-#include "src/plan.h"
-#include "src/reference.h"
-#include "src/probes.h"
-#include "src/report.h"
-#include "src/run_stream.h"
-#include "src/run_tlb.h"
+#include "src/stream/plan.h"
+#include "src/verdict/reference.h"
+#include "src/probes/probes.h"
+#include "src/report/report.h"
+#include "src/stream/run_stream.h"
+#include "src/tlb/run_tlb.h"
 #include "version.h"
 
 /* libgomp reads OMP_NUM_THREADS while it loads, before main(), and prints its own complaint

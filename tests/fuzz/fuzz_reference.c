@@ -2,8 +2,8 @@
  * acceptance checks evaluated against a fixed run with what it loaded. */
 #include <math.h>
 
-#include "src/reference.h"
-#include "src/results.h"
+#include "src/verdict/reference.h"
+#include "src/stream/results.h"
 #include "tests/fuzz/fuzz.h"
 
 static void check_text(const char *what, const char *s, size_t len)

@@ -8,8 +8,8 @@
 
 #include <cmocka.h>
 
-#include "src/acceptance.h"
-#include "src/results.h"
+#include "src/verdict/acceptance.h"
+#include "src/stream/results.h"
 
 static struct report rep;
 static struct run_result run;

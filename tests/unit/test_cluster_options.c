@@ -9,8 +9,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "src/cli.h"
-#include "src/cluster_options.h"
+#include "src/cli/cli.h"
+#include "src/cluster/cluster_options.h"
 #include "src/base/log.h"
 
 /* The fingerprint of a command line ("membench" and up to 7 arguments). */

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "src/compare.h"
+#include "src/stream/compare.h"
 
 static void make_run(struct run_result *r, const char *pages, unsigned threads, double scale)
 {
