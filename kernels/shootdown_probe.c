@@ -1,6 +1,7 @@
 #include "kernels/shootdown_probe.h"
 
 #include "src/base/clock.h"
+#include "src/base/page_sizes.h"
 #include "src/base/stats.h"
 
 #include <errno.h>
@@ -21,8 +22,8 @@
 #define MAP_FIXED_NOREPLACE 0x100000
 #endif
 
-#define PAGE 4096u
-#define HUGE (2u << 20)
+#define PAGE PAGE_4K
+#define HUGE PAGE_2M
 #define WARMUP_OPS 3
 #define MIN_OPS 30
 #define MAX_OPS 4000

@@ -43,7 +43,7 @@ int set_faults_size(struct options *o, const char *arg)
                             arg);
     if (bytes > MAX_FAULTS_BYTES)
         return option_error("--faults-size %s: too large (at most 1 TiB)", arg);
-    if (bytes == 0 || bytes % FAULT_HUGE_PAGE != 0)
+    if (bytes == 0 || bytes % PAGE_2M != 0)
         return option_error("--faults-size %s: must be a positive multiple of 2 MiB (the huge "
                             "page size), e.g. 64MiB",
                             arg);

@@ -8,9 +8,10 @@
 #include "hugepages/heap_env.h"
 #include "src/stream/array_layout.h"
 #include "src/base/log.h"
+#include "src/base/page_sizes.h"
 #include "src/sys/memory_budget.h"
 
-#define ARRAY_ALIGN (2u << 20)
+#define ARRAY_ALIGN PAGE_2M
 
 /* One thread per core, at most MAX_THREADS (a topology may describe more cores). */
 static unsigned threads_for_cores(const struct topology_facts *topo)

@@ -8,8 +8,6 @@
 #include "src/cli/cli.h"
 #include "src/sys/sysinfo.h"
 
-/* Fraction of MemAvailable the three arrays may take: the rest is for the OS and page tables. */
-#define MEMORY_MARGIN 0.90
 #define STREAM_MIN_ELEMENTS 1000000u
 #define STREAM_LLC_MULTIPLE 4.0
 

@@ -4,7 +4,6 @@
 
 #include "src/base/log.h"
 #include "src/base/parse.h"
-#include "src/stream/plan.h"
 
 void memory_budget_of(const struct sys_info *sys, struct memory_budget *b)
 {

@@ -7,6 +7,9 @@
 
 #include "src/sys/sysinfo.h"
 
+/* Fraction of MemAvailable the three arrays may take: the rest is for the OS and page tables. */
+#define MEMORY_MARGIN 0.90
+
 /* What an allocation may use: MEMORY_MARGIN of MemAvailable, or of what this process's memory
  * cgroup still allows (limit - usage) when that is less. Every allocation path asks here before
  * allocating: the STREAM arrays, the TLB probe's pages, the faults and shootdown regions. */

@@ -8,7 +8,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "hugepages/pool.h"
+#include "src/sys/hugetlb_pool.h"
 #include "src/base/test_hooks.h"
 #include "src/base/utf8_text.h"
 

@@ -11,7 +11,7 @@ int tlb_huge_confirmed(const struct backing_info *b, double min_fraction, char *
                  b->mismatch[0] ? b->mismatch : "smaps is unreadable or has no entry for them");
         return -1;
     }
-    if (b->hugetlb_bytes > 0 ? b->page_size_bytes >= TLB_HUGE_2M : b->thp_fraction >= min_fraction)
+    if (b->hugetlb_bytes > 0 ? b->page_size_bytes >= PAGE_2M : b->thp_fraction >= min_fraction)
         return 0;
     snprintf(why, why_len,
              "only %.0f%% of the region came on 2 MB pages (memory fragmented?); echo 1 > "
