@@ -281,7 +281,7 @@ int node_main(struct options *o, char **json, size_t *json_len)
     struct plan plan = {NULL, 0};
     struct tlb_plan tplan = {0};
     int rc = opts.kernel_mask ? plan_build(&opts, &topo, &rep.sys, &plan) : EXIT_OK;
-    if (rc == EXIT_OK) rc = probes_check(&opts, &topo, &rep.sys);
+    if (rc == EXIT_OK) rc = probes_check(&opts.probes, &topo, &rep.sys);
     if (rc == EXIT_OK) rc = tlb_plan_build(&opts, &topo, &rep.sys, &tplan);
     struct output_file out = {0}, ref = {0};
     if (rc == EXIT_OK && json && output_open_memory(&out, json, json_len) != 0) rc = EXIT_RESOURCE;
@@ -310,7 +310,7 @@ int node_main(struct options *o, char **json, size_t *json_len)
     struct probe_results probes;
     if (opts.probes.mask) {
         rep.probes = &probes;
-        rc = probes_run(&opts, &topo, &probes);
+        rc = probes_run(&opts.probes, opts.dry_run, &topo, &probes);
     }
     rep.runs = calloc(plan.n_runs ? plan.n_runs : 1, sizeof(*rep.runs));
     rep.n_runs = plan.n_runs;

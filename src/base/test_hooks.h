@@ -3,8 +3,8 @@
 
 #include <stdbool.h>
 
-#include "hugepages/backend.h"
-#include "kernels/kernel_table.h"
+struct mem_backend;  /* hugepages/backend.h */
+struct stream_hooks; /* src/stream/stream_hooks.h: the kernel hooks */
 
 /* Fault injection for the tests. Only membench-hooked (tests/hooks/, built with
  * -DMEMBENCH_TEST_HOOKS=ON and never installed) sets test_hooks, from its MEMBENCH_TEST_*
@@ -13,10 +13,7 @@ struct test_hooks {
     bool corrupt_result;                /* flip a bit of a[n/2] after the last kernel */
     const struct mem_backend *judge_as; /* judge every region's pages against this backend */
     const char *sys_root;               /* the fault probe reads ROOT/kernel/mm/..., not /sys */
-    /* the kernel to run instead of the variant the dispatch chose for k */
-    kernel_fn (*kernel)(enum kernel_id k, enum elem_type type, kernel_fn chosen);
-    /* multiply kernel k's measured rates by this (its times divided); 0 = as measured */
-    double rate_scale[KERNEL_COUNT];
+    const struct stream_hooks *stream;  /* the STREAM runner's kernel hooks; NULL = none */
     /* cluster runs: this rank's host name, and ranks grouped into nodes by it (not by shared
      * memory), so that one machine acts as several nodes */
     const char *hostname;

@@ -40,17 +40,19 @@ struct probe_results {
     unsigned remote_default; /* the sibling counts were chosen by membench, not given */
 };
 
-struct options;
 struct topology;
 struct sys_info;
 
 /* Before anything is measured: checks what the requested probes need (a usable directory,
  * memory, a pool or CPUs that were asked for explicitly). Returns an exit status after a
  * one-line error: EXIT_OK, EXIT_USAGE or EXIT_RESOURCE. */
-int probes_check(const struct options *o, const struct topology *topo, const struct sys_info *sys);
+int probes_check(const struct probe_options *o, const struct topology *topo,
+                 const struct sys_info *sys);
 
 /* Runs the requested probes and fills out. Returns an exit status after a one-line error. */
-int probes_run(const struct options *o, const struct topology *topo, struct probe_results *out);
+/* With dry_run, only notes what was requested. */
+int probes_run(const struct probe_options *o, bool dry_run, const struct topology *topo,
+               struct probe_results *out);
 void probes_free(struct probe_results *r);
 /* After an interrupt: 1 and what a probe kept ("the faults probe stopped in backing thp;
  * reporting the 1 backing measured") when one stopped half-way, else 0. */

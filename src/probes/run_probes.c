@@ -7,7 +7,6 @@
 #include <sys/stat.h>
 
 #include "affinity/bind.h"
-#include "src/cli/cli.h"
 #include "src/base/interrupt.h"
 #include "src/base/log.h"
 #include "src/sys/memory_budget.h"
@@ -20,9 +19,9 @@ static const unsigned default_pages[] = {1, 2, 8, 32, 33, 34, 64, 512};
 
 /* The directory of the major-fault file: --faults-dir, else $TMPDIR, else /var/tmp (meant for
  * files that outlive a boot, so on disk where /tmp may be tmpfs). */
-static const char *faults_dir(const struct options *o)
+static const char *faults_dir(const struct probe_options *o)
 {
-    if (o->probes.faults_dir) return o->probes.faults_dir;
+    if (o->faults_dir) return o->faults_dir;
     const char *tmp = getenv("TMPDIR");
     return tmp && *tmp ? tmp : "/var/tmp";
 }
@@ -39,10 +38,10 @@ static const struct mem_env *fault_env(void)
     return &fake;
 }
 
-static void fault_config(const struct options *o, struct fault_config *cfg)
+static void fault_config(const struct probe_options *o, struct fault_config *cfg)
 {
-    cfg->bytes = o->probes.faults_bytes ? o->probes.faults_bytes : FAULTS_DEFAULT_BYTES;
-    cfg->mask = o->probes.faults_backings ? o->probes.faults_backings : FAULT_MASK_ALL;
+    cfg->bytes = o->faults_bytes ? o->faults_bytes : FAULTS_DEFAULT_BYTES;
+    cfg->mask = o->faults_backings ? o->faults_backings : FAULT_MASK_ALL;
     cfg->dir = faults_dir(o);
     cfg->reps = FAULTS_REPS;
     cfg->env = fault_env();
@@ -67,12 +66,12 @@ static int shootdown_pus(const struct topology *topo, int **pus_out, char *why, 
     return n;
 }
 
-static int check_faults(const struct options *o, const struct sys_info *sys)
+static int check_faults(const struct probe_options *o, const struct sys_info *sys)
 {
     struct fault_config cfg;
     fault_config(o, &cfg);
     struct stat st;
-    if (o->probes.faults_dir && (stat(cfg.dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
+    if (o->faults_dir && (stat(cfg.dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
         log_error("--faults-dir %s: %s; give an existing directory on a disk-backed filesystem",
                   cfg.dir, stat(cfg.dir, &st) != 0 ? strerror(errno) : "not a directory");
         return EXIT_USAGE;
@@ -84,7 +83,7 @@ static int check_faults(const struct options *o, const struct sys_info *sys)
         memory_budget_check(&budget, cfg.bytes, "the faults probe needs", " (--faults-size)",
                             "choose a smaller --faults-size") != EXIT_OK)
         return EXIT_RESOURCE;
-    if (!o->probes.faults_backings) return EXIT_OK; /* defaults: what cannot run is skipped */
+    if (!o->faults_backings) return EXIT_OK; /* defaults: what cannot run is skipped */
     for (int b = 0; b < FAULT_BACKING_COUNT; b++) {
         if (!(cfg.mask & (1u << b))) continue;
         char why[600];
@@ -97,19 +96,18 @@ static int check_faults(const struct options *o, const struct sys_info *sys)
 }
 
 /* The largest region the shootdown probe maps: the arena of its most pages per unmap. */
-static uint64_t shootdown_bytes(const struct options *o)
+static uint64_t shootdown_bytes(const struct probe_options *o)
 {
     unsigned most = 0;
-    int n = o->probes.n_pages ? o->probes.n_pages
-                              : (int)(sizeof(default_pages) / sizeof(default_pages[0]));
+    int n = o->n_pages ? o->n_pages : (int)(sizeof(default_pages) / sizeof(default_pages[0]));
     for (int i = 0; i < n; i++) {
-        unsigned p = o->probes.n_pages ? o->probes.pages[i] : default_pages[i];
+        unsigned p = o->n_pages ? o->pages[i] : default_pages[i];
         most = p > most ? p : most;
     }
     return shootdown_arena_bytes(most);
 }
 
-static int check_shootdown(const struct options *o, const struct topology *topo,
+static int check_shootdown(const struct probe_options *o, const struct topology *topo,
                            const struct sys_info *sys)
 {
     if (!topo->facts.this_system) {
@@ -124,7 +122,7 @@ static int check_shootdown(const struct options *o, const struct topology *topo,
                             " (its most --shootdown-pages)",
                             "choose fewer --shootdown-pages") != EXIT_OK)
         return EXIT_RESOURCE;
-    if (o->probes.n_remote == 0) return EXIT_OK; /* defaults fit the machine */
+    if (o->n_remote == 0) return EXIT_OK; /* defaults fit the machine */
     int *pus = NULL;
     char why[300];
     int n = shootdown_pus(topo, &pus, why, sizeof(why));
@@ -133,8 +131,8 @@ static int check_shootdown(const struct options *o, const struct topology *topo,
         log_error("--shootdown: %s", why);
         return EXIT_RESOURCE;
     }
-    for (int i = 0; i < o->probes.n_remote; i++) {
-        unsigned k = o->probes.remote[i];
+    for (int i = 0; i < o->n_remote; i++) {
+        unsigned k = o->remote[i];
         if ((int)k <= n - 1) continue;
         char remedy[80];
         if (n > 1)
@@ -149,12 +147,12 @@ static int check_shootdown(const struct options *o, const struct topology *topo,
     return EXIT_OK;
 }
 
-int probes_check(const struct options *o, const struct topology *topo, const struct sys_info *sys)
+int probes_check(const struct probe_options *o, const struct topology *topo,
+                 const struct sys_info *sys)
 {
     int rc = EXIT_OK;
-    if (o->probes.mask & PROBE_BIT(PROBE_FAULTS)) rc = check_faults(o, sys);
-    if (rc == EXIT_OK && (o->probes.mask & PROBE_BIT(PROBE_SHOOTDOWN)))
-        rc = check_shootdown(o, topo, sys);
+    if (o->mask & PROBE_BIT(PROBE_FAULTS)) rc = check_faults(o, sys);
+    if (rc == EXIT_OK && (o->mask & PROBE_BIT(PROBE_SHOOTDOWN))) rc = check_shootdown(o, topo, sys);
     return rc;
 }
 
@@ -171,7 +169,7 @@ static int cmp_unsigned(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-static int run_shootdown(const struct options *o, const struct topology *topo,
+static int run_shootdown(const struct probe_options *o, const struct topology *topo,
                          struct probe_results *out)
 {
     int *pus = NULL;
@@ -186,9 +184,9 @@ static int run_shootdown(const struct options *o, const struct topology *topo,
     unsigned counts[SHOOTDOWN_MAX_COUNTS];
     int n_counts = 0;
     counts[n_counts++] = 0;
-    if (o->probes.n_remote) {
-        for (int i = 0; i < o->probes.n_remote && n_counts < SHOOTDOWN_MAX_COUNTS; i++)
-            if (o->probes.remote[i] != 0) counts[n_counts++] = o->probes.remote[i];
+    if (o->n_remote) {
+        for (int i = 0; i < o->n_remote && n_counts < SHOOTDOWN_MAX_COUNTS; i++)
+            if (o->remote[i] != 0) counts[n_counts++] = o->remote[i];
     } else {
         out->remote_default = 1;
         unsigned top = n - 1 > 2 ? (unsigned)(n - 1) : 2;
@@ -204,9 +202,9 @@ static int run_shootdown(const struct options *o, const struct topology *topo,
         .n_remote_pus = n - 1,
         .remote_counts = counts,
         .n_remote_counts = n_counts,
-        .pages = o->probes.n_pages ? o->probes.pages : default_pages,
-        .n_pages = o->probes.n_pages ? o->probes.n_pages
-                                     : (int)(sizeof(default_pages) / sizeof(default_pages[0])),
+        .pages = o->n_pages ? o->pages : default_pages,
+        .n_pages =
+            o->n_pages ? o->n_pages : (int)(sizeof(default_pages) / sizeof(default_pages[0])),
         .seconds_per_point = SHOOTDOWN_SECONDS_PER_POINT,
         .bind = bind_pu,
         .bind_ctx = (void *)topo,
@@ -224,16 +222,17 @@ static int run_shootdown(const struct options *o, const struct topology *topo,
     return EXIT_OK;
 }
 
-int probes_run(const struct options *o, const struct topology *topo, struct probe_results *out)
+int probes_run(const struct probe_options *o, bool dry_run, const struct topology *topo,
+               struct probe_results *out)
 {
     memset(out, 0, sizeof(*out));
-    out->requested = o->probes.mask;
-    if (o->dry_run) return EXIT_OK;
-    if (o->probes.mask & PROBE_BIT(PROBE_TIMER)) {
+    out->requested = o->mask;
+    if (dry_run) return EXIT_OK;
+    if (o->mask & PROBE_BIT(PROBE_TIMER)) {
         timer_probe_run(&out->timer);
         out->ran |= PROBE_BIT(PROBE_TIMER);
     }
-    if (o->probes.mask & PROBE_BIT(PROBE_FAULTS)) {
+    if (o->mask & PROBE_BIT(PROBE_FAULTS)) {
         struct fault_config cfg;
         fault_config(o, &cfg);
         char why[300];
@@ -243,7 +242,7 @@ int probes_run(const struct options *o, const struct topology *topo, struct prob
         }
         out->ran |= PROBE_BIT(PROBE_FAULTS);
     }
-    if ((o->probes.mask & PROBE_BIT(PROBE_SHOOTDOWN)) && !interrupt_signal()) {
+    if ((o->mask & PROBE_BIT(PROBE_SHOOTDOWN)) && !interrupt_signal()) {
         int rc = run_shootdown(o, topo, out);
         if (rc != EXIT_OK) return rc;
         out->ran |= PROBE_BIT(PROBE_SHOOTDOWN);

@@ -12,6 +12,7 @@
 #include "src/base/interrupt.h"
 #include "src/base/log.h"
 #include "src/base/test_hooks.h"
+#include "src/stream/stream_hooks.h"
 #include "affinity/thread_start.h"
 
 static void add_warning(struct run_result *out, const char *fmt, ...)
@@ -281,6 +282,12 @@ static void finish_domains(const struct team *tm, struct run_result *out)
 }
 
 /* The time limit has passed: what took the time, and the remedy that fits the arrays' size. */
+/* Test-only kernel hooks; NULL in membench (src/base/test_hooks.h). */
+static const struct stream_hooks *kernel_hooks(void)
+{
+    return test_hooks ? test_hooks->stream : NULL;
+}
+
 static void missed_time_limit(const struct run_config *cfg, const struct team *tm,
                               struct run_result *out)
 {
@@ -337,8 +344,8 @@ int run_stream(const struct run_config *cfg, const struct topology *topo,
     tm.partial = calloc(nt, sizeof(double));
     for (int k = 0; k < KERNEL_COUNT; k++) {
         tm.fns[k] = kernel_function((enum kernel_id)k, cfg->isa, cfg->stores_kind, cfg->type);
-        if (test_hooks && test_hooks->kernel)
-            tm.fns[k] = test_hooks->kernel((enum kernel_id)k, cfg->type, tm.fns[k]);
+        if (kernel_hooks() && kernel_hooks()->kernel)
+            tm.fns[k] = kernel_hooks()->kernel((enum kernel_id)k, cfg->type, tm.fns[k]);
     }
     if (cfg->per_domain != DOMAIN_NONE && out->placement) {
         tm.thread_domain = calloc(nt, sizeof(int));
@@ -404,8 +411,8 @@ int run_stream(const struct run_config *cfg, const struct topology *topo,
     for (int i = 0; i < out->n_results; i++) {
         struct kernel_result *r = &out->results[i];
         summarise(&tm.times[(size_t)r->kernel * cfg->ntimes], tm.reps_done, r);
-        if (test_hooks && test_hooks->rate_scale[r->kernel] > 0) {
-            double f = test_hooks->rate_scale[r->kernel];
+        if (kernel_hooks() && kernel_hooks()->rate_scale[r->kernel] > 0) {
+            double f = kernel_hooks()->rate_scale[r->kernel];
             r->best_rate_mbps *= f;
             r->avg_time_s /= f;
             r->min_time_s /= f;
