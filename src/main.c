@@ -211,7 +211,8 @@ static void evaluate_checks(const struct options *opts, struct report *rep)
     if (run && (opts->checks || opts->acceptance)) {
         struct expectations expect = opts->expect;
         expect.whole_node = opts->acceptance;
-        acceptance_evaluate(rep, run, &expect, opts->tolerance_pct, &rep->acceptance);
+        const struct node_facts node = report_node_facts(rep);
+        acceptance_evaluate(&node, run, &expect, opts->tolerance_pct, &rep->acceptance);
         for (int i = 0; i < rep->acceptance.n_checks; i++)
             if (!rep->acceptance.checks[i].passed && !report_shows_warnings(opts))
                 log_error("acceptance check failed: %s measured %s, expected %s",
@@ -235,7 +236,8 @@ static int save_reference(const struct report *rep, struct output_file *ref)
         output_abort(ref);
         return EXIT_FAILED;
     }
-    if (output_begin(ref) != 0 || output_commit(ref, reference_write(ref->stream, rep, run)) != 0)
+    const struct node_facts node = report_node_facts(rep);
+    if (output_begin(ref) != 0 || output_commit(ref, reference_write(ref->stream, &node, run)) != 0)
         return EXIT_RESOURCE;
     return EXIT_OK;
 }
@@ -339,7 +341,8 @@ int node_main(struct options *o, char **json, size_t *json_len)
                 log_warn("tlb: %s", tres.warnings[w]);
     }
     if (rc == EXIT_OK && !opts.dry_run && opts.n_pages > 1 &&
-        compare_pages(&rep, opts.pages[0]) != 0) {
+        compare_pages(rep.runs, rep.n_runs, opts.pages[0], &rep.comparisons, &rep.n_comparisons) !=
+            0) {
         log_error("out of memory comparing the page backings");
         rc = EXIT_RESOURCE;
     }
@@ -385,7 +388,7 @@ int node_main(struct options *o, char **json, size_t *json_len)
         }
     }
     free_report(&rep);
-    compare_free(&rep);
+    compare_free(&rep.comparisons, &rep.n_comparisons);
     probes_free(rep.probes);
     tlb_result_free(&tres);
     tlb_plan_free(&tplan);

@@ -22,32 +22,33 @@ static bool comparable(const struct run_result *r)
     return r->measured && !run_failed(r);
 }
 
-static size_t find_baseline(const struct report *rep, size_t variant, const char *pages)
+static size_t find_baseline(const struct run_result *runs, size_t n_runs, size_t variant,
+                            const char *pages)
 {
-    const struct run_config *v = &rep->runs[variant].config;
-    for (size_t i = 0; i < rep->n_runs; i++) {
-        const struct run_config *c = &rep->runs[i].config;
-        if (strcmp(c->pages, pages) == 0 && same_but_pages(c, v) && comparable(&rep->runs[i]))
-            return i;
+    const struct run_config *v = &runs[variant].config;
+    for (size_t i = 0; i < n_runs; i++) {
+        const struct run_config *c = &runs[i].config;
+        if (strcmp(c->pages, pages) == 0 && same_but_pages(c, v) && comparable(&runs[i])) return i;
     }
-    return rep->n_runs;
+    return n_runs;
 }
 
-int compare_pages(struct report *rep, const char *baseline_pages)
+int compare_pages(const struct run_result *runs, size_t n_runs, const char *baseline_pages,
+                  struct page_comparison **out, size_t *n_out)
 {
-    rep->n_comparisons = 0;
-    rep->comparisons = calloc(rep->n_runs * KERNEL_COUNT + 1, sizeof(*rep->comparisons));
-    if (!rep->comparisons) return -1;
-    for (size_t v = 0; v < rep->n_runs; v++) {
-        const struct run_result *variant = &rep->runs[v];
+    *n_out = 0;
+    *out = calloc(n_runs * KERNEL_COUNT + 1, sizeof(**out));
+    if (!*out) return -1;
+    for (size_t v = 0; v < n_runs; v++) {
+        const struct run_result *variant = &runs[v];
         if (strcmp(variant->config.pages, baseline_pages) == 0 || !comparable(variant)) continue;
-        size_t b = find_baseline(rep, v, baseline_pages);
-        if (b == rep->n_runs) continue;
+        size_t b = find_baseline(runs, n_runs, v, baseline_pages);
+        if (b == n_runs) continue;
         for (int i = 0; i < variant->n_results; i++) {
             const struct kernel_result *x = &variant->results[i];
-            const struct kernel_result *base = find_kernel(&rep->runs[b], x->kernel);
+            const struct kernel_result *base = find_kernel(&runs[b], x->kernel);
             if (!base || !(base->best_rate_mbps > 0.0)) continue;
-            struct page_comparison *c = &rep->comparisons[rep->n_comparisons++];
+            struct page_comparison *c = &(*out)[(*n_out)++];
             c->kernel = x->kernel;
             c->baseline = b;
             c->variant = v;
@@ -57,9 +58,9 @@ int compare_pages(struct report *rep, const char *baseline_pages)
     return 0;
 }
 
-void compare_free(struct report *rep)
+void compare_free(struct page_comparison **comparisons, size_t *n)
 {
-    free(rep->comparisons);
-    rep->comparisons = NULL;
-    rep->n_comparisons = 0;
+    free(*comparisons);
+    *comparisons = NULL;
+    *n = 0;
 }

@@ -9,14 +9,7 @@
 #include "hugepages/backend.h"
 #include "kernels/kernel_table.h"
 #include "kernels/validate.h"
-#include "src/verdict/acceptance.h"
 #include "src/stream/plan.h"
-#include "src/sys/provenance.h"
-#include "src/sys/sysinfo.h"
-#include "src/base/clock.h"
-#include "src/tlb/tlb_result.h"
-
-struct probe_results;
 
 /* Plain result structs: measurement fills them, writers only format them. */
 
@@ -73,26 +66,5 @@ static inline bool run_failed(const struct run_result *r)
 {
     return r->measured && (!r->validation.passed || r->backing.mismatch[0] != '\0');
 }
-
-struct report {
-    const char *version;
-    struct provenance prov;
-    struct topology_facts topo;
-    struct sys_info sys;
-    struct timer_info timer;
-    bool dry_run;
-    int interrupted; /* the signal that stopped a sweep early; 0 when it ran to the end */
-    /* when it stopped early (a signal, or a later run's resource missing): what the report
-     * holds, e.g. "the TLB probe stopped in the 4 KB sweep at 1024 pages; reporting the 23
-     * points measured"; empty when it ran to the end */
-    char kept[400];
-    struct acceptance_result acceptance; /* evaluated with --acceptance/--expect/--reference */
-    size_t n_runs;
-    struct run_result *runs;
-    size_t n_comparisons;
-    struct page_comparison *comparisons;
-    struct probe_results *probes; /* NULL unless --faults, --shootdown or --timer was given */
-    const struct tlb_result *tlb; /* --tlb; NULL when not asked for */
-};
 
 #endif

@@ -1,6 +1,7 @@
 #ifndef MEMBENCH_RUN_STREAM_H
 #define MEMBENCH_RUN_STREAM_H
 
+#include "src/base/clock.h"
 #include "src/stream/results.h"
 
 /* Allocates, first-touches, times and validates one run. Returns an exit status (EXIT_OK even

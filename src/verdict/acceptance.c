@@ -9,6 +9,8 @@
 #include "hugepages/backend.h"
 #include "src/base/parse.h"
 #include "src/stream/results.h"
+#include "src/sys/provenance.h"
+#include "src/sys/sysinfo.h"
 
 int expectations_parse(const char *text, struct expectations *e, char *why, size_t why_len)
 {
@@ -186,40 +188,40 @@ static void whole_node_check(const struct topology_facts *t, struct acceptance_r
              t->machine_pus);
 }
 
-static void system_checks(const struct report *rep, const struct expectations *e,
+static void system_checks(const struct node_facts *node, const struct expectations *e,
                           struct acceptance_result *out)
 {
     if (!e->have_system) return;
     char got[96];
-    const struct topology_facts *t = &rep->topo;
+    const struct topology_facts *t = node->topo;
     struct acceptance_check *c = add(out, "cpu model", strcmp(t->cpu_model, e->cpu_model) == 0);
     describe(c, t->cpu_model, "%s", e->cpu_model);
     snprintf(got, sizeof(got), "%d", t->cores);
     c = add(out, "cores", t->cores == e->cores);
     describe(c, got, "%d", e->cores);
     if (e->mem_total_bytes) {
-        double ratio = (double)rep->prov.mem_total_bytes / (double)e->mem_total_bytes;
-        snprintf(got, sizeof(got), "%llu", (unsigned long long)rep->prov.mem_total_bytes);
+        double ratio = (double)node->prov->mem_total_bytes / (double)e->mem_total_bytes;
+        snprintf(got, sizeof(got), "%llu", (unsigned long long)node->prov->mem_total_bytes);
         c = add(out, "memory", ratio > 0.98 && ratio < 1.02);
         describe(c, got, "%llu (within 2%%)", e->mem_total_bytes);
     }
     if (e->thp_enabled[0]) {
-        c = add(out, "thp mode", strcmp(rep->sys.thp_enabled, e->thp_enabled) == 0);
-        describe(c, rep->sys.thp_enabled, "%s", e->thp_enabled);
+        c = add(out, "thp mode", strcmp(node->sys->thp_enabled, e->thp_enabled) == 0);
+        describe(c, node->sys->thp_enabled, "%s", e->thp_enabled);
     }
     if (e->governor[0]) {
-        c = add(out, "governor", strcmp(rep->prov.governor, e->governor) == 0);
-        describe(c, rep->prov.governor, "%s", e->governor);
+        c = add(out, "governor", strcmp(node->prov->governor, e->governor) == 0);
+        describe(c, node->prov->governor, "%s", e->governor);
     }
     if (e->hugepages_2m >= 0) {
-        long long have = hugepage_pool_total(&rep->sys, PAGE_2M);
+        long long have = hugepage_pool_total(node->sys, PAGE_2M);
         snprintf(got, sizeof(got), "%lld", have);
         c = add(out, "2 MB pool", have >= e->hugepages_2m);
         describe(c, got, ">= %lld pages", e->hugepages_2m);
     }
 }
 
-void acceptance_evaluate(const struct report *rep, const struct run_result *run,
+void acceptance_evaluate(const struct node_facts *node, const struct run_result *run,
                          const struct expectations *e, double tolerance_pct,
                          struct acceptance_result *out)
 {
@@ -229,7 +231,7 @@ void acceptance_evaluate(const struct report *rep, const struct run_result *run,
     out->tolerance_pct = tolerance_pct;
     rate_checks(run, e, tolerance_pct, out);
     run_checks(run, out);
-    if (e->whole_node) whole_node_check(&rep->topo, out);
+    if (e->whole_node) whole_node_check(node->topo, out);
     profile_checks(run, &e->profile, out);
-    system_checks(rep, e, out);
+    system_checks(node, e, out);
 }

@@ -6,8 +6,18 @@
 
 #include "kernels/kernel_table.h"
 
-struct report;
+struct provenance;
 struct run_result;
+struct sys_info;
+struct topology_facts;
+
+/* What the checks know of the node besides the run: read before it, never changed. */
+struct node_facts {
+    const char *version; /* membench's */
+    const struct provenance *prov;
+    const struct topology_facts *topo;
+    const struct sys_info *sys;
+};
 
 /* What a reference's rates were measured with; absent fields (-1, "") are not compared. */
 struct reference_profile {
@@ -56,7 +66,7 @@ struct acceptance_result {
 /* Checks one measured run against the expectations: every expected kernel's best rate >=
  * expected x (1 - tolerance), validation, page size, placement, and the reference's profile
  * (each field it records must equal this run's) and system fingerprint when there are. */
-void acceptance_evaluate(const struct report *rep, const struct run_result *run,
+void acceptance_evaluate(const struct node_facts *node, const struct run_result *run,
                          const struct expectations *e, double tolerance_pct,
                          struct acceptance_result *out);
 

@@ -11,6 +11,8 @@
 
 #include "src/base/parse.h"
 #include "src/stream/results.h"
+#include "src/sys/provenance.h"
+#include "src/sys/sysinfo.h"
 
 #define REFERENCE_SCHEMA 1
 #define MAX_TOPOLOGY_COUNT (1ll << 22) /* cores, PUs: far beyond any node */
@@ -209,7 +211,7 @@ int reference_check_kernels(const char *path, const struct expectations *e, unsi
     return -1;
 }
 
-int reference_write(FILE *out, const struct report *rep, const struct run_result *run)
+int reference_write(FILE *out, const struct node_facts *node, const struct run_result *run)
 {
     const struct run_config *c = &run->config;
     json_t *kernels = json_array(), *rates = json_object();
@@ -218,21 +220,21 @@ int reference_write(FILE *out, const struct report *rep, const struct run_result
         json_array_append_new(kernels, json_string(kernel_table[r->kernel].name));
         json_object_set_new(rates, kernel_table[r->kernel].name, json_real(r->best_rate_mbps));
     }
-    long long pool = hugepage_pool_total(&rep->sys, PAGE_2M);
+    long long pool = hugepage_pool_total(node->sys, PAGE_2M);
     json_t *root = json_pack(
         "{s:i,s:s,s:s,"
         "s:{s:i,s:s,s:I,s:s,s:s,s:s,s:I,s:s,s:o},"
         "s:{s:s,s:s,s:i,s:i,s:i,s:i,s:I,s:s,s:s,s:I},"
         "s:o}",
-        "membench_reference", REFERENCE_SCHEMA, "membench_version", rep->version, "created",
-        rep->prov.start_iso, "profile", "threads", (int)c->threads, "bind", c->bind,
+        "membench_reference", REFERENCE_SCHEMA, "membench_version", node->version, "created",
+        node->prov->start_iso, "profile", "threads", (int)c->threads, "bind", c->bind,
         "array_elements", (json_int_t)c->elements, "type", elem_type_name(c->type), "stores",
         c->stores, "pages", c->pages, "offset", (json_int_t)c->offset, "isa", isa_name(c->isa),
-        "kernels", kernels, "system", "hostname", rep->sys.hostname, "cpu_model",
-        rep->topo.cpu_model, "cores", rep->topo.cores, "pus", rep->topo.pus, "packages",
-        rep->topo.packages, "numa_nodes", rep->topo.numa_nodes, "mem_total_bytes",
-        (json_int_t)rep->prov.mem_total_bytes, "thp_enabled", rep->sys.thp_enabled, "governor",
-        rep->prov.governor, "hugepages_2m_total", (json_int_t)pool, "rates_mbps", rates);
+        "kernels", kernels, "system", "hostname", node->sys->hostname, "cpu_model",
+        node->topo->cpu_model, "cores", node->topo->cores, "pus", node->topo->pus, "packages",
+        node->topo->packages, "numa_nodes", node->topo->numa_nodes, "mem_total_bytes",
+        (json_int_t)node->prov->mem_total_bytes, "thp_enabled", node->sys->thp_enabled, "governor",
+        node->prov->governor, "hugepages_2m_total", (json_int_t)pool, "rates_mbps", rates);
     int rc = root ? json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : -1;
     fputc('\n', out);
     json_decref(root);

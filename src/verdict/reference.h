@@ -6,7 +6,6 @@
 
 #include "src/verdict/acceptance.h"
 
-struct report;
 struct run_result;
 
 /* A reference is what a good node measured, with the profile and the system it ran on, as
@@ -20,6 +19,6 @@ int reference_check_kernels(const char *path, const struct expectations *e, unsi
                             bool acceptance, char *why, size_t why_len);
 
 /* Writes the reference of one measured run. Returns 0, or -1 on an I/O error. */
-int reference_write(FILE *out, const struct report *rep, const struct run_result *run);
+int reference_write(FILE *out, const struct node_facts *node, const struct run_result *run);
 
 #endif
