@@ -282,7 +282,9 @@ int node_main(struct options *o, char **json, size_t *json_len)
 
     struct plan plan = {NULL, 0};
     struct tlb_plan tplan = {0};
-    int rc = opts.kernel_mask ? plan_build(&opts, &topo, &rep.sys, &plan) : EXIT_OK;
+    struct stream_request request;
+    cli_stream_request(&opts, &request);
+    int rc = opts.kernel_mask ? plan_build(&request, &topo, &rep.sys, &plan) : EXIT_OK;
     if (rc == EXIT_OK) rc = probes_check(&opts.probes, &topo, &rep.sys);
     if (rc == EXIT_OK) rc = tlb_plan_build(&opts, &topo, &rep.sys, &tplan);
     struct output_file out = {0}, ref = {0};

@@ -400,10 +400,30 @@ static int check_verdict_options(const struct options *o, const struct parser *p
     return 0;
 }
 
-const char *domain_kind_name(enum domain_kind kind)
+void cli_stream_request(const struct options *o, struct stream_request *r)
 {
-    static const char *const names[] = {"none", "numa", "package", "llc"};
-    return names[kind];
+    *r = (struct stream_request){
+        .kernel_mask = o->kernel_mask,
+        .isa_forced_by = o->isa_forced_by,
+        .isa = o->isa,
+        .threads = o->threads,
+        .n_threads = o->n_threads,
+        .sizes = o->sizes,
+        .n_sizes = o->n_sizes,
+        .pages = o->pages,
+        .n_pages = o->n_pages,
+        .binds = o->binds,
+        .n_binds = o->n_binds,
+        .per_domain = o->per_domain,
+        .stores = o->stores,
+        .n_stores = o->n_stores,
+        .ntimes = o->ntimes,
+        .type = o->type,
+        .offset = o->offset,
+        .acceptance = o->acceptance,
+        .checks = o->checks,
+        .save_reference = o->save_reference,
+    };
 }
 
 void cli_free(struct options *o)

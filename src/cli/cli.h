@@ -9,16 +9,13 @@
 #include "kernels/kernel_table.h"
 #include "src/verdict/acceptance.h"
 #include "src/base/parse.h"
+#include "src/stream/plan.h"
 #include "src/probes/probes.h"
 #include "src/tlb/tlb_options.h"
 
 #define LIST_MAX 64
-#define MAX_THREADS 4096 /* per run: --threads, OMP_NUM_THREADS and the default */
 
 enum output_format { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON };
-
-/* --per-domain: also report each domain's share of a run, measured at the same time. */
-enum domain_kind { DOMAIN_NONE, DOMAIN_NUMA, DOMAIN_PACKAGE, DOMAIN_LLC };
 
 /* The command line, parsed and checked; nothing here depends on the machine. */
 struct options {
@@ -65,6 +62,8 @@ enum cli_action cli_parse(int argc, char **argv, struct options *opts);
 
 void cli_print_help(FILE *out);
 void cli_free(struct options *opts);
-const char *domain_kind_name(enum domain_kind kind);
+
+/* What the STREAM plan needs of the options: r points into o. */
+void cli_stream_request(const struct options *o, struct stream_request *r);
 
 #endif

@@ -13,6 +13,12 @@
 
 #define ARRAY_ALIGN PAGE_2M
 
+const char *domain_kind_name(enum domain_kind kind)
+{
+    static const char *const names[] = {"none", "numa", "package", "llc"};
+    return names[kind];
+}
+
 /* One thread per core, at most MAX_THREADS (a topology may describe more cores). */
 static unsigned threads_for_cores(const struct topology_facts *topo)
 {
@@ -104,7 +110,7 @@ static int place_threads(const struct topology *topo, const struct bind_spec *sp
 
 static const char *topo_no_llc_reason = "hwloc and sysfs report none";
 
-static int resolve_size(const struct options *o, size_t index, struct run_config *r)
+static int resolve_size(const struct stream_request *o, size_t index, struct run_config *r)
 {
     size_t es = elem_size(o->type);
     char why[300];
@@ -237,8 +243,8 @@ static void join_words(const char *const *words, size_t n, char *buf, size_t len
 /* libhugetlbfs's heap mode (hugectl --heap, HUGETLB_MORECORE) backs malloc through glibc's
  * __morecore hook, gone since glibc 2.34; membench's arrays are mmap'ed and never were malloc'ed.
  * So membench honours the variable itself: it picks the backing when --pages is absent. */
-static int default_pages(const struct options *o, const struct sys_info *sys, const char **pages,
-                         const char **from)
+static int default_pages(const struct stream_request *o, const struct sys_info *sys,
+                         const char **pages, const char **from)
 {
     *pages = "default";
     *from = "default";
@@ -277,8 +283,8 @@ static int default_pages(const struct options *o, const struct sys_info *sys, co
     return EXIT_OK;
 }
 
-int plan_build(const struct options *o, const struct topology *topology, const struct sys_info *sys,
-               struct plan *plan)
+int plan_build(const struct stream_request *o, const struct topology *topology,
+               const struct sys_info *sys, struct plan *plan)
 {
     const struct topology_facts *topo = &topology->facts;
     memset(plan, 0, sizeof(*plan));

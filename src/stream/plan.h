@@ -5,11 +5,45 @@
 #include <stdint.h>
 
 #include "affinity/topology.h"
-#include "src/cli/cli.h"
+#include "affinity/policy.h"
+#include "kernels/kernel_table.h"
+#include "src/base/parse.h"
 #include "src/sys/sysinfo.h"
 
 #define STREAM_MIN_ELEMENTS 1000000u
 #define STREAM_LLC_MULTIPLE 4.0
+
+#define MAX_THREADS 4096 /* per run: --threads, OMP_NUM_THREADS and the default */
+
+/* --per-domain: also report each domain's share of a run, measured at the same time. */
+enum domain_kind { DOMAIN_NONE, DOMAIN_NUMA, DOMAIN_PACKAGE, DOMAIN_LLC };
+
+const char *domain_kind_name(enum domain_kind kind);
+
+/* What the command line asks of the STREAM runs (src/cli fills it: cli_stream_request). The
+ * lists are the options' own arrays; an empty list means the default. */
+struct stream_request {
+    unsigned kernel_mask;      /* bits of enum kernel_id; 0 = no STREAM runs */
+    const char *isa_forced_by; /* "--isa" or "MEMBENCH_ISA" when forced, else NULL */
+    enum isa isa;
+    const unsigned *threads;
+    size_t n_threads; /* 0 = $OMP_NUM_THREADS, else one per physical core */
+    const struct size_spec *sizes;
+    size_t n_sizes; /* 0 = the STREAM rule */
+    const char *const *pages;
+    size_t n_pages;
+    const struct bind_spec *binds;
+    size_t n_binds;
+    enum domain_kind per_domain;
+    const char *const *stores;
+    size_t n_stores;
+    unsigned ntimes;
+    enum elem_type type;
+    size_t offset;
+    bool acceptance;            /* the acceptance profile's rules apply */
+    bool checks;                /* --expect or --reference */
+    const char *save_reference; /* --save-reference, else NULL */
+};
 
 /* One run: a point of the cartesian product of the list options. */
 struct run_config {
@@ -52,8 +86,8 @@ struct plan {
  * it (the huge page pool, THP mode). Without --pages, HUGETLB_MORECORE chooses the backing.
  * Notes what the huge page variables do. Returns an exit status: EXIT_OK, EXIT_USAGE or
  * EXIT_RESOURCE, after a one-line error. */
-int plan_build(const struct options *opts, const struct topology *topo, const struct sys_info *sys,
-               struct plan *plan);
+int plan_build(const struct stream_request *req, const struct topology *topo,
+               const struct sys_info *sys, struct plan *plan);
 void plan_free(struct plan *plan);
 
 /* Before a sweep's later run: do its arrays still fit the memory budget as it is now (another

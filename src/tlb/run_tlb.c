@@ -21,6 +21,7 @@
 #include <sys/mman.h>
 
 #include "affinity/bind.h"
+#include "src/cli/cli.h"
 #include "hugepages/backend.h"
 #include "src/base/interrupt.h"
 #include "src/base/log.h"

@@ -3,10 +3,11 @@
 
 #include "affinity/policy.h"
 #include "affinity/topology.h"
-#include "src/cli/cli.h"
 #include "src/sys/sysinfo.h"
 #include "src/base/clock.h"
 #include "src/tlb/tlb_result.h"
+
+struct options; /* src/cli/cli.h: tlb_plan_build reads the TLB options and --threads/--bind */
 
 /* The TLB probe, planned from the options and the machine before anything is measured. */
 struct tlb_plan {

@@ -35,8 +35,9 @@ TIER_NAMES = ["base", "sys", "kernels/affinity/hugepages", "stream/tlb/probes",
 GENERATED = {"version.h"}
 #: (file, header): why it is allowed for now. Keep this empty.
 ALLOWED = {
-    ("src/stream/plan.h", "src/cli/cli.h"): "plan_build takes struct options",
-    ("src/tlb/run_tlb.h", "src/cli/cli.h"): "tlb_plan_build takes struct options",
+    # tlb_plan_build still takes the whole struct options; run_tlb.c is being split (issue 15):
+    # give it a struct tlb_request filled by src/cli, as plan_build takes a stream_request.
+    ("src/tlb/run_tlb.c", "src/cli/cli.h"): "tlb_plan_build takes struct options",
 }
 
 
