@@ -72,7 +72,4 @@ int report_cluster_csv(FILE *out, const struct node_summary *nodes, int n,
 bool cluster_launched(void);
 int cluster_main(struct options *opts, int *argc, char ***argv);
 
-/* The node benchmark, with its report written as JSON into *json (when json is not NULL). */
-int node_main(struct options *opts, char **json, size_t *json_len);
-
 #endif

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "src/cluster/cluster.h"
+#include "src/node/node.h"
 #include "src/cluster/cluster_options.h"
 #include "src/base/interrupt.h"
 #include "src/base/log.h"
