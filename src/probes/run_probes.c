@@ -10,7 +10,6 @@
 #include "src/base/interrupt.h"
 #include "src/base/log.h"
 #include "src/sys/memory_budget.h"
-#include "src/stream/plan.h"
 #include "src/probes/probes.h"
 #include "src/sys/sysinfo.h"
 #include "src/base/test_hooks.h"
