@@ -130,10 +130,15 @@ class LayeringTest(unittest.TestCase):
                 self.assertIn(folder, folders, "no includes found under %s" % folder)
 
     def test_no_folder_includes_a_higher_tier(self):
-        self.assertEqual(violations(), [], "includes that break the layering rule")
+        found = violations()
+        if found:
+            self.fail("%d include(s) break the layering rule:\n  %s"
+                      % (len(found), "\n  ".join(found)))
 
     def test_no_include_cycle_between_folders(self):
-        self.assertEqual(cycles(folder_graph()), [], "folder-level include cycles")
+        found = cycles(folder_graph())
+        if found:
+            self.fail("include cycles between folders:\n  %s" % "\n  ".join(found))
 
     def test_the_check_catches_a_forbidden_include_and_a_cycle(self):
         """The checker itself: a base file including a stream header is named, and two folders
