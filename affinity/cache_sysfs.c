@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/sysinfo.h"
+#include "src/sys/sysinfo.h"
 
 #define MAX_LLC_INSTANCES 1024
 

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "src/parse.h"
+#include "src/base/parse.h"
 
 const struct mem_env mem_env_system = {"/sys", "/proc/meminfo"};
 

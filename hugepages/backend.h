@@ -5,9 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PAGE_4K (4096ull)
-#define PAGE_2M (2ull << 20)
-#define PAGE_1G (1ull << 30)
+#include "src/base/page_sizes.h"
 
 /* Where the kernel's facts are read from; tests point this at fake trees. */
 struct mem_env {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/parse.h"
+#include "src/base/parse.h"
 
 static void describe_pages(uint64_t bytes, char *buf, size_t len)
 {

@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "src/sysinfo.h"
+#include "src/sys/sysinfo.h"
 
 #define MAX_REPS 64
 
@@ -189,7 +189,7 @@ UNINSTRUMENTED static bool touch_write(const struct fault_config *cfg, char *bas
     volatile char *p = base;
     for (uint64_t i = 0; i < pages; i++) {
         if (i % STOP_CHECK_PAGES == 0 && i && stop_asked(cfg)) return false;
-        p[i * FAULT_PAGE] = (char)(i | 1);
+        p[i * PAGE_4K] = (char)(i | 1);
     }
     return true;
 }
@@ -202,7 +202,7 @@ UNINSTRUMENTED static bool touch_read(const struct fault_config *cfg, const char
     uint64_t sum = 0;
     for (uint64_t i = 0; i < pages; i++) {
         if (i % STOP_CHECK_PAGES == 0 && i && stop_asked(cfg)) return false;
-        sum += (unsigned char)p[i * FAULT_PAGE];
+        sum += (unsigned char)p[i * PAGE_4K];
     }
     *sum_out = sum;
     return true;
@@ -362,7 +362,7 @@ static int make_file(const struct fault_config *cfg, char *why, size_t why_len)
 /* Share of the mapping's pages that mincore() reports in the page cache; NAN if unknown. */
 static double resident_fraction(void *map, uint64_t bytes)
 {
-    uint64_t pages = bytes / FAULT_PAGE;
+    uint64_t pages = bytes / PAGE_4K;
     unsigned char *vec = malloc(pages);
     if (!vec) return NAN;
     double frac = NAN;
@@ -477,7 +477,7 @@ int fault_probe_run(const struct fault_config *cfg, struct fault_report *out, ch
         memset(r, 0, sizeof(*r));
         r->backing = (enum fault_backing)b;
         r->bytes = cfg->bytes;
-        r->pages_touched = cfg->bytes / FAULT_PAGE;
+        r->pages_touched = cfg->bytes / PAGE_4K;
         r->ns_per_fault = r->ns_per_page = r->us_per_major_fault = NAN;
         r->resident_before = NAN;
         if (fault_backing_check(r->backing, cfg, r->skipped, sizeof(r->skipped)) != 0) continue;

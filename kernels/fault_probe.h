@@ -22,14 +22,13 @@ enum fault_backing {
 };
 
 #define FAULT_MASK_ALL ((1u << FAULT_BACKING_COUNT) - 1)
-#define FAULT_PAGE 4096u
-#define FAULT_HUGE_PAGE (2u << 20)
+/* The old name of PAGE_4K, still used by src/report/report_probes.c. */
 
 /* "4k", "thp", "2m", "file", "file-readahead" */
 const char *fault_backing_name(enum fault_backing b);
 
 struct fault_config {
-    uint64_t bytes;            /* region and file size; a multiple of FAULT_HUGE_PAGE */
+    uint64_t bytes;            /* region and file size; a multiple of PAGE_2M */
     unsigned mask;             /* bits of enum fault_backing to run */
     const char *dir;           /* where the file is written */
     unsigned reps;             /* anonymous runs: repetitions, the median time is reported */

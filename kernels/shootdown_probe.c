@@ -1,9 +1,10 @@
 #include "kernels/shootdown_probe.h"
 
-#include "src/doubles.h"
-#include "src/hypervisor.h"
-#include "src/proc_interrupts.h"
-#include "src/timer.h"
+#include "src/base/clock.h"
+#include "src/base/page_sizes.h"
+#include "src/base/stats.h"
+#include "src/sys/hypervisor.h"
+#include "src/sys/proc_interrupts.h"
 
 #include <errno.h>
 #include <math.h>
@@ -19,8 +20,6 @@
 #define MAP_FIXED_NOREPLACE 0x100000
 #endif
 
-#define PAGE 4096u
-#define HUGE (2u << 20)
 #define WARMUP_OPS 3
 #define MIN_OPS 30
 #define MAX_OPS 4000
@@ -133,12 +132,12 @@ struct arena {
 
 size_t shootdown_arena_bytes(unsigned pages)
 {
-    return (size_t)pages * PAGE + 2 * PAGE + HUGE;
+    return (size_t)pages * PAGE_4K + 2 * PAGE_4K + PAGE_2M;
 }
 
 static int arena_open(struct arena *a, unsigned pages, char *why, size_t why_len)
 {
-    a->region_len = (size_t)pages * PAGE;
+    a->region_len = (size_t)pages * PAGE_4K;
     a->map_len = shootdown_arena_bytes(pages);
     a->map = mmap(NULL, a->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (a->map == MAP_FAILED) {
@@ -146,8 +145,8 @@ static int arena_open(struct arena *a, unsigned pages, char *why, size_t why_len
         return -1;
     }
     madvise(a->map, a->map_len, MADV_NOHUGEPAGE);
-    char *base = (char *)(((uintptr_t)a->map + HUGE - 1) & ~(uintptr_t)(HUGE - 1));
-    a->region = base + PAGE;
+    char *base = (char *)(((uintptr_t)a->map + PAGE_2M - 1) & ~(uintptr_t)(PAGE_2M - 1));
+    a->region = base + PAGE_4K;
     base[0] = 1;                  /* pin before */
     a->region[a->region_len] = 1; /* pin after */
     return 0;
@@ -162,7 +161,7 @@ static void touch(char *region, unsigned pages)
 {
     volatile char *p = region;
     for (unsigned i = 0; i < pages; i++)
-        p[(size_t)i * PAGE] = (char)(i | 1);
+        p[(size_t)i * PAGE_4K] = (char)(i | 1);
 }
 
 /* One op: touch every page (so each has a TLB-cached translation to take away), then unmap
@@ -391,7 +390,7 @@ int shootdown_probe_run(const struct shootdown_config *cfg, struct shootdown_rep
     struct scratch sc = {malloc(MAX_OPS * sizeof(double)), malloc(MAX_OPS * sizeof(double)),
                          malloc(MAX_OPS), malloc(MAX_OPS * sizeof(double))};
     struct sibling *sib = calloc(cfg->n_remote_pus + 1, sizeof(*sib));
-    char *anchor = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    char *anchor = mmap(NULL, PAGE_4K, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     int rc = -1;
     if (!out->runs || !sc.unmap_s || !sc.cycle_s || !sc.hit || !sc.tmp || !sib ||
         anchor == MAP_FAILED) {
@@ -448,7 +447,7 @@ int shootdown_probe_run(const struct shootdown_config *cfg, struct shootdown_rep
     summarise(out);
     rc = 0;
 done:
-    if (anchor != MAP_FAILED) munmap(anchor, PAGE);
+    if (anchor != MAP_FAILED) munmap(anchor, PAGE_4K);
     free(sib);
     free(sc.unmap_s);
     free(sc.cycle_s);

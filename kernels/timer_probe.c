@@ -1,6 +1,6 @@
 #include "kernels/timer_probe.h"
-#include "src/doubles.h"
-#include "src/sysinfo.h"
+#include "src/base/stats.h"
+#include "src/sys/sysinfo.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -9,9 +9,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "src/base/page_sizes.h"
+
 #define TLB_LINE_BYTES 64
-#define TLB_SMALL_PAGE 4096u
-#define TLB_HUGE_2M (2u << 20)
+/* The old names of PAGE_4K and PAGE_2M, still used by src/tlb/run_tlb.c and the TLB writers. */
 
 enum tlb_mode { TLB_MODE_CHASE, TLB_MODE_INC };
 enum tlb_order { TLB_ORDER_RANDOM, TLB_ORDER_SEQ };

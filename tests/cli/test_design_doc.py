@@ -80,19 +80,6 @@ class DesignDocTest(unittest.TestCase):
         self.assertGreater(len(keys), 100)
         self.assertEqual(sorted(k for k in keys if not documented(self.doc, k)), [])
 
-    def test_lower_layers_do_not_include_src(self):
-        """kernels/, affinity/ and hugepages/ include no src/ header beyond the documented
-        exceptions."""
-        known = {"src/timer.h", "src/doubles.h", "src/sysinfo.h", "src/parse.h",
-                 "src/proc_interrupts.h", "src/hypervisor.h"}
-        found = []
-        for folder in ("kernels", "affinity", "hugepages"):
-            for path in glob.glob(os.path.join(ROOT, folder, "*.[ch]")):
-                for header in re.findall(r'#include\s+"(src/[^"]+)"', read(path)):
-                    if header not in known:
-                        found.append("%s includes %s" % (os.path.relpath(path, ROOT), header))
-        self.assertEqual(found, [], "a lower layer reaches into src/ (docs/design.md, Layers)")
-
     def test_exit_codes_are_documented(self):
         for code in ("| 0 |", "| 1 |", "| 2 |", "| 3 |", "128+N", "130", "143"):
             self.assertIn(code, self.doc)

@@ -17,7 +17,7 @@ import membench_test  # noqa: E402
 from membench_test import MembenchTestCase  # noqa: E402
 
 SMALL = ["-t", "1", "--size", "2000000", "-n", "3"]
-GRACE_S = 30  # CLUSTER_GRACE_S in src/cluster_mpi.c
+GRACE_S = 30  # CLUSTER_GRACE_S in src/cluster/cluster_mpi.c
 
 # Runs a command and samples its CPU time (utime + stime from /proc) every 0.1 s into a file
 # named after the world rank: one "wall_s cpu_s" line per sample.

@@ -1,6 +1,6 @@
 /* The whole command line: the input, one argument per line, after "membench", through
  * cli_parse and cli_free (--help and --version print to a /dev/null stdout). */
-#include "src/cli.h"
+#include "src/cli/cli.h"
 #include "tests/fuzz/fuzz.h"
 
 #define MAX_ARGS 64

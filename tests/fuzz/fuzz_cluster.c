@@ -4,7 +4,7 @@
 #include <jansson.h>
 #include <math.h>
 
-#include "src/cluster.h"
+#include "src/cluster/cluster.h"
 #include "tests/fuzz/fuzz.h"
 
 #define MAX_NODES 16

@@ -6,7 +6,7 @@
 
 #include "hugepages/heap_env.h"
 #include "kernels/kernel_table.h"
-#include "src/sysinfo.h"
+#include "src/sys/sysinfo.h"
 #include "tests/fuzz/fuzz.h"
 
 struct input {

@@ -1,7 +1,7 @@
 /* --expect values: expectations_parse ("triad=90000,copy=85000"). */
 #include <math.h>
 
-#include "src/acceptance.h"
+#include "src/verdict/acceptance.h"
 #include "tests/fuzz/fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

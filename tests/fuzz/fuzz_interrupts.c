@@ -1,6 +1,6 @@
 /* /proc/interrupts, as the TLB-shootdown probe reads it: interrupts_read for a few labels over
  * the input (as a file), then the deltas the probe computes from two readings. */
-#include "src/proc_interrupts.h"
+#include "src/sys/proc_interrupts.h"
 #include "tests/fuzz/fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,7 +1,7 @@
 /* Comma lists of whole numbers (--threads, --shootdown-remote, --shootdown-pages):
  * for_each_list_item with parse_uint on every item. Input: the list; an optional second line
  * "MIN MAX" sets parse_uint's range (default 1 4096, as --threads). */
-#include "src/parse.h"
+#include "src/base/parse.h"
 #include "tests/fuzz/fuzz.h"
 
 struct input {

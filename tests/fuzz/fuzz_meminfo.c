@@ -1,5 +1,5 @@
 /* /proc/meminfo: meminfo_available and meminfo_value over the input (as a file). */
-#include "src/sysinfo.h"
+#include "src/sys/sysinfo.h"
 #include "tests/fuzz/fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

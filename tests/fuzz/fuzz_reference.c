@@ -2,8 +2,8 @@
  * acceptance checks evaluated against a fixed run with what it loaded. */
 #include <math.h>
 
-#include "src/reference.h"
-#include "src/results.h"
+#include "src/verdict/reference.h"
+#include "src/report/report.h"
 #include "tests/fuzz/fuzz.h"
 
 static void check_text(const char *what, const char *s, size_t len)
@@ -39,7 +39,8 @@ static void evaluate(const struct expectations *e)
         run.results[k].best_rate_mbps = 1000.0;
     }
     struct acceptance_result a;
-    acceptance_evaluate(&rep, &run, e, 5.0, &a);
+    acceptance_evaluate(&(struct node_facts){rep.version, &rep.prov, &rep.topo, &rep.sys}, &run, e,
+                        5.0, &a);
     FUZZ_CHECK(a.evaluated && a.n_checks >= 2 && a.n_checks <= ACCEPTANCE_CHECKS_MAX,
                "%d acceptance checks", a.n_checks);
     bool all = true;

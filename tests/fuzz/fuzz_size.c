@@ -4,8 +4,8 @@
  * line, modulo 2^24, doubling as the offset) and the LLC through llc_rule_elements. */
 #include <math.h>
 
-#include "src/array_layout.h"
-#include "src/parse.h"
+#include "src/stream/array_layout.h"
+#include "src/base/parse.h"
 #include "tests/fuzz/fuzz.h"
 
 struct input {

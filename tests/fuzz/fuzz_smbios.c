@@ -4,7 +4,7 @@
  * a plain file named 17-<i>. */
 #include <math.h>
 
-#include "src/provenance.h"
+#include "src/sys/provenance.h"
 #include "tests/fuzz/fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

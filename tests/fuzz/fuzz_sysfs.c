@@ -5,7 +5,7 @@
  *   kernel/mm/hugepages/hugepages-2048kB: free_, nr_, resv_, surplus_, nr_overcommit_hugepages
  * A file the input does not reach is absent. */
 #include "hugepages/pool.h"
-#include "src/sysinfo.h"
+#include "src/sys/sysinfo.h"
 #include "tests/fuzz/fuzz.h"
 
 static const char *const files[] = {

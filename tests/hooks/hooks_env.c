@@ -1,4 +1,4 @@
-/* membench-hooked: membench's own main() with the test hooks (src/test_hooks.h) filled from
+/* membench-hooked: membench's own main() with the test hooks (src/base/test_hooks.h) filled from
  * the MEMBENCH_TEST_* variables before it runs. Never installed; the CLI tests run it.
  *   MEMBENCH_TEST_CORRUPT=1           flip a bit of one result after the kernels
  *   MEMBENCH_TEST_BROKEN_KERNEL=NAME  run a deliberately wrong NAME kernel (broken_kernel.c)
@@ -16,10 +16,13 @@
 #include <string.h>
 #include <strings.h>
 
-#include "src/test_hooks.h"
+#include "hugepages/backend.h"
+#include "src/base/test_hooks.h"
+#include "src/stream/stream_hooks.h"
 #include "tests/hooks/broken_kernel.h"
 
-static struct test_hooks hooks;
+static struct stream_hooks stream;
+static struct test_hooks hooks = {.stream = &stream};
 
 static const char *variable(const char *name)
 {
@@ -66,7 +69,7 @@ static void cluster_hooks(void)
         hooks.stop_before_report = rank >= 0 && atoi(value) == rank;
 }
 
-/* "1:scale=0.5,triad=2;3:copy=1.6": this rank's factors into hooks.rate_scale. */
+/* "1:scale=0.5,triad=2;3:copy=1.6": this rank's factors into stream.rate_scale. */
 static void rate_scale(const char *value)
 {
     static const char *const name = "MEMBENCH_TEST_RATE_SCALE";
@@ -89,7 +92,7 @@ static void rate_scale(const char *value)
             double f = strtod(p + len + 1, &end);
             if (end == p + len + 1 || !(f > 0) || (*end && *end != ',' && *end != ';'))
                 usage_error(name, value, fix);
-            if (rank == me) hooks.rate_scale[k] = f;
+            if (rank == me) stream.rate_scale[k] = f;
             p = end;
             if (*p != ',') break;
             p++;
@@ -111,7 +114,7 @@ __attribute__((constructor)) static void install_test_hooks(void)
     if ((value = variable("MEMBENCH_TEST_BROKEN_KERNEL"))) {
         if (broken_kernel_select(value) != 0)
             usage_error("MEMBENCH_TEST_BROKEN_KERNEL", value, "name a kernel such as triad");
-        hooks.kernel = broken_kernel_substitute;
+        stream.kernel = broken_kernel_substitute;
     }
     if ((value = variable("MEMBENCH_TEST_RATE_SCALE"))) rate_scale(value);
     cluster_hooks();

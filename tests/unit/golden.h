@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/report.h"
+#include "src/report/report.h"
 
 static inline void golden_compare(const char *name, const char *text, size_t len)
 {

@@ -8,8 +8,8 @@
 
 #include <cmocka.h>
 
-#include "src/acceptance.h"
-#include "src/results.h"
+#include "src/verdict/acceptance.h"
+#include "src/report/report.h"
 
 static struct report rep;
 static struct run_result run;
@@ -43,7 +43,8 @@ static void profile_fails_a_run_bound_to_part_of_the_node(void **state)
     struct expectations e = {.hugepages_2m = -1, .whole_node = true};
     struct acceptance_result a;
     measured_run(true);
-    acceptance_evaluate(&rep, &run, &e, 5.0, &a);
+    acceptance_evaluate(&(struct node_facts){rep.version, &rep.prov, &rep.topo, &rep.sys}, &run, &e,
+                        5.0, &a);
     const struct acceptance_check *c = find(&a, "cpus");
     assert_non_null(c);
     assert_false(c->passed);
@@ -60,7 +61,8 @@ static void profile_passes_a_run_on_every_pu(void **state)
     struct expectations e = {.hugepages_2m = -1, .whole_node = true};
     struct acceptance_result a;
     measured_run(false);
-    acceptance_evaluate(&rep, &run, &e, 5.0, &a);
+    acceptance_evaluate(&(struct node_facts){rep.version, &rep.prov, &rep.topo, &rep.sys}, &run, &e,
+                        5.0, &a);
     const struct acceptance_check *c = find(&a, "cpus");
     assert_non_null(c);
     assert_true(c->passed);
@@ -73,7 +75,8 @@ static void expectations_alone_judge_the_cpus_given(void **state)
     struct expectations e = {.hugepages_2m = -1};
     struct acceptance_result a;
     measured_run(true);
-    acceptance_evaluate(&rep, &run, &e, 5.0, &a);
+    acceptance_evaluate(&(struct node_facts){rep.version, &rep.prov, &rep.topo, &rep.sys}, &run, &e,
+                        5.0, &a);
     assert_null(find(&a, "cpus"));
     assert_true(a.passed);
 }

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "src/array_layout.h"
+#include "src/stream/array_layout.h"
 
 #define MiB2 (2ull << 20)
 

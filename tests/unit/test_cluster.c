@@ -9,7 +9,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "src/cluster.h"
+#include "src/cluster/cluster.h"
 
 static void make_nodes(struct node_summary *nodes, int n, double triad)
 {

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "src/cli.h"
-#include "src/cluster_options.h"
-#include "src/log.h"
+#include "src/cli/cli.h"
+#include "src/cluster/cluster_options.h"
+#include "src/base/log.h"
 
 /* The fingerprint of a command line ("membench" and up to 7 arguments). */
 static char *fingerprint_of(const char *a, const char *b, const char *c, const char *d)

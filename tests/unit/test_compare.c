@@ -8,7 +8,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "src/compare.h"
+#include "src/report/report.h"
+#include "src/stream/compare.h"
 
 static void make_run(struct run_result *r, const char *pages, unsigned threads, double scale)
 {
@@ -39,7 +40,8 @@ static void pairs_otherwise_identical_runs(void **state)
     make_run(&runs[2], "2m", 1, 1.05);
     make_run(&runs[3], "2m", 2, 1.8);
     struct report rep = {.runs = runs, .n_runs = 4};
-    assert_int_equal(compare_pages(&rep, "4k"), 0);
+    assert_int_equal(
+        compare_pages(rep.runs, rep.n_runs, "4k", &rep.comparisons, &rep.n_comparisons), 0);
     assert_int_equal(rep.n_comparisons, 2 * KERNEL_COUNT);
     for (size_t i = 0; i < rep.n_comparisons; i++) {
         const struct page_comparison *c = &rep.comparisons[i];
@@ -51,7 +53,7 @@ static void pairs_otherwise_identical_runs(void **state)
     }
     assert_int_equal(rep.comparisons[0].kernel, KERNEL_COPY);
     assert_int_equal(rep.comparisons[KERNEL_COUNT - 1].kernel, KERNEL_NSTREAM);
-    compare_free(&rep);
+    compare_free(&rep.comparisons, &rep.n_comparisons);
     assert_null(rep.comparisons);
 }
 
@@ -65,15 +67,17 @@ static void failed_runs_are_not_compared(void **state)
     snprintf(runs[1].backing.mismatch, sizeof(runs[1].backing.mismatch), "smaps shows 4 KiB");
     runs[2].validation.passed = false;
     struct report rep = {.runs = runs, .n_runs = 3};
-    assert_int_equal(compare_pages(&rep, "4k"), 0);
+    assert_int_equal(
+        compare_pages(rep.runs, rep.n_runs, "4k", &rep.comparisons, &rep.n_comparisons), 0);
     assert_int_equal(rep.n_comparisons, 0);
-    compare_free(&rep);
+    compare_free(&rep.comparisons, &rep.n_comparisons);
 
     runs[0].validation.passed = false; /* no usable baseline either */
     runs[2].validation.passed = true;
-    assert_int_equal(compare_pages(&rep, "4k"), 0);
+    assert_int_equal(
+        compare_pages(rep.runs, rep.n_runs, "4k", &rep.comparisons, &rep.n_comparisons), 0);
     assert_int_equal(rep.n_comparisons, 0);
-    compare_free(&rep);
+    compare_free(&rep.comparisons, &rep.n_comparisons);
 }
 
 static void baseline_is_the_first_value(void **state)
@@ -83,17 +87,20 @@ static void baseline_is_the_first_value(void **state)
     make_run(&runs[0], "thp", 2, 1.0);
     make_run(&runs[1], "4k", 2, 0.5);
     struct report rep = {.runs = runs, .n_runs = 2};
-    assert_int_equal(compare_pages(&rep, "thp"), 0); /* the baseline is the first value */
+    assert_int_equal(
+        compare_pages(rep.runs, rep.n_runs, "thp", &rep.comparisons, &rep.n_comparisons),
+        0); /* the baseline is the first value */
     assert_int_equal(rep.n_comparisons, KERNEL_COUNT);
     assert_int_equal(rep.comparisons[0].baseline, 0);
     assert_int_equal(rep.comparisons[0].variant, 1);
     assert_true(fabs(rep.comparisons[0].relative_change + 0.5) < 1e-12);
-    compare_free(&rep);
+    compare_free(&rep.comparisons, &rep.n_comparisons);
 
     runs[1].config.elements = 2000000; /* a different size is not an A/B */
-    assert_int_equal(compare_pages(&rep, "thp"), 0);
+    assert_int_equal(
+        compare_pages(rep.runs, rep.n_runs, "thp", &rep.comparisons, &rep.n_comparisons), 0);
     assert_int_equal(rep.n_comparisons, 0);
-    compare_free(&rep);
+    compare_free(&rep.comparisons, &rep.n_comparisons);
 }
 
 int main(void)

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "src/cpuid_tlb.h"
+#include "src/sys/cpuid_tlb.h"
 
 /* Zen 4 as seed 000 documents it: L1 DTLB 72 entries (fully associative), L2 DTLB 3072. */
 static void amd_zen4(void **state)

@@ -7,7 +7,7 @@
 #include <cmocka.h>
 
 #include "hugepages/heap_env.h"
-#include "src/sysinfo.h"
+#include "src/sys/sysinfo.h"
 
 #define MIB (1ull << 20)
 

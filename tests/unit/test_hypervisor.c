@@ -6,7 +6,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "src/hypervisor.h"
+#include "src/sys/hypervisor.h"
 
 static uint32_t word(const char *four)
 {

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "src/parse.h"
+#include "src/base/parse.h"
 
 static char why[256];
 

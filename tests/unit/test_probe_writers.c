@@ -13,8 +13,8 @@
 
 #include "tests/unit/golden.h"
 
-#include "src/probes.h"
-#include "src/report.h"
+#include "src/probes/probes.h"
+#include "src/report/report.h"
 
 static struct probe_results probes;
 static struct shootdown_run sd_runs[4];

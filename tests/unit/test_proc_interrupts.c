@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "src/proc_interrupts.h"
+#include "src/sys/proc_interrupts.h"
 
 /* The 2-vCPU KVM guest membench is developed on (Linux 6.18, x86-64), trimmed. */
 static const char kvm_guest[] =

@@ -12,8 +12,8 @@
 
 #include "affinity/topology.h"
 #include "hugepages/backend.h"
-#include "src/provenance.h"
-#include "src/sysinfo.h"
+#include "src/sys/provenance.h"
+#include "src/sys/sysinfo.h"
 
 static char tmp_root[64];
 

@@ -10,8 +10,8 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "src/csv_field.h"
-#include "src/utf8_text.h"
+#include "src/report/csv_field.h"
+#include "src/base/utf8_text.h"
 
 static void escaped(const char *in, size_t cap, const char *want, size_t bad)
 {

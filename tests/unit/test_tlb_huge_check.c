@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "src/tlb_huge_check.h"
+#include "src/tlb/tlb_huge_check.h"
 
 static char why[300];
 

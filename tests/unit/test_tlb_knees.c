@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "src/tlb_knees.h"
+#include "src/tlb/tlb_knees.h"
 
 #define MAXP 128
 

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "src/warnings.h"
+#include "src/base/warnings.h"
 
 struct result {
     int n_warnings;

@@ -12,7 +12,7 @@
 
 #include "tests/unit/golden.h"
 
-#include "src/report.h"
+#include "src/report/report.h"
 
 static struct placement_entry placement[2] = {
     {.thread = 0,

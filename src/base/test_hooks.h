@@ -1,0 +1,25 @@
+#ifndef MEMBENCH_TEST_HOOKS_H
+#define MEMBENCH_TEST_HOOKS_H
+
+#include <stdbool.h>
+
+struct mem_backend;  /* hugepages/backend.h */
+struct stream_hooks; /* src/stream/stream_hooks.h: the kernel hooks */
+
+/* Fault injection for the tests. Only membench-hooked (tests/hooks/, built with
+ * -DMEMBENCH_TEST_HOOKS=ON and never installed) sets test_hooks, from its MEMBENCH_TEST_*
+ * variables; in membench it stays NULL: nothing in the product reads them. */
+struct test_hooks {
+    bool corrupt_result;                /* flip a bit of a[n/2] after the last kernel */
+    const struct mem_backend *judge_as; /* judge every region's pages against this backend */
+    const char *sys_root;               /* the fault probe reads ROOT/kernel/mm/..., not /sys */
+    const struct stream_hooks *stream;  /* the STREAM runner's kernel hooks; NULL = none */
+    /* cluster runs: this rank's host name, and ranks grouped into nodes by it (not by shared
+     * memory), so that one machine acts as several nodes */
+    const char *hostname;
+    bool stop_before_report; /* cluster runs: raise SIGSTOP instead of reporting (a hung node) */
+};
+
+extern const struct test_hooks *test_hooks;
+
+#endif

@@ -1,0 +1,533 @@
+#include "src/cli/cli.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/base/log.h"
+#include "src/cli/option_table.h"
+#include "version.h"
+
+#define MAX_ENTRIES 96
+
+/* One getopt_long option: a row of option_table, or one kernel of an ARG_KERNELS row. */
+struct entry {
+    const struct option_row *row;
+    int kernel; /* -1 unless the row is ARG_KERNELS */
+};
+
+/* getopt_long's tables, generated from option_table, and what the command line gave. */
+struct parser {
+    struct entry entries[MAX_ENTRIES];
+    struct option longopts[MAX_ENTRIES + 1]; /* val: 256 + the entry's index */
+    char shorts[2 * MAX_ENTRIES + 2];
+    size_t n;
+    int given[MAX_ENTRIES]; /* 1 for the first option given, 2 for the next...; 0 not given */
+    int seq;
+    int first_profile, first_probe; /* an entry's index + 1; 0 none */
+};
+
+int option_error(const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    log_error("%s; see membench --help", msg);
+    return 1;
+}
+
+int option_list(const char *option, const char *list, int (*each)(const char *, void *), void *ctx)
+{
+    char why[256];
+    int rc = for_each_list_item(list, each, ctx, why, sizeof(why));
+    if (rc == -1) /* the list itself is malformed; callbacks report their own errors */
+        return option_error("%s: %s", option, why);
+    return rc;
+}
+
+static bool takes_value(const struct option_row *r)
+{
+    return r->kind > ARG_VERSION;
+}
+
+static const char *entry_name(const struct entry *e)
+{
+    return e->kernel >= 0 ? kernel_table[e->kernel].flag + 2 : e->row->name;
+}
+
+static const char *choice(const struct option_row *r, size_t i)
+{
+    return r->choice_at ? r->choice_at(i) : r->choices[i];
+}
+
+/* "text|csv|json" */
+static void join_choices(const struct option_row *r, const char *sep, char *buf, size_t len)
+{
+    buf[0] = 0;
+    for (size_t i = 0; choice(r, i); i++) {
+        strncat(buf, i ? sep : "", len - strlen(buf) - 1);
+        strncat(buf, choice(r, i), len - strlen(buf) - 1);
+    }
+}
+
+static void build_parser(struct parser *p)
+{
+    char *s = p->shorts;
+    *s++ = ':'; /* a missing value returns ':' */
+    for (size_t i = 0; i < option_table_rows; i++) {
+        const struct option_row *r = &option_table[i];
+        int n = r->kind == ARG_KERNELS ? KERNEL_COUNT : r->kind == ARG_TEXT ? 0 : 1;
+        for (int k = 0; k < n && p->n < MAX_ENTRIES; k++) {
+            if (r->kind == ARG_KERNELS && !(r->bits & (1u << k))) continue;
+            struct entry *e = &p->entries[p->n];
+            *e = (struct entry){r, r->kind == ARG_KERNELS ? k : -1};
+            p->longopts[p->n] =
+                (struct option){entry_name(e), takes_value(r), NULL, 256 + (int)p->n};
+            if (r->short_name) {
+                *s++ = r->short_name;
+                if (takes_value(r)) *s++ = ':';
+            }
+            p->n++;
+        }
+    }
+    *s = 0;
+}
+
+/* The entry of what getopt_long returned: 256 + its index, or its short option. */
+static size_t entry_of(const struct parser *p, int c)
+{
+    if (c >= 256) return (size_t)(c - 256);
+    size_t i = 0;
+    while (i + 1 < p->n && p->entries[i].row->short_name != c)
+        i++;
+    return i;
+}
+
+/* "-t/--threads", "--stores"; which is an entry's index + 1 */
+static void entry_label(const struct parser *p, int which, char *buf, size_t len)
+{
+    if (which <= 0) {
+        snprintf(buf, len, "?");
+        return;
+    }
+    const struct entry *e = &p->entries[which - 1];
+    if (e->row->short_name)
+        snprintf(buf, len, "-%c/--%s", e->row->short_name, entry_name(e));
+    else
+        snprintf(buf, len, "--%s", entry_name(e));
+}
+
+static void print_row(FILE *out, const struct option_row *r, int col)
+{
+    char arg[128] = "";
+    if (r->arg)
+        snprintf(arg, sizeof(arg), " %s", r->arg);
+    else if (r->choices || r->choice_at) {
+        arg[0] = ' ';
+        join_choices(r, "|", arg + 1, sizeof(arg) - 1);
+    }
+    int used;
+    if (r->short_name)
+        used = fprintf(out, "  -%c, --%s%s", r->short_name, r->name, arg);
+    else
+        used = fprintf(out, "  --%s%s", r->name, arg);
+    int first = r->first_col ? r->first_col : col;
+    if (used >= first) { /* too wide: the text starts on the next line */
+        fputc('\n', out);
+        used = 0;
+    }
+    fprintf(out, "%*s", first - used, "");
+    for (const char *line = r->help;;) {
+        size_t len = strcspn(line, "\n");
+        fprintf(out, "%.*s\n", (int)len, line);
+        if (!line[len]) break;
+        line += len + 1;
+        fprintf(out, "%*s", col, "");
+    }
+}
+
+void cli_print_help(FILE *out)
+{
+    int col = 0;
+    for (size_t i = 0; i < option_table_rows; i++) {
+        const struct option_row *r = &option_table[i];
+        if (r->col) col = r->col;
+        if (r->kind == ARG_TEXT) {
+            fputs(r->help, out);
+        } else if (r->kind == ARG_KERNELS) {
+            for (int k = 0; k < KERNEL_COUNT; k++)
+                if (r->bits & (1u << k))
+                    fprintf(out, "  %-*s%-15s%s\n", col - 2, kernel_table[k].flag,
+                            kernel_table[k].formula, kernel_table[k].help);
+        } else {
+            print_row(out, r, col);
+        }
+    }
+}
+
+struct list_ctx {
+    struct options *opts;
+    const struct option_row *row;
+    const char *option;
+};
+
+static int add_word(const char *item, void *vctx)
+{
+    struct list_ctx *ctx = vctx;
+    const struct option_row *r = ctx->row;
+    const char *word = NULL;
+    for (size_t i = 0; !word && choice(r, i); i++)
+        if (strcmp(choice(r, i), item) == 0) word = choice(r, i);
+    if (!word) {
+        char msg[300], accepted[128];
+        snprintf(msg, sizeof(msg), "%s %s", ctx->option, item);
+        join_choices(r, ", ", accepted, sizeof(accepted));
+        return option_error("%s: unknown value (accepted: %s)", msg, accepted);
+    }
+    const char **words = (const char **)((char *)ctx->opts + r->field);
+    size_t *count = (size_t *)((char *)ctx->opts + r->count);
+    if (*count == r->field_size / sizeof(*words))
+        return option_error("%s: more than %zu values", ctx->option, *count);
+    words[(*count)++] = word;
+    return 0;
+}
+
+/* The count of an ARG_UINTS list: a size_t or an int. */
+static size_t load_count(const void *at, size_t size)
+{
+    if (size == sizeof(size_t)) return *(const size_t *)at;
+    return (size_t) * (const int *)at;
+}
+
+static void store_count(void *at, size_t size, size_t n)
+{
+    if (size == sizeof(size_t))
+        *(size_t *)at = n;
+    else
+        *(int *)at = (int)n;
+}
+
+static int add_number(const char *item, void *vctx)
+{
+    struct list_ctx *ctx = vctx;
+    const struct option_row *r = ctx->row;
+    unsigned *values = (unsigned *)((char *)ctx->opts + r->field);
+    void *count = (char *)ctx->opts + r->count;
+    size_t n = load_count(count, r->count_size);
+    char why[256];
+    uint64_t v;
+    if (parse_uint(item, r->min, r->max, &v, why, sizeof(why)) != 0)
+        return option_error("%s: %s", ctx->option, why);
+    if (r->flags & OPTF_ONCE)
+        for (size_t i = 0; i < n; i++)
+            if (values[i] == v) return 0; /* listed twice: measured once */
+    if (n == r->field_size / sizeof(*values))
+        return option_error("%s: more than %zu values", ctx->option, n);
+    values[n] = (unsigned)v;
+    store_count(count, r->count_size, n + 1);
+    return 0;
+}
+
+static int apply(struct options *o, const struct entry *e, const char *arg)
+{
+    const struct option_row *r = e->row;
+    void *at = (char *)o + r->field;
+    char option[48], why[256];
+    snprintf(option, sizeof(option), "--%s", r->name);
+    struct list_ctx ctx = {o, r, option};
+    uint64_t v;
+    switch (r->kind) {
+    case ARG_KERNELS: o->kernel_mask |= 1u << e->kernel; return 0;
+    case ARG_SET: *(bool *)at = true; return 0;
+    case ARG_CLEAR: *(bool *)at = false; return 0;
+    case ARG_BITS: *(unsigned *)at |= r->bits; return 0;
+    case ARG_UINT:
+        if (parse_uint(arg, r->min, r->max, &v, why, sizeof(why)) != 0)
+            return r->hint ? option_error("%s: %s (%s)", option, why, r->hint)
+                           : option_error("%s: %s", option, why);
+        if (r->field_size == sizeof(uint64_t))
+            *(uint64_t *)at = v;
+        else
+            *(unsigned *)at = (unsigned)v;
+        return 0;
+    case ARG_REAL: {
+        char *end;
+        double d = strtod(arg, &end);
+        if (end == arg || *end || !(d >= (double)r->min) || !(d <= (double)r->max))
+            return option_error("%s '%.60s': give %s", option, arg, r->hint);
+        *(double *)at = d;
+        return 0;
+    }
+    case ARG_CHOICE:
+        for (size_t i = 0; choice(r, i); i++)
+            if (strcmp(arg, choice(r, i)) == 0) {
+                *(unsigned *)at = (unsigned)(i + r->min);
+                return 0;
+            }
+        char accepted[128];
+        join_choices(r, "|", accepted, sizeof(accepted));
+        return option_error("%s '%.200s': unknown value; use %s", option, arg, accepted);
+    case ARG_WORDS: return option_list(option, arg, add_word, &ctx);
+    case ARG_UINTS: return option_list(option, arg, add_number, &ctx);
+    case ARG_NAME:
+        if (!*arg) return option_error("%s: empty %s", option, r->hint);
+        *(const char **)at = arg;
+        return 0;
+    case ARG_CUSTOM: return r->set(o, arg);
+    default: return 0;
+    }
+}
+
+static void set_defaults(struct options *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->ntimes = 10;
+    o->type = TYPE_DOUBLE;
+    o->format = FORMAT_TEXT;
+    o->tolerance_pct = 5.0;
+    for (int k = 0; k < KERNEL_COUNT; k++)
+        o->expect.rate_mbps[k] = 0.0;
+    o->expect.hugepages_2m = -1;
+    o->tlb.cpu = -1;
+    o->tlb.order = TLB_ORDER_RANDOM;
+    o->tlb.stagger = true;
+    o->tlb.mode = TLB_MODE_CHASE;
+    o->tlb.repeat = TLB_DEFAULT_REPEAT;
+    o->tlb.max_pages = TLB_DEFAULT_MAX_PAGES;
+}
+
+/* An option of a probe given without its probe. */
+static int check_groups(const struct parser *p)
+{
+    static const char *const rule[GROUP_COUNT] = {
+        [GROUP_FAULTS] = "%s only applies to %s; add it",
+        [GROUP_SHOOTDOWN] = "%s only applies to %s; add it",
+        [GROUP_TLB] = "%s is an option of the TLB probe; add %s",
+    };
+    for (int g = GROUP_NONE + 1; g < GROUP_COUNT; g++) {
+        int probe = 0, first = 0;
+        bool requested = false;
+        for (size_t i = 0; i < p->n; i++) {
+            if (p->entries[i].row->group != (enum option_group)g) continue;
+            if (p->entries[i].row->flags & OPTF_PROBE) {
+                probe = (int)i + 1;
+                requested = p->given[i] != 0;
+            } else if (p->given[i] && (!first || p->given[i] < p->given[first - 1])) {
+                first = (int)i + 1;
+            }
+        }
+        if (first && !requested) {
+            char option[48], flag[48];
+            entry_label(p, first, option, sizeof(option));
+            entry_label(p, probe, flag, sizeof(flag));
+            return option_error(rule[g], option, flag);
+        }
+    }
+    return 0;
+}
+
+/* Combinations of probe options that cannot mean anything. */
+static int check_tlb_options(const struct options *o)
+{
+    const struct tlb_options *t = &o->tlb;
+    if (t->trials && !t->pages)
+        return option_error("--tlb-trials needs --tlb-pages N (trials are traversals of N "
+                            "pages)");
+    if (t->pages && t->max_pages != TLB_DEFAULT_MAX_PAGES)
+        return option_error("--tlb-pages measures one point; --tlb-max-pages is for sweeps, "
+                            "drop one of them");
+    if (t->enabled && t->cpu_given && o->n_threads)
+        return option_error("--cpu pins the single-thread probe; with --threads place the "
+                            "threads with --bind (e.g. --bind 0,1)");
+    return 0;
+}
+
+/* A verdict must check what it names: the profile as documented, kernels that run. */
+static int check_verdict_options(const struct options *o, const struct parser *p)
+{
+    char name[48], msg[400];
+    if (o->acceptance && p->first_profile) {
+        entry_label(p, p->first_profile, name, sizeof(name));
+        snprintf(msg, sizeof(msg),
+                 "--acceptance is a fixed profile (all physical cores, scatter, STREAM-rule "
+                 "arrays, the four kernels, double, auto stores, offset 0) and %s changes it; "
+                 "drop %s, or check that run with --expect/--reference instead",
+                 name, name);
+        return option_error("%s", msg);
+    }
+    if (o->acceptance && o->isa_forced_by)
+        return option_error(
+            "--acceptance is a fixed profile and %s changes its kernels; %s", o->isa_forced_by,
+            strcmp(o->isa_forced_by, "MEMBENCH_ISA") == 0 ? "unset MEMBENCH_ISA" : "drop --isa");
+    if (o->kernel_mask == 0 && (o->checks || o->save_reference)) {
+        bool expect = false;
+        for (int k = 0; k < KERNEL_COUNT; k++)
+            expect |= o->expect.rate_mbps[k] > 0.0;
+        const char *verdict = expect         ? "--expect"
+                              : o->reference ? "--reference"
+                                             : "--save-reference";
+        entry_label(p, p->first_probe, name, sizeof(name));
+        snprintf(msg, sizeof(msg),
+                 "%s needs STREAM kernel rates but %s runs only its probe, no kernel; add the "
+                 "kernels (e.g. --triad) or drop %s",
+                 verdict, name, verdict);
+        return option_error("%s", msg);
+    }
+    for (int k = 0; k < KERNEL_COUNT; k++) {
+        if (o->expect.rate_mbps[k] <= 0.0 || (o->kernel_mask & (1u << k))) continue;
+        const char *word = kernel_table[k].flag + 2; /* "triad" */
+        char runs[96] = "";
+        for (int r = 0; r < KERNEL_COUNT; r++)
+            if (o->kernel_mask & (1u << r))
+                snprintf(runs + strlen(runs), sizeof(runs) - strlen(runs), "%s%s",
+                         runs[0] ? ", " : "", kernel_table[r].flag + 2);
+        if (o->acceptance)
+            snprintf(msg, sizeof(msg),
+                     "--expect %s: the acceptance profile measures %s, not %s; drop %s from "
+                     "--expect",
+                     word, runs, word, word);
+        else
+            snprintf(msg, sizeof(msg),
+                     "--expect %s: this run measures %s, not %s; add %s (kernel options choose "
+                     "what runs) or drop %s from --expect",
+                     word, runs, word, kernel_table[k].flag, word);
+        return option_error("%s", msg);
+    }
+    return 0;
+}
+
+void cli_tlb_request(const struct options *o, struct tlb_request *r)
+{
+    *r = (struct tlb_request){
+        .tlb = &o->tlb,
+        .threads = o->threads,
+        .n_threads = o->n_threads,
+        .binds = o->binds,
+        .n_binds = o->n_binds,
+        .pages = o->pages,
+        .n_pages = o->n_pages,
+        .dry_run = o->dry_run,
+    };
+}
+
+void cli_stream_request(const struct options *o, struct stream_request *r)
+{
+    *r = (struct stream_request){
+        .kernel_mask = o->kernel_mask,
+        .isa_forced_by = o->isa_forced_by,
+        .isa = o->isa,
+        .threads = o->threads,
+        .n_threads = o->n_threads,
+        .sizes = o->sizes,
+        .n_sizes = o->n_sizes,
+        .pages = o->pages,
+        .n_pages = o->n_pages,
+        .binds = o->binds,
+        .n_binds = o->n_binds,
+        .per_domain = o->per_domain,
+        .stores = o->stores,
+        .n_stores = o->n_stores,
+        .ntimes = o->ntimes,
+        .type = o->type,
+        .offset = o->offset,
+        .acceptance = o->acceptance,
+        .checks = o->checks,
+        .save_reference = o->save_reference,
+    };
+}
+
+void cli_free(struct options *o)
+{
+    for (size_t i = 0; i < o->n_binds; i++)
+        bind_spec_free(&o->binds[i]);
+    o->n_binds = 0;
+}
+
+/* What getopt_long refused: an unknown short option (optopt is its letter), or a long option
+ * that is unknown, ambiguous or given a value it does not take (optopt is then the option's
+ * code, often no character at all), so the long ones are judged from what was typed. */
+static void bad_option(const struct parser *p, const char *typed, int optopt_code)
+{
+    if (strncmp(typed, "--", 2) != 0) {
+        option_error("unknown option '-%c'", (char)optopt_code);
+        return;
+    }
+    const char *name = typed + 2;
+    size_t len = strcspn(name, "=");
+    const struct option *exact = NULL, *prefix = NULL;
+    int n_prefix = 0;
+    char candidates[256] = "";
+    for (const struct option *o = p->longopts; o->name; o++) {
+        if (strncmp(o->name, name, len) != 0) continue;
+        if (strlen(o->name) == len) exact = o;
+        prefix = o;
+        n_prefix++;
+        size_t used = strlen(candidates);
+        if (n_prefix <= 4)
+            snprintf(candidates + used, sizeof(candidates) - used, "%s--%s",
+                     n_prefix > 1 ? ", " : "", o->name);
+    }
+    const struct option *hit = exact ? exact : n_prefix == 1 ? prefix : NULL;
+    char shown[80];
+    snprintf(shown, sizeof(shown), "--%.*s", (int)(len < 60 ? len : 60), name);
+    if (hit && name[len] == '=' && hit->has_arg == no_argument)
+        option_error("option '--%s' takes no value", hit->name);
+    else if (!hit && n_prefix > 1)
+        option_error("option '%s' is ambiguous (%s...); write more of its name", shown, candidates);
+    else
+        option_error("unknown option '%s'", shown);
+}
+
+enum cli_action cli_parse(int argc, char **argv, struct options *o)
+{
+    struct parser p = {0};
+    build_parser(&p);
+    set_defaults(o);
+    opterr = 0;
+    optind = 0; /* 0, not 1: glibc then also forgets a previous call's half-read "-Vs1,2" */
+    int c;
+    while ((c = getopt_long(argc, argv, p.shorts, p.longopts, NULL)) != -1) {
+        const char *current = argv[optind - 1];
+        if (c == ':') {
+            option_error("option '%s' needs a value", current);
+            return CLI_EXIT_USAGE;
+        }
+        if (c == '?') {
+            bad_option(&p, current, optopt);
+            return CLI_EXIT_USAGE;
+        }
+        size_t i = entry_of(&p, c);
+        const struct option_row *r = p.entries[i].row;
+        if (r->kind == ARG_HELP) {
+            cli_print_help(stdout);
+            return CLI_EXIT_OK;
+        }
+        if (r->kind == ARG_VERSION) {
+            printf("membench %s\n", MEMBENCH_VERSION);
+            return CLI_EXIT_OK;
+        }
+        if (!p.given[i]) p.given[i] = ++p.seq;
+        if ((r->flags & OPTF_PROFILE) && !p.first_profile) p.first_profile = (int)i + 1;
+        if ((r->flags & OPTF_PROBE) && !p.first_probe) p.first_probe = (int)i + 1;
+        if (apply(o, &p.entries[i], optarg) != 0) return CLI_EXIT_USAGE;
+    }
+    if (optind < argc) {
+        option_error("unexpected argument '%s'", argv[optind]);
+        return CLI_EXIT_USAGE;
+    }
+    if (check_groups(&p) != 0) return CLI_EXIT_USAGE;
+    if (check_tlb_options(o) != 0) return CLI_EXIT_USAGE;
+    /* probes alone replace the STREAM kernels; with a kernel flag both run */
+    if (o->kernel_mask == 0 && o->probes.mask == 0 && !o->tlb.enabled)
+        o->kernel_mask = KERNEL_MASK_STREAM;
+    const char *env_isa = getenv("MEMBENCH_ISA");
+    if (!o->isa_forced_by && env_isa && *env_isa &&
+        option_force_isa(o, "MEMBENCH_ISA", env_isa) != 0)
+        return CLI_EXIT_USAGE;
+    if (check_verdict_options(o, &p) != 0) return CLI_EXIT_USAGE;
+    return CLI_RUN;
+}

@@ -1,0 +1,72 @@
+#ifndef MEMBENCH_CLI_H
+#define MEMBENCH_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "affinity/policy.h"
+#include "kernels/kernel_table.h"
+#include "src/verdict/acceptance.h"
+#include "src/base/parse.h"
+#include "src/stream/plan.h"
+#include "src/probes/probes.h"
+#include "src/tlb/run_tlb.h"
+#include "src/tlb/tlb_options.h"
+
+#define LIST_MAX 64
+
+enum output_format { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON };
+
+/* The command line, parsed and checked; nothing here depends on the machine. */
+struct options {
+    unsigned kernel_mask;      /* bits of enum kernel_id; 0 = the four STREAM kernels, or none */
+    const char *isa_forced_by; /* "--isa" or "MEMBENCH_ISA" when forced, else NULL */
+    enum isa isa;
+    unsigned threads[LIST_MAX];
+    size_t n_threads; /* 0 = $OMP_NUM_THREADS, else one per physical core */
+    struct size_spec sizes[LIST_MAX];
+    size_t n_sizes; /* 0 = the STREAM rule */
+    const char *pages[LIST_MAX];
+    size_t n_pages;
+    struct bind_spec binds[LIST_MAX];
+    size_t n_binds; /* 0 = scatter (compact from one thread per core up), or OpenMP's own
+                       binding when OMP_PROC_BIND/OMP_PLACES/GOMP_CPU_AFFINITY are set */
+    enum domain_kind per_domain;
+    const char *stores[LIST_MAX];
+    size_t n_stores;
+    unsigned ntimes;
+    enum elem_type type;
+    size_t offset;
+    enum output_format format;
+    const char *output;
+    bool quiet;
+    bool dry_run;
+    double peak_mbps;           /* --peak, 0 when not given */
+    bool acceptance;            /* the fixed acceptance profile */
+    struct expectations expect; /* --expect, then the --reference file's rates */
+    bool checks;                /* --expect or --reference: evaluate acceptance checks */
+    double tolerance_pct;
+    const char *reference;
+    const char *save_reference;
+    double time_limit_s;         /* 0 = none; --acceptance defaults to 30 */
+    bool mpi_per_rank;           /* MPI builds: every rank is its own "node" */
+    struct probe_options probes; /* --faults, --shootdown, --timer and their options */
+    struct tlb_options tlb;      /* --tlb and its options */
+};
+
+enum cli_action { CLI_RUN, CLI_EXIT_OK, CLI_EXIT_USAGE };
+
+/* Parses argv into opts. CLI_EXIT_OK after --help/--version (already printed);
+ * CLI_EXIT_USAGE after a one-line error on stderr. */
+enum cli_action cli_parse(int argc, char **argv, struct options *opts);
+
+void cli_print_help(FILE *out);
+void cli_free(struct options *opts);
+
+/* What the STREAM plan needs of the options: r points into o. */
+void cli_stream_request(const struct options *o, struct stream_request *r);
+/* The TLB probe's request: its options and the placement and page options it shares. */
+void cli_tlb_request(const struct options *o, struct tlb_request *r);
+
+#endif

@@ -1,0 +1,52 @@
+/* The probe options that no generic row kind parses: checked here as text, nothing about the
+ * machine. */
+#include <string.h>
+
+#include "src/cli/option_table.h"
+
+#define MAX_FAULTS_BYTES (1ull << 40)
+
+static int add_backing(const char *item, void *vctx)
+{
+    unsigned *mask = vctx;
+    if (strcmp(item, "file") == 0) {
+        *mask |= 1u << FAULT_FILE | 1u << FAULT_FILE_READAHEAD;
+        return 0;
+    }
+    for (int b = 0; b < FAULT_BACKING_COUNT; b++)
+        if (strcmp(item, fault_backing_name((enum fault_backing)b)) == 0) {
+            *mask |= 1u << b;
+            return 0;
+        }
+    return option_error("--faults-backing %s: unknown value (accepted: %s)", item,
+                        "4k, thp, 2m, file, file-readahead");
+}
+
+int set_faults_backing(struct options *o, const char *arg)
+{
+    return option_list("--faults-backing", arg, add_backing, &o->probes.faults_backings);
+}
+
+int set_faults_size(struct options *o, const char *arg)
+{
+    struct size_spec s;
+    char why[256];
+    if (parse_size(arg, &s, why, sizeof(why)) != 0) return option_error("--faults-size: %s", why);
+    uint64_t bytes;
+    if (s.kind == SIZE_ELEMENTS) /* a plain number is MiB */
+        bytes = s.elements > MAX_FAULTS_BYTES >> 20 ? MAX_FAULTS_BYTES + 1 : s.elements << 20;
+    else if (s.kind == SIZE_BYTES)
+        bytes = s.bytes;
+    else
+        return option_error("--faults-size %s: give a size such as 64MiB (a multiple of the LLC "
+                            "means nothing here)",
+                            arg);
+    if (bytes > MAX_FAULTS_BYTES)
+        return option_error("--faults-size %s: too large (at most 1 TiB)", arg);
+    if (bytes == 0 || bytes % PAGE_2M != 0)
+        return option_error("--faults-size %s: must be a positive multiple of 2 MiB (the huge "
+                            "page size), e.g. 64MiB",
+                            arg);
+    o->probes.faults_bytes = bytes;
+    return 0;
+}

@@ -1,0 +1,331 @@
+#include "src/cli/option_table.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "hugepages/backend.h"
+
+#define MAX_NTIMES 1000000
+#define MAX_OFFSET (1u << 24)
+#define MAX_REMOTE 1023u
+#define MAX_PAGES_PER_UNMAP 65536u
+
+#define STRINGIFY(x) #x
+#define STRING_OF(x) STRINGIFY(x)
+
+/* Where a row's value goes: the member's offset and size in struct options. */
+#define AT(member)                                                                                 \
+    .field = offsetof(struct options, member), .field_size = sizeof(((struct options *)0)->member)
+#define COUNT(member)                                                                              \
+    .count = offsetof(struct options, member), .count_size = sizeof(((struct options *)0)->member)
+#define TEXT(text)                                                                                 \
+    {                                                                                              \
+        .kind = ARG_TEXT, .help = text                                                             \
+    }
+
+static const char *const types[] = {"double", "float", NULL};
+static const char *const formats[] = {"text", "csv", "json", NULL};
+static const char *const domains[] = {"numa", "package", "llc", NULL};
+static const char *const stores[] = {"auto", "normal", "nt", NULL};
+static const char *const orders[] = {"random", "seq", NULL};
+static const char *const modes[] = {"chase", "inc", NULL};
+
+/* The --pages values: the page backends, in their table's order. */
+static const char *page_choice(size_t i)
+{
+    const struct mem_backend *b = mem_backend_at(i);
+    return b ? b->name : NULL;
+}
+
+static int add_size(const char *item, void *vctx)
+{
+    struct options *o = vctx;
+    char why[256];
+    if (o->n_sizes == LIST_MAX) return option_error("--size: more than %d values", LIST_MAX);
+    if (parse_size(item, &o->sizes[o->n_sizes], why, sizeof(why)) != 0)
+        return option_error("--size: %s", why);
+    o->n_sizes++;
+    return 0;
+}
+
+static int set_size(struct options *o, const char *arg)
+{
+    return option_list("--size", arg, add_size, o);
+}
+
+static int add_bind(const char *item, void *vctx)
+{
+    struct options *o = vctx;
+    char why[256];
+    if (o->n_binds == LIST_MAX) return option_error("--bind: more than %d values", LIST_MAX);
+    if (bind_spec_parse(item, &o->binds[o->n_binds], why, sizeof(why)) != 0)
+        return option_error("--bind: %s", why);
+    o->n_binds++;
+    return 0;
+}
+
+static int set_bind(struct options *o, const char *arg)
+{
+    if (bind_text_is_list(arg)) /* "0,2,4-7" is one PU list, not three policies */
+        return add_bind(arg, o);
+    return option_list("--bind", arg, add_bind, o);
+}
+
+int option_force_isa(struct options *o, const char *source, const char *arg)
+{
+    enum isa isa;
+    if (isa_parse(arg, &isa) != 0)
+        return option_error("%s '%.100s': unknown instruction set; use avx512, avx2 or sse2",
+                            source, arg);
+    o->isa = isa;
+    o->isa_forced_by = source;
+    return 0;
+}
+
+static int set_isa(struct options *o, const char *arg)
+{
+    return option_force_isa(o, "--isa", arg);
+}
+
+static int set_peak(struct options *o, const char *arg)
+{
+    char *end;
+    double gbs = strtod(arg, &end);
+    if (end == arg || *end || !(gbs > 0.0) || gbs > 1e6)
+        return option_error("--peak '%s': give the theoretical peak in GB/s, e.g. --peak 102.4",
+                            arg);
+    o->peak_mbps = gbs * 1000.0;
+    return 0;
+}
+
+static int set_expect(struct options *o, const char *arg)
+{
+    char why[256];
+    if (expectations_parse(arg, &o->expect, why, sizeof(why)) != 0)
+        return option_error("--expect: %s", why);
+    o->checks = true;
+    return 0;
+}
+
+static int set_reference(struct options *o, const char *arg)
+{
+    if (!*arg) return option_error("--reference: empty file name");
+    o->reference = arg;
+    o->checks = true;
+    return 0;
+}
+
+static int set_cpu(struct options *o, const char *arg)
+{
+    char why[256];
+    uint64_t v;
+    if (strcmp(arg, "-1") == 0) {
+        o->tlb.cpu = -1;
+    } else if (parse_uint(arg, 0, 65535, &v, why, sizeof(why)) != 0) {
+        return option_error("--cpu: %s; give a PU number, or -1 for unpinned", why);
+    } else {
+        o->tlb.cpu = (int)v;
+    }
+    o->tlb.cpu_given = true;
+    return 0;
+}
+
+/* clang-format off */
+const struct option_row option_table[] = {
+    TEXT("Usage: membench [KERNELS] [OPTIONS]\n"
+         "STREAM-style memory bandwidth of this node: Copy, Scale, Add and Triad on every\n"
+         "core, arrays sized from the last-level cache, results validated.\n"
+         "\n"
+         "Kernels (default: all four, in STREAM order, unless only probes are asked for):\n"),
+    {.kind = ARG_KERNELS, AT(kernel_mask), .bits = KERNEL_MASK_STREAM, .flags = OPTF_PROFILE,
+     .col = 16},
+    TEXT("Extra kernels (not in the default set):\n"),
+    {.kind = ARG_KERNELS, AT(kernel_mask), .bits = KERNEL_MASK_ALL & ~KERNEL_MASK_STREAM,
+     .flags = OPTF_PROFILE},
+    TEXT("\n"
+         "Probes:\n"),
+    {"tlb", 0, ARG_SET, NULL,
+     "TLB sizes and miss costs: one access per page over 1..32768 pages,\n"
+     "against a control with the same cache lines in 64x fewer pages;\n"
+     "names each data-TLB level, 4 KB and 2 MB pages, page-walk throughput",
+     AT(tlb.enabled), .group = GROUP_TLB, .flags = OPTF_PROFILE | OPTF_PROBE},
+    {"cpu", 0, ARG_CUSTOM, "N",
+     "pin the probe to PU N (default the first planned PU; -1 none)",
+     .set = set_cpu, .group = GROUP_TLB, .col = 24},
+    {"order", 0, ARG_CHOICE, NULL, "page visiting order (default random)",
+     AT(tlb.order), .choices = orders, .group = GROUP_TLB},
+    {"no-stagger", 0, ARG_CLEAR, NULL,
+     "touch line 0 of every page (default: page p uses line p mod 64)",
+     AT(tlb.stagger), .group = GROUP_TLB},
+    {"tlb-mode", 0, ARG_CHOICE, NULL,
+     "pointer chase = latency (default), inc = a[i] += 1 loop",
+     AT(tlb.mode), .choices = modes, .group = GROUP_TLB},
+    {"tlb-pages", 0, ARG_UINT, "N", "one point: N pages (like the OSTEP tlb.c's ./tlb N T)",
+     AT(tlb.pages), .min = 1, .max = TLB_MAX_PAGES_LIMIT,
+     .hint = "the number of pages to touch", .group = GROUP_TLB},
+    {"tlb-trials", 0, ARG_UINT, "T",
+     "... traversals of those N pages per sample (default: timed)",
+     AT(tlb.trials), .min = 1, .max = 1000000000000ull,
+     .hint = "traversals of the pages per sample", .group = GROUP_TLB},
+    {"tlb-max-pages", 0, ARG_UINT, "N",
+     "last point of the sweep (default 32768; the 2 MB sweep\n"
+     "goes to N/8 pages)",
+     AT(tlb.max_pages), .min = 4, .max = TLB_MAX_PAGES_LIMIT,
+     .hint = "the sweep's last point", .group = GROUP_TLB},
+    {"repeat", 0, ARG_UINT, "K",
+     "samples per point, min and median reported (default 5)",
+     AT(tlb.repeat), .min = 1, .max = 1000, .hint = "samples per point", .group = GROUP_TLB},
+    TEXT("  with -t N: the probe runs on N placed threads at once, each on its own pages\n"
+         "\n"
+         "Options (a comma list runs every combination, one result row each):\n"),
+    {"threads", 't', ARG_UINTS, "N[,N...]",
+     "OpenMP threads (default $OMP_NUM_THREADS, else one per\n"
+     "physical core; at most " STRING_OF(MAX_THREADS) ")",
+     AT(threads), COUNT(n_threads), .min = 1, .max = MAX_THREADS, .flags = OPTF_PROFILE,
+     .col = 26},
+    {"size", 's', ARG_CUSTOM, "SIZE[,...]",
+     "per-array size: 4xLLC (multiple of the total last-level\n"
+     "cache, fractions allowed), 1.5GiB, 512MiB, 512MB (decimal),\n"
+     "or a plain element count. Default: the STREAM rule, each\n"
+     "array >= 4x the total LLC and >= 1M elements",
+     .set = set_size, .flags = OPTF_PROFILE},
+    {"ntimes", 'n', ARG_UINT, "N",
+     "repetitions; the first is discarded, the best of the rest\n"
+     "is reported (default 10, at least 2)",
+     AT(ntimes), .min = 2, .max = MAX_NTIMES,
+     .hint = "the first repetition is discarded, so at least 2"},
+    {"type", 0, ARG_CHOICE, NULL, "element type (default double)",
+     AT(type), .choices = types, .flags = OPTF_PROFILE},
+    {"offset", 0, ARG_UINT, "N",
+     "shift array k (a=0, b=1, c=2) by k*N elements, like\n"
+     "STREAM's OFFSET (default 0)",
+     AT(offset), .min = 0, .max = MAX_OFFSET, .flags = OPTF_PROFILE},
+    {"bind", 0, ARG_CUSTOM, "POLICY[,...]",
+     "thread placement: scatter (spread over packages, NUMA\n"
+     "nodes, LLCs, cores), compact (cores in order, one thread\n"
+     "per core before SMT siblings), none (the OS decides), or\n"
+     "one PU list of OS indices like 0,2,4-7 (repeat --bind to\n"
+     "sweep lists). Default: scatter below one thread per\n"
+     "core, compact from there; OpenMP's binding when\n"
+     "OMP_PROC_BIND/OMP_PLACES/GOMP_CPU_AFFINITY are set",
+     .set = set_bind, .flags = OPTF_PROFILE},
+    {"per-domain", 0, ARG_CHOICE, NULL,
+     "also report each domain's bandwidth, all measured at once",
+     AT(per_domain), .min = DOMAIN_NUMA, .choices = domains},
+    {"pages", 0, ARG_WORDS, "4k|thp|2m|1g|default[,...]",
+     "page backing of the arrays, verified in /proc/self/smaps:\n"
+     "4k (no THP), thp (transparent huge pages), 2m/1g (hugetlb\n"
+     "pages from the reserved pool), default (as the system\n"
+     "gives). Without --pages, HUGETLB_MORECORE (hugectl --heap)\n"
+     "chooses. Several values: an A/B against the first\n"
+     "(e.g. --pages 4k,2m)",
+     AT(pages), COUNT(n_pages), .choice_at = page_choice},
+    {"stores", 0, ARG_WORDS, NULL,
+     "store instructions: nt = non-temporal (streaming) stores\n"
+     "that skip the write-allocate read; auto = nt when the\n"
+     "arrays keep the STREAM rule, else normal. Runs with nt\n"
+     "are labelled tuned, as STREAM's rules ask",
+     AT(stores), COUNT(n_stores), .choices = stores, .flags = OPTF_PROFILE},
+    {"isa", 0, ARG_CUSTOM, "avx512|avx2|sse2",
+     "force a kernel variant (default: the widest the CPU has;\n"
+     "also MEMBENCH_ISA)",
+     .set = set_isa, .flags = OPTF_PROFILE},
+    {"format", 0, ARG_CHOICE, NULL, "output format (default text)",
+     AT(format), .choices = formats},
+    {"output", 'o', ARG_NAME, "FILE",
+     "write the report to FILE (a file is replaced only when\n"
+     "complete; a device, FIFO or /dev/fd/N is written to)",
+     AT(output), .hint = "file name"},
+    {"quiet", 'q', ARG_SET, NULL, "one line per run", AT(quiet)},
+    {"dry-run", 0, ARG_SET, NULL,
+     "print the plan (topology, LLC, sizes, memory) and exit", AT(dry_run)},
+    TEXT("Node acceptance:\n"),
+    {"acceptance", 0, ARG_SET, NULL,
+     "the acceptance profile: all physical cores, scatter,\n"
+     "STREAM-rule arrays, the four kernels, double, auto stores,\n"
+     "offset 0, validated, within --time-limit (default 30 s) by\n"
+     "running fewer repetitions. Fixed: -t, -s, --bind, --type,\n"
+     "--stores, --offset, --isa, kernel and probe options are\n"
+     "refused; -n, --pages, --per-domain and output options not",
+     AT(acceptance)},
+    {"expect", 0, ARG_CUSTOM, "K=MB/s[,...]",
+     "expected best rates, e.g. triad=90000,copy=85000; each\n"
+     "kernel named must run",
+     .set = set_expect},
+    {"tolerance", 0, ARG_REAL, "PCT", "allowed shortfall below expectations (default 5)",
+     AT(tolerance_pct), .min = 0, .max = 100, .hint = "a percentage, e.g. --tolerance 5"},
+    {"reference", 0, ARG_CUSTOM, "FILE",
+     "rates, profile and system fingerprint of a good node: this\n"
+     "run must measure its kernels; its profile is compared",
+     .set = set_reference},
+    {"save-reference", 0, ARG_NAME, "FILE",
+     "write this node's results as a reference (needs a kernel\n"
+     "run that passes)",
+     AT(save_reference), .hint = "file name"},
+    {"time-limit", 0, ARG_REAL, "SECONDS",
+     "stop repeating once the next repetition would not fit",
+     AT(time_limit_s), .min = 1, .max = 86400, .hint = "seconds, e.g. --time-limit 30"},
+    {"mpi-per-rank", 0, ARG_SET, NULL,
+     "(MPI builds, under mpirun/srun) measure on every rank, not\n"
+     "once per node: per-socket runs, or tests on one machine",
+     AT(mpi_per_rank)},
+    {"peak", 0, ARG_CUSTOM, "GB/s",
+     "theoretical memory bandwidth, to report % of peak\n"
+     "(default: estimated from SMBIOS when readable)",
+     .set = set_peak},
+    {.name = "help", .short_name = 'h', .kind = ARG_HELP, .help = "this help"},
+    {.name = "version", .short_name = 'V', .kind = ARG_VERSION, .help = "version"},
+    TEXT("\n"
+         "Exit status: 0 success; 1 validation, page verification or an acceptance check\n"
+         "failed; 130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP (finished runs still\n"
+         "written); 2 bad usage or input; 3 a required resource is missing (memory, huge\n"
+         "pages, cache size) or writing the report failed; every error is one line on\n"
+         "stderr.\n"
+         "Rates are MB/s = 10^6 bytes/s of STREAM-counted traffic, from the best time.\n"
+         "\n"
+         "Probes (combinable; alone they replace the STREAM kernels, which then run only\n"
+         "when --copy/--scale/--add/--triad are also given):\n"),
+    {"faults", 0, ARG_BITS, NULL,
+     "page-fault cost: touch one byte per 4 KB page of a fresh region\n"
+     "under 4k, thp and 2m backings (minor faults), then of an evicted\n"
+     "file with readahead off and on (major faults)",
+     AT(probes.mask), .bits = PROBE_BIT(PROBE_FAULTS), .group = GROUP_FAULTS,
+     .flags = OPTF_PROFILE | OPTF_PROBE, .col = 16},
+    {"faults-size", 0, ARG_CUSTOM, "SIZE",
+     "region and file size, a multiple of 2 MiB; a plain\n"
+     "number is MiB (default 64)",
+     .set = set_faults_size, .group = GROUP_FAULTS, .col = 27},
+    {"faults-dir", 0, ARG_NAME, "DIR",
+     "directory for the file, on a disk-backed filesystem\n"
+     "(default $TMPDIR, else /var/tmp)",
+     AT(probes.faults_dir), .hint = "directory name", .group = GROUP_FAULTS},
+    {"faults-backing", 0, ARG_CUSTOM, "LIST",
+     "4k,thp,2m,file,file-readahead (default all; a listed\n"
+     "backing that cannot run here is an error, exit 3)",
+     .set = set_faults_backing, .group = GROUP_FAULTS},
+    {"shootdown", 0, ARG_BITS, NULL,
+     "TLB-shootdown cost: one pinned thread unmaps touched pages while\n"
+     "0, 1, 2, ... sibling threads spin on other CPUs",
+     AT(probes.mask), .bits = PROBE_BIT(PROBE_SHOOTDOWN), .group = GROUP_SHOOTDOWN,
+     .flags = OPTF_PROFILE | OPTF_PROBE, .col = 16},
+    {"shootdown-remote", 0, ARG_UINTS, "N[,N...]",
+     "sibling thread counts (default 0,1,2,4,... up to\n"
+     "the CPUs there are; 0 is always measured)",
+     AT(probes.remote), COUNT(probes.n_remote), .min = 0, .max = MAX_REMOTE,
+     .group = GROUP_SHOOTDOWN, .flags = OPTF_ONCE, .col = 27, .first_col = 31},
+    {"shootdown-pages", 0, ARG_UINTS, "N[,N...]",
+     "4 KB pages per unmap (default\n"
+     "1,2,8,32,33,34,64,512)",
+     AT(probes.pages), COUNT(probes.n_pages), .min = 1, .max = MAX_PAGES_PER_UNMAP,
+     .group = GROUP_SHOOTDOWN, .flags = OPTF_ONCE, .first_col = 31},
+    {"timer", 0, ARG_BITS, NULL,
+     "resolution, granularity and cost of clock_gettime, gettimeofday,\n"
+     "rdtsc/rdtscp, TSC frequency, and repetitions for 1% precision",
+     AT(probes.mask), .bits = PROBE_BIT(PROBE_TIMER), .flags = OPTF_PROFILE | OPTF_PROBE,
+     .col = 16},
+    TEXT("A backing or sibling count that was listed but cannot run here exits 3; by default\n"
+         "it is reported as skipped, with the reason.\n"),
+};
+/* clang-format on */
+
+const size_t option_table_rows = sizeof(option_table) / sizeof(option_table[0]);

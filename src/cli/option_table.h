@@ -1,0 +1,76 @@
+#ifndef MEMBENCH_OPTION_TABLE_H
+#define MEMBENCH_OPTION_TABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "src/cli/cli.h"
+
+/* Every command-line option is one row of option_table, in --help order: getopt_long's table,
+ * the short-option string, the parsing and --help are all generated from the rows. */
+
+enum arg_kind {
+    ARG_TEXT,    /* not an option: .help is printed as it is, between the options */
+    ARG_KERNELS, /* one flag per kernel_table row whose bit is in .bits: sets it in kernel_mask */
+    ARG_SET,     /* flag: the bool at .field becomes true */
+    ARG_CLEAR,   /* flag: the bool at .field becomes false */
+    ARG_BITS,    /* flag: .bits are set in the unsigned at .field */
+    ARG_HELP,
+    ARG_VERSION,
+    /* the kinds below take a value */
+    ARG_UINT,   /* a whole number in [.min, .max] */
+    ARG_REAL,   /* a number in [.min, .max] */
+    ARG_CHOICE, /* one of the choices: its index + .min goes to the enum at .field */
+    ARG_WORDS,  /* a comma list of the choices, kept as strings in the array at .field */
+    ARG_UINTS,  /* a comma list of whole numbers in [.min, .max] into the array at .field */
+    ARG_NAME,   /* a non-empty file or directory name */
+    ARG_CUSTOM, /* .set() parses and stores it */
+};
+
+/* The probe an option belongs to: given without that probe, it is a usage error. In the order
+ * those errors are checked. */
+enum option_group { GROUP_NONE, GROUP_FAULTS, GROUP_SHOOTDOWN, GROUP_TLB, GROUP_COUNT };
+
+enum option_flag {
+    OPTF_PROFILE = 1u << 0, /* chooses what is measured: --acceptance refuses it */
+    OPTF_PROBE = 1u << 1,   /* runs a probe (and opens its group) */
+    OPTF_ONCE = 1u << 2,    /* ARG_UINTS: a number listed twice is kept once */
+};
+
+struct option_row {
+    const char *name; /* "threads" */
+    char short_name;  /* 't', or 0 */
+    enum arg_kind kind;
+    const char *arg;  /* the value in --help ("N[,N...]"); NULL: the choices joined by '|' */
+    const char *help; /* after the name; each '\n' but the last starts a line at .col */
+    size_t field, field_size, count, count_size; /* where the value goes in struct options */
+    uint64_t min, max;
+    unsigned bits;
+    const char *hint; /* ARG_UINT: why the bounds, ARG_REAL: what to give, ARG_NAME: what */
+    const char *const *choices;         /* NULL-terminated */
+    const char *(*choice_at)(size_t i); /* instead of choices: the i-th, NULL after the last */
+    int (*set)(struct options *o, const char *arg); /* ARG_CUSTOM: 0, or 1 after the error */
+    enum option_group group;
+    unsigned flags;
+    int col;       /* --help column of the text; 0: that of the row above */
+    int first_col; /* a wider column for the first line only; 0: .col */
+};
+
+extern const struct option_row option_table[];
+extern const size_t option_table_rows;
+
+/* One usage error on stderr, "; see membench --help" appended; returns 1. */
+int option_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Calls each(item, ctx) for every item of a comma list; a malformed list is reported for
+ * option. Returns 0, or 1 after a usage error. */
+int option_list(const char *option, const char *list, int (*each)(const char *, void *), void *ctx);
+
+/* --isa, or MEMBENCH_ISA (source names which): 0, or 1 after a usage error. */
+int option_force_isa(struct options *o, const char *source, const char *arg);
+
+/* The setters of the probe options (cli_probes.c). */
+int set_faults_size(struct options *o, const char *arg);
+int set_faults_backing(struct options *o, const char *arg);
+
+#endif

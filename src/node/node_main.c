@@ -1,0 +1,367 @@
+/* One node's benchmark: plan -> run -> verdict -> report. */
+#include "src/node/node.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "src/base/interrupt.h"
+#include "src/base/log.h"
+#include "src/base/output_file.h"
+#include "src/probes/probes.h"
+#include "src/report/report.h"
+#include "src/stream/compare.h"
+#include "src/stream/plan.h"
+#include "src/stream/run_stream.h"
+#include "src/tlb/run_tlb.h"
+#include "src/verdict/reference.h"
+#include "version.h"
+
+static void warn_thread_counts(const struct plan *plan, const struct topology_facts *topo)
+{
+    for (size_t i = 0; i < plan->n_runs; i++) {
+        unsigned t = plan->runs[i].threads;
+        if (topo->pus > 0 && t > (unsigned)topo->pus)
+            log_warn("%u threads on %d PUs: oversubscribed, threads will share CPUs and "
+                     "bandwidth will not improve",
+                     t, topo->pus);
+        else if (topo->cores > 0 && t > (unsigned)topo->cores)
+            log_note("%u threads on %d cores: SMT siblings are used", t, topo->cores);
+    }
+}
+
+static int format_report(const struct options *opts, const struct report *rep, FILE *out)
+{
+    switch (opts->format) {
+    case FORMAT_CSV: return report_write_csv(out, rep);
+    case FORMAT_JSON: return report_write_json(out, rep);
+    case FORMAT_TEXT:
+    default: return opts->quiet ? report_write_quiet(out, rep) : report_write_text(out, rep);
+    }
+}
+
+static int write_report(const struct options *opts, const struct report *rep,
+                        struct output_file *out)
+{
+    if (output_begin(out) != 0) return -1;
+    return output_commit(out, format_report(opts, rep, out->stream));
+}
+
+/* Whether an interrupted run has anything to report: else the previous -o file is kept. */
+static bool measured_anything(const struct report *rep)
+{
+    return rep->n_runs > 0 || rep->tlb || (rep->probes && rep->probes->ran);
+}
+
+/* The report, the reference read and the reference written must be three files (a reference
+ * may be saved over the one read: it is read before measuring). */
+static int check_distinct_files(const struct options *o)
+{
+    const char *out = o->output ? o->output : "-";
+    const char *clash = o->reference && output_same_file(o->reference, out) ? "--reference"
+                        : o->save_reference && output_same_file(o->save_reference, out)
+                            ? "--save-reference"
+                            : NULL;
+    if (!clash) return EXIT_OK;
+    log_error("%s and -o name the same file ('%.200s'): the report would overwrite it; give "
+              "-o another file",
+              clash, strcmp(out, "-") == 0 ? "stdout" : out);
+    return EXIT_USAGE;
+}
+
+static bool report_shows_warnings(const struct options *opts)
+{
+    return opts->format == FORMAT_TEXT && !opts->quiet && !opts->output;
+}
+
+/* A sweep can take minutes: say where it is, on a terminal only, on one rewritten line. */
+static bool progress_wanted(const struct options *opts, const struct plan *plan)
+{
+    return plan->n_runs > 1 && !opts->quiet && isatty(STDERR_FILENO);
+}
+
+static void show_progress(const struct options *opts, const struct plan *plan, size_t i)
+{
+    if (!progress_wanted(opts, plan)) return;
+    const struct run_config *c = &plan->runs[i];
+    char size[32];
+    format_bytes(c->array_bytes, size, sizeof(size));
+    fprintf(stderr, "\rmembench: run %zu of %zu: %u threads, %s, %s pages, %s per array\033[K",
+            i + 1, plan->n_runs, c->threads, c->bind, c->pages, size);
+    fflush(stderr);
+}
+
+/* Runs the plan. A run that cannot get its resources ends the sweep with its exit status;
+ * *stopped_early then says that the runs before it finished and are to be reported. */
+static int measure(const struct options *opts, const struct plan *plan, const struct topology *topo,
+                   struct report *rep, bool *stopped_early)
+{
+    for (size_t i = 0; i < plan->n_runs; i++) {
+        struct run_result *r = &rep->runs[i];
+        if (interrupt_signal()) {
+            rep->n_runs = i;
+            break;
+        }
+        if (opts->dry_run) {
+            run_describe(&plan->runs[i], topo, r);
+            continue;
+        }
+        show_progress(opts, plan, i);
+        /* memory taken meanwhile (another process of the job) is found before allocating */
+        int rc = i > 0 ? plan_recheck_memory(&plan->runs[i], i, plan->n_runs) : EXIT_OK;
+        if (rc == EXIT_OK) rc = run_stream(&plan->runs[i], topo, &rep->timer, r);
+        if (progress_wanted(opts, plan) && (rc != EXIT_OK || i + 1 == plan->n_runs))
+            fprintf(stderr, "\r\033[K"); /* the report follows on a clean line */
+        rep->n_runs = i + 1;
+        if (rc != EXIT_OK || r->interrupted) { /* the unfinished run is dropped */
+            free(r->placement);
+            free(r->domains);
+            r->placement = NULL;
+            r->domains = NULL;
+            rep->n_runs = i;
+            if (rc != EXIT_OK) {
+                *stopped_early = i > 0;
+                return rc;
+            }
+            break;
+        }
+        if (!r->validation.passed && r->validation.failed_reduction >= 0)
+            log_error("run %zu failed validation: the %s sum is off its closed form", i + 1,
+                      kernel_table[r->validation.failed_reduction].name);
+        else if (!r->validation.passed)
+            log_error("run %zu failed validation: array %c[%zu] = %.17g, expected %.17g", i + 1,
+                      r->validation.failed_array, r->validation.first_bad_index,
+                      r->validation.first_bad_value, r->validation.first_bad_expected);
+        if (r->backing.mismatch[0])
+            log_error("run %zu: %s; the run fails, its rates are not for the pages asked for",
+                      i + 1, r->backing.mismatch);
+        if (!report_shows_warnings(opts)) /* else they are in the report already */
+            for (int w = 0; w < r->n_warnings; w++)
+                log_warn("run %zu: %s", i + 1, r->warnings[w]);
+    }
+    return EXIT_OK;
+}
+
+/* What an interrupted report holds: the probe that stopped half-way and its points, and the
+ * STREAM runs that finished. */
+static void describe_kept(const struct plan *plan, const struct report *rep,
+                          const struct tlb_plan *tplan, char *buf, size_t len)
+{
+    char probe[200] = "";
+    const char *stopped = NULL;
+    if (rep->tlb && rep->tlb->stopped)
+        stopped = rep->tlb->stopped_note;
+    else if (probes_kept(rep->probes, probe, sizeof(probe)))
+        stopped = probe;
+    const char *s = rep->n_runs == 1 ? "" : "s";
+    if (!stopped && (!plan->n_runs || !rep->n_runs))
+        snprintf(buf, len, "no %s had finished", plan->n_runs ? "run" : "measurement");
+    else if (!stopped)
+        snprintf(buf, len, "only the %zu run%s that finished %s reported", rep->n_runs, s,
+                 rep->n_runs == 1 ? "is" : "are");
+    else if (plan->n_runs)
+        snprintf(buf, len, "%s, and the %zu STREAM run%s that finished", stopped, rep->n_runs, s);
+    else
+        snprintf(buf, len, "%s", stopped);
+    if (tplan->enabled && !rep->tlb)
+        snprintf(buf + strlen(buf), len - strlen(buf), "; the TLB probe did not start");
+}
+
+/* The acceptance checks of a single measured run, when asked for. */
+static void evaluate_checks(const struct options *opts, struct report *rep)
+{
+    struct run_result *run = rep->n_runs == 1 && rep->runs[0].measured ? &rep->runs[0] : NULL;
+    if (run && (opts->checks || opts->acceptance)) {
+        struct expectations expect = opts->expect;
+        expect.whole_node = opts->acceptance;
+        const struct node_facts node = report_node_facts(rep);
+        acceptance_evaluate(&node, run, &expect, opts->tolerance_pct, &rep->acceptance);
+        for (int i = 0; i < rep->acceptance.n_checks; i++)
+            if (!rep->acceptance.checks[i].passed && !report_shows_warnings(opts))
+                log_error("acceptance check failed: %s measured %s, expected %s",
+                          rep->acceptance.checks[i].name, rep->acceptance.checks[i].measured,
+                          rep->acceptance.checks[i].expected);
+    }
+}
+
+static int save_reference(const struct report *rep, struct output_file *ref)
+{
+    const struct run_result *run = &rep->runs[0];
+    const char *failed = !run->measured             ? "measured nothing"
+                         : !run->validation.passed  ? "failed validation"
+                         : run->backing.mismatch[0] ? "got other pages than asked for"
+                         : rep->acceptance.evaluated && !rep->acceptance.passed
+                             ? "failed its acceptance checks"
+                             : NULL;
+    if (failed) {
+        log_error("not saving a reference: this run %s; a reference must come from a good node",
+                  failed);
+        output_abort(ref);
+        return EXIT_FAILED;
+    }
+    const struct node_facts node = report_node_facts(rep);
+    if (output_begin(ref) != 0 || output_commit(ref, reference_write(ref->stream, &node, run)) != 0)
+        return EXIT_RESOURCE;
+    return EXIT_OK;
+}
+
+static void free_report(struct report *rep)
+{
+    for (size_t i = 0; rep->runs && i < rep->n_runs; i++) {
+        free(rep->runs[i].placement);
+        free(rep->runs[i].domains);
+    }
+    free(rep->runs);
+}
+
+int node_main(struct options *o, char **json, size_t *json_len)
+{
+    struct options opts = *o;
+    if (json) opts.format = FORMAT_JSON;
+    double started = timer_now();
+    char why[400];
+    if (check_distinct_files(&opts) != EXIT_OK) return EXIT_USAGE;
+    if (opts.reference && (reference_load(opts.reference, &opts.expect, why, sizeof(why)) != 0 ||
+                           reference_check_kernels(opts.reference, &opts.expect, opts.kernel_mask,
+                                                   opts.acceptance, why, sizeof(why)) != 0)) {
+        log_error("%s", why);
+        return EXIT_USAGE;
+    }
+    if (opts.acceptance && opts.time_limit_s == 0) opts.time_limit_s = ACCEPTANCE_TIME_LIMIT_S;
+
+    struct topology topo;
+    int loaded = topology_load(&topo, why, sizeof(why));
+    if (loaded != 0) {
+        log_error("%s", why);
+        return loaded == -2 ? EXIT_USAGE : EXIT_RESOURCE;
+    }
+    struct report rep = {.version = MEMBENCH_VERSION, .topo = topo.facts, .dry_run = opts.dry_run};
+    sysinfo_read(&rep.sys);
+    provenance_read(&rep.prov);
+    if (opts.peak_mbps > 0) {
+        rep.prov.peak_mbps = opts.peak_mbps;
+        snprintf(rep.prov.peak_source, sizeof(rep.prov.peak_source), "--peak");
+    }
+
+    struct plan plan = {NULL, 0};
+    struct tlb_plan tplan = {0};
+    struct stream_request request;
+    struct tlb_request tlb_request;
+    cli_stream_request(&opts, &request);
+    cli_tlb_request(&opts, &tlb_request);
+    int rc = opts.kernel_mask ? plan_build(&request, &topo, &rep.sys, &plan) : EXIT_OK;
+    if (rc == EXIT_OK) rc = probes_check(&opts.probes, &topo, &rep.sys);
+    if (rc == EXIT_OK) rc = tlb_plan_build(&tlb_request, &topo, &rep.sys, &tplan);
+    struct output_file out = {0}, ref = {0};
+    if (rc == EXIT_OK && json && output_open_memory(&out, json, json_len) != 0) rc = EXIT_RESOURCE;
+    if (rc == EXIT_OK && !json) rc = output_prepare(&out, opts.output);
+    if (rc == EXIT_OK && opts.save_reference) rc = output_prepare(&ref, opts.save_reference);
+    if (rc != EXIT_OK) {
+        output_abort(&out);
+        plan_free(&plan);
+        tlb_plan_free(&tplan);
+        topology_unload(&topo);
+        return rc;
+    }
+    warn_thread_counts(&plan, &topo.facts);
+    if (strcmp(rep.prov.governor, "unknown") != 0 && strcmp(rep.prov.governor, "performance") != 0)
+        log_warn("the CPU frequency governor is '%s', not 'performance': bandwidth follows the "
+                 "core clock; set it with 'cpupower frequency-set -g performance'",
+                 rep.prov.governor);
+    for (size_t i = 0; opts.time_limit_s > 0 && i < plan.n_runs; i++) {
+        plan.runs[i].time_limit_s = opts.time_limit_s;
+        plan.runs[i].started = started;
+    }
+
+    timer_probe(&rep.timer);
+    /* the probes first: the STREAM runs leave OpenMP threads behind that would share the CPUs
+     * (and the mm) with the shootdown probe */
+    struct probe_results probes;
+    if (opts.probes.mask) {
+        rep.probes = &probes;
+        rc = probes_run(&opts.probes, opts.dry_run, &topo, &probes);
+    }
+    rep.runs = calloc(plan.n_runs ? plan.n_runs : 1, sizeof(*rep.runs));
+    rep.n_runs = plan.n_runs;
+    bool stopped_early = false;
+    if (rc == EXIT_OK)
+        rc = rep.runs ? measure(&opts, &plan, &topo, &rep, &stopped_early) : EXIT_RESOURCE;
+    int early_rc = EXIT_OK; /* a later run's resource failed: the finished runs are reported */
+    if (stopped_early) {
+        early_rc = rc;
+        rc = EXIT_OK;
+        snprintf(rep.kept, sizeof(rep.kept),
+                 "run %zu of %zu could not run (see the error); only the %zu run%s that "
+                 "finished %s reported",
+                 rep.n_runs + 1, plan.n_runs, rep.n_runs, rep.n_runs == 1 ? "" : "s",
+                 rep.n_runs == 1 ? "is" : "are");
+    }
+    struct tlb_result tres = {0};
+    if (rc == EXIT_OK && tplan.enabled && !interrupt_signal() && !stopped_early) {
+        if (opts.dry_run)
+            tlb_describe(&tplan, &topo, &tres);
+        else
+            rc = run_tlb(&tplan, &topo, &rep.sys, &rep.timer, &tres);
+        rep.tlb = &tres;
+        if (!report_shows_warnings(&opts))
+            for (int w = 0; w < tres.n_warnings; w++)
+                log_warn("tlb: %s", tres.warnings[w]);
+    }
+    if (rc == EXIT_OK && !opts.dry_run && opts.n_pages > 1 &&
+        compare_pages(rep.runs, rep.n_runs, opts.pages[0], &rep.comparisons, &rep.n_comparisons) !=
+            0) {
+        log_error("out of memory comparing the page backings");
+        rc = EXIT_RESOURCE;
+    }
+    rep.interrupted = interrupt_signal();
+    bool report = !rep.interrupted || measured_anything(&rep);
+    if (rep.interrupted && report) {
+        describe_kept(&plan, &rep, &tplan, rep.kept, sizeof(rep.kept));
+        log_error("interrupted by %s: %s", interrupt_name(rep.interrupted), rep.kept);
+    } else if (rep.interrupted) {
+        log_error("interrupted by %s before any run finished: no report written%s%.200s%s",
+                  interrupt_name(rep.interrupted), out.name ? ", '" : "", out.name ? out.name : "",
+                  out.name ? "' is unchanged" : "");
+    } else if (rc == EXIT_OK && !stopped_early) {
+        evaluate_checks(&opts, &rep);
+    }
+    rep.prov.duration_s = timer_now() - started;
+
+    if (rc == EXIT_OK && report && write_report(&opts, &rep, &out) != 0) rc = EXIT_RESOURCE;
+    if (!report) output_abort(&out);
+    if (rc != EXIT_OK) {
+        output_abort(&out);
+        output_abort(&ref);
+    } else {
+        for (size_t i = 0; i < rep.n_runs; i++)
+            if (run_failed(&rep.runs[i])) rc = EXIT_FAILED;
+        if (rep.acceptance.evaluated && !rep.acceptance.passed) rc = EXIT_FAILED;
+        if (rep.probes && probes_report_mismatches(rep.probes) > 0) rc = EXIT_FAILED;
+        if (rep.interrupted) {
+            output_abort(&ref);
+            if (opts.save_reference)
+                log_note("no reference written to %s: the run was interrupted",
+                         opts.save_reference);
+            rc = 128 + rep.interrupted;
+        } else if (stopped_early) {
+            output_abort(&ref);
+            rc = early_rc;
+        } else if (opts.save_reference && opts.dry_run) {
+            output_abort(&ref);
+            log_note("--dry-run measures nothing: no reference written to %s", opts.save_reference);
+        } else if (opts.save_reference) {
+            int saved = save_reference(&rep, &ref);
+            if (rc == EXIT_OK) rc = saved;
+        }
+    }
+    free_report(&rep);
+    compare_free(&rep.comparisons, &rep.n_comparisons);
+    probes_free(rep.probes);
+    tlb_result_free(&tres);
+    tlb_plan_free(&tplan);
+    plan_free(&plan);
+    topology_unload(&topo);
+    return rc;
+}

@@ -1,0 +1,53 @@
+#ifndef MEMBENCH_REPORT_H
+#define MEMBENCH_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "affinity/topology.h"
+#include "src/base/clock.h"
+#include "src/stream/results.h"
+#include "src/sys/provenance.h"
+#include "src/sys/sysinfo.h"
+#include "src/tlb/tlb_result.h"
+#include "src/verdict/acceptance.h"
+
+struct probe_results;
+
+/* The whole report of one node: its facts, the STREAM runs, the probes and the TLB probe,
+ * the comparisons and the verdict. The writers below only format it. */
+struct report {
+    const char *version;
+    struct provenance prov;
+    struct topology_facts topo;
+    struct sys_info sys;
+    struct timer_info timer;
+    bool dry_run;
+    int interrupted; /* the signal that stopped a sweep early; 0 when it ran to the end */
+    /* when it stopped early (a signal, or a later run's resource missing): what the report
+     * holds, e.g. "the TLB probe stopped in the 4 KB sweep at 1024 pages; reporting the 23
+     * points measured"; empty when it ran to the end */
+    char kept[400];
+    struct acceptance_result acceptance; /* evaluated with --acceptance/--expect/--reference */
+    size_t n_runs;
+    struct run_result *runs;
+    size_t n_comparisons;
+    struct page_comparison *comparisons;
+    struct probe_results *probes; /* NULL unless --faults, --shootdown or --timer was given */
+    const struct tlb_result *tlb; /* --tlb; NULL when not asked for */
+};
+
+/* What the verdict needs of the node (src/verdict): pointers into the report. */
+static inline struct node_facts report_node_facts(const struct report *rep)
+{
+    return (struct node_facts){rep->version, &rep->prov, &rep->topo, &rep->sys};
+}
+
+/* Writers only format a finished report; they measure nothing. Return 0, or -1 on I/O error. */
+int report_write_text(FILE *out, const struct report *rep);
+int report_write_quiet(FILE *out, const struct report *rep);
+int report_write_csv(FILE *out, const struct report *rep);
+int report_write_json(FILE *out, const struct report *rep);
+
+#endif

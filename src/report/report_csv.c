@@ -1,0 +1,57 @@
+#include "src/report/csv_field.h"
+#include "src/probes/probes.h"
+#include "src/report/report.h"
+#include "src/report/report_tlb.h"
+
+static const char *header = "run,threads,bind,pages,page_size_bytes,stores,type,array_elements,"
+                            "array_bytes,offset,ntimes,kernel,best_rate_mbps,avg_time_s,"
+                            "min_time_s,max_time_s,bytes_counted,bytes_estimated_traffic,"
+                            "validated,below_stream_rule,isa,tuned\n";
+
+static void write_config(FILE *out, size_t index, const struct run_result *r)
+{
+    const struct run_config *c = &r->config;
+    fprintf(out, "%zu,%u,", index + 1, c->threads);
+    csv_field(out, c->bind); /* a --bind list holds commas */
+    fputc(',', out);
+    csv_field(out, c->pages);
+    fputc(',', out);
+    if (r->backing.verified)
+        fprintf(out, "%llu,", (unsigned long long)r->backing.page_size_bytes);
+    else
+        fprintf(out, ",");
+    fprintf(out, "%s,%s,%llu,%llu,%zu,%u,", c->stores, elem_type_name(c->type),
+            (unsigned long long)c->elements, (unsigned long long)c->array_bytes, c->offset,
+            c->ntimes);
+}
+
+int report_write_csv(FILE *out, const struct report *rep)
+{
+    /* probes alone: only their tables */
+    bool stream_table = rep->n_runs > 0 || (!rep->probes && !rep->tlb);
+    if (stream_table) fputs(header, out);
+    for (size_t i = 0; i < rep->n_runs; i++) {
+        const struct run_result *r = &rep->runs[i];
+        for (int k = 0; k < r->n_results; k++) {
+            const struct kernel_result *x = &r->results[k];
+            write_config(out, i, r);
+            fprintf(out, "%s,", kernel_table[x->kernel].name);
+            if (r->measured)
+                fprintf(out, "%.1f,%.6f,%.6f,%.6f,", x->best_rate_mbps, x->avg_time_s,
+                        x->min_time_s, x->max_time_s);
+            else
+                fprintf(out, ",,,,");
+            fprintf(out, "%llu,%llu,%s,%s,%s,%s\n", (unsigned long long)x->bytes_counted,
+                    (unsigned long long)x->bytes_estimated_traffic,
+                    r->measured ? (r->validation.passed ? "true" : "false") : "",
+                    r->config.below_stream_rule ? "true" : "false", isa_name(r->config.isa),
+                    r->config.tuned ? "true" : "false");
+        }
+    }
+    report_probes_csv(out, rep->probes, stream_table); /* a table per probe, blank-line separated */
+    if (rep->tlb) { /* after any other table: a blank line, then the probe's table */
+        if (stream_table || rep->probes) fputc('\n', out);
+        report_tlb_csv(out, rep->tlb);
+    }
+    return ferror(out) ? -1 : 0;
+}

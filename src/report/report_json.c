@@ -1,0 +1,259 @@
+#include <jansson.h>
+#include <math.h>
+
+#include "src/report/json_values.h"
+#include "src/base/interrupt.h"
+#include "src/probes/probes.h"
+#include "src/report/report.h"
+#include "src/report/report_tlb.h"
+
+#define JSON_SCHEMA 1
+
+static json_t *system_json(const struct report *rep)
+{
+    const struct topology_facts *t = &rep->topo;
+    const struct sys_info *s = &rep->sys;
+    json_t *pools = json_array();
+    for (int i = 0; i < s->n_pools; i++)
+        json_array_append_new(pools, json_pack("{s:I,s:I,s:I,s:I,s:I}", "page_size_bytes",
+                                               (json_int_t)s->pools[i].page_size_bytes, "total",
+                                               (json_int_t)s->pools[i].total, "free",
+                                               (json_int_t)s->pools[i].free, "reserved",
+                                               (json_int_t)s->pools[i].reserved, "surplus",
+                                               (json_int_t)s->pools[i].surplus));
+    json_t *sys = json_pack("{s:s,s:s,s:i,s:i,s:i,s:i}", "hostname", s->hostname, "cpu_model",
+                            t->cpu_model, "packages", t->packages, "numa_nodes", t->numa_nodes,
+                            "cores", t->cores, "pus", t->pus);
+    json_object_set_new(sys, "llc_bytes_total",
+                        t->llc_bytes_total ? json_integer((json_int_t)t->llc_bytes_total)
+                                           : json_null());
+    json_object_set_new(sys, "llc_count", t->llc_count ? json_integer(t->llc_count) : json_null());
+    json_object_set_new(sys, "llc_level", t->llc_level ? json_integer(t->llc_level) : json_null());
+    json_object_set_new(sys, "llc_source", json_string(t->llc_source));
+    json_object_set_new(sys, "topology_is_this_system", json_boolean(t->this_system));
+    json_object_set_new(sys, "topology_source", json_string(t->source));
+    json_object_set_new(sys, "cpus_usable", json_string(t->cpus));
+    json_object_set_new(sys, "cpus_restricted", json_boolean(t->restricted));
+    json_object_set_new(sys, "machine_cores", json_integer(t->machine_cores));
+    json_object_set_new(sys, "machine_pus", json_integer(t->machine_pus));
+    json_object_set_new(sys, "thp_enabled", json_string(s->thp_enabled));
+    json_object_set_new(sys, "kernel", json_string(s->kernel));
+    json_object_set_new(sys, "mem_available_bytes",
+                        s->mem_available_bytes ? json_integer((json_int_t)s->mem_available_bytes)
+                                               : json_null());
+    json_object_set_new(sys, "glibc_version", json_string(s->glibc_version));
+    json_t *hp = json_pack("{s:o}", "pools", pools);
+    json_object_set_new(hp, "default_page_size_bytes",
+                        s->default_hugepage_bytes
+                            ? json_integer((json_int_t)s->default_hugepage_bytes)
+                            : json_null());
+    json_object_set_new(hp, "hugetlb_morecore", string_or_null(s->hugetlb_morecore));
+    json_object_set_new(hp, "glibc_malloc_hugetlb", string_or_null(s->glibc_malloc_hugetlb));
+    json_object_set_new(sys, "cgroup_memory_limit_bytes",
+                        s->cgroup_limit_bytes ? json_integer((json_int_t)s->cgroup_limit_bytes)
+                                              : json_null());
+    json_object_set_new(sys, "cgroup_memory_headroom_bytes",
+                        s->cgroup_limit_bytes ? json_integer((json_int_t)s->cgroup_headroom_bytes)
+                                              : json_null());
+    json_object_set_new(sys, "hugepages", hp);
+    return sys;
+}
+
+static json_t *provenance_json(const struct provenance *p)
+{
+    json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s}", "microcode", p->microcode, "governor",
+                          p->governor, "compiler", p->compiler, "cflags", p->cflags, "omp_env",
+                          p->omp_env, "start_time", p->start_iso);
+    json_object_set_new(o, "cpu_mhz", p->cur_mhz > 0 ? json_real(p->cur_mhz) : json_null());
+    json_object_set_new(o, "cpu_max_mhz", p->max_mhz > 0 ? json_real(p->max_mhz) : json_null());
+    json_object_set_new(o, "mem_total_bytes", json_integer((json_int_t)p->mem_total_bytes));
+    json_object_set_new(o, "duration_s", real_or_null(p->duration_s));
+    json_object_set_new(o, "peak_mbps", p->peak_mbps > 0 ? json_real(p->peak_mbps) : json_null());
+    json_object_set_new(o, "peak_source", json_string(p->peak_source));
+    return o;
+}
+
+static json_t *config_json(const struct run_config *c)
+{
+    json_t *kernels = json_array();
+    for (int k = 0; k < KERNEL_COUNT; k++)
+        if (c->kernel_mask & (1u << k))
+            json_array_append_new(kernels, json_string(kernel_table[k].name));
+    json_t *o = json_pack(
+        "{s:i,s:s,s:s,s:s,s:I,s:I,s:I,s:s,s:i,s:s,s:s,s:i,s:o}", "threads", (int)c->threads,
+        "threads_from", c->threads_from, "bind", c->bind, "pages", c->pages, "array_elements",
+        (json_int_t)c->elements, "array_bytes", (json_int_t)c->array_bytes, "total_bytes",
+        (json_int_t)c->total_bytes, "size_rule", c->size_label, "ntimes", (int)c->ntimes, "stores",
+        c->stores, "type", elem_type_name(c->type), "offset", (int)c->offset, "kernels", kernels);
+    json_object_set_new(o, "llc_count_used",
+                        c->llc_count ? json_integer(c->llc_count) : json_null());
+    json_object_set_new(o, "llc_bytes_used",
+                        c->llc_bytes ? json_integer((json_int_t)c->llc_bytes) : json_null());
+    json_object_set_new(o, "pages_from", json_string(c->pages_from ? c->pages_from : "default"));
+    json_object_set_new(o, "per_domain", json_string(domain_kind_name(c->per_domain)));
+    json_object_set_new(o, "below_stream_rule", json_boolean(c->below_stream_rule));
+    json_object_set_new(o, "stores_requested", json_string(c->stores_requested));
+    json_object_set_new(o, "tuned", json_boolean(c->tuned));
+    json_object_set_new(o, "isa", json_string(isa_name(c->isa)));
+    return o;
+}
+
+static json_t *placement_json(const struct run_result *r)
+{
+    json_t *list = json_array();
+    for (int i = 0; i < r->n_placement; i++) {
+        const struct placement_entry *p = &r->placement[i];
+        json_t *o = json_pack("{s:i,s:i,s:i,s:i,s:i}", "thread", p->thread, "pu", p->pu, "core",
+                              p->core, "package", p->package, "numa", p->numa);
+        json_object_set_new(o, "llc", p->llc >= 0 ? json_integer(p->llc) : json_null());
+        json_object_set_new(o, "planned_pu",
+                            p->planned_pu >= 0 ? json_integer(p->planned_pu) : json_null());
+        if (r->measured) json_object_set_new(o, "bound", json_boolean(p->bound));
+        json_array_append_new(list, o);
+    }
+    return list;
+}
+
+static json_t *domains_json(const struct run_result *r)
+{
+    json_t *list = json_array();
+    for (int d = 0; d < r->n_domains; d++) {
+        const struct domain_result *dom = &r->domains[d];
+        json_t *rates = json_object();
+        for (int i = 0; i < r->n_results; i++) {
+            int k = r->results[i].kernel;
+            json_object_set_new(rates, kernel_table[k].name, real_or_null(dom->best_rate_mbps[k]));
+        }
+        json_array_append_new(list, json_pack("{s:s,s:i,s:i,s:I,s:o}", "kind",
+                                              domain_kind_name(r->config.per_domain), "index",
+                                              dom->index, "threads", dom->n_threads, "elements",
+                                              (json_int_t)dom->elements, "best_rate_mbps", rates));
+    }
+    return list;
+}
+
+static json_t *backing_json(const struct run_result *r)
+{
+    const struct backing_info *b = &r->backing;
+    json_t *o = json_object();
+    bool seen = b->page_size_bytes != 0;
+    json_object_set_new(o, "page_size_bytes",
+                        seen ? json_integer((json_int_t)b->page_size_bytes) : json_null());
+    json_object_set_new(o, "verified", json_boolean(b->verified));
+    json_object_set_new(o, "how", json_string(b->how));
+    json_object_set_new(o, "thp_fraction", seen ? real_or_null(b->thp_fraction) : json_null());
+    json_object_set_new(o, "rss_bytes", json_integer((json_int_t)b->rss_bytes));
+    json_object_set_new(o, "anon_huge_bytes", json_integer((json_int_t)b->anon_huge_bytes));
+    json_object_set_new(o, "hugetlb_bytes", json_integer((json_int_t)b->hugetlb_bytes));
+    json_object_set_new(o, "mismatch", string_or_null(b->mismatch));
+    return o;
+}
+
+static json_t *results_json(const struct run_result *r, double peak_mbps)
+{
+    json_t *list = json_array();
+    for (int i = 0; i < r->n_results; i++) {
+        const struct kernel_result *k = &r->results[i];
+        json_t *o = json_pack("{s:s}", "kernel", kernel_table[k->kernel].name);
+        json_object_set_new(o, "best_rate_mbps", real_or_null(k->best_rate_mbps));
+        json_object_set_new(o, "avg_time_s", real_or_null(k->avg_time_s));
+        json_object_set_new(o, "min_time_s", real_or_null(k->min_time_s));
+        json_object_set_new(o, "max_time_s", real_or_null(k->max_time_s));
+        json_object_set_new(o, "bytes_counted", json_integer((json_int_t)k->bytes_counted));
+        json_object_set_new(o, "bytes_estimated_traffic",
+                            json_integer((json_int_t)k->bytes_estimated_traffic));
+        json_object_set_new(o, "min_time_ticks", real_or_null(k->min_ticks));
+        if (peak_mbps > 0)
+            json_object_set_new(o, "pct_of_peak",
+                                real_or_null(100.0 * k->best_rate_mbps / peak_mbps));
+        if (k->reduction_checked)
+            json_object_set_new(o, "reduction_rel_error", real_or_null(k->reduction_rel_error));
+        json_array_append_new(list, o);
+    }
+    return list;
+}
+
+static json_t *run_json(const struct run_result *r, double peak_mbps)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "config", config_json(&r->config));
+    json_object_set_new(o, "placement", placement_json(r));
+    if (!r->measured) return o;
+    json_object_set_new(o, "threads_migrated", json_boolean(r->migrated));
+    json_object_set_new(o, "repetitions_done", json_integer((json_int_t)r->reps_done));
+    json_object_set_new(o, "backing", backing_json(r));
+    json_object_set_new(o, "results", results_json(r, peak_mbps));
+    if (r->config.per_domain != DOMAIN_NONE) json_object_set_new(o, "domains", domains_json(r));
+    json_object_set_new(o, "threads_misplaced", json_integer(r->n_misplaced));
+    json_t *v = json_object();
+    json_object_set_new(v, "passed", json_boolean(r->validation.passed));
+    json_object_set_new(v, "max_rel_error", real_or_null(r->validation.max_rel_error));
+    json_object_set_new(v, "tolerance", real_or_null(r->validation.tolerance));
+    json_object_set_new(o, "validation", v);
+    json_t *w = json_array();
+    for (int i = 0; i < r->n_warnings; i++)
+        json_array_append_new(w, json_string(r->warnings[i]));
+    json_object_set_new(o, "warnings", w);
+    return o;
+}
+
+static json_t *acceptance_json(const struct report *rep)
+{
+    const struct acceptance_result *a = &rep->acceptance;
+    json_t *checks = json_array();
+    for (int i = 0; i < a->n_checks; i++) {
+        const struct acceptance_check *c = &a->checks[i];
+        json_t *o = json_pack("{s:s,s:s,s:s,s:b}", "name", c->name, "expected", c->expected,
+                              "measured", c->measured, "passed", c->passed);
+        if (c->expected_value > 0) {
+            json_object_set_new(o, "expected_mbps", json_real(c->expected_value));
+            json_object_set_new(o, "measured_mbps", real_or_null(c->measured_value));
+        }
+        json_array_append_new(checks, o);
+    }
+    return json_pack("{s:b,s:f,s:o}", "passed", a->passed, "tolerance_pct", a->tolerance_pct,
+                     "checks", checks);
+}
+
+int report_write_json(FILE *out, const struct report *rep)
+{
+    json_t *root = json_object();
+    json_object_set_new(root, "schema", json_integer(JSON_SCHEMA));
+    json_object_set_new(root, "membench_version", json_string(rep->version));
+    json_object_set_new(root, "dry_run", json_boolean(rep->dry_run));
+    json_object_set_new(root, "interrupted", json_boolean(rep->interrupted != 0));
+    if (rep->interrupted)
+        json_object_set_new(root, "interrupted_by", json_string(interrupt_name(rep->interrupted)));
+    if (rep->kept[0]) /* stopped early: what this report holds */
+        json_object_set_new(root, "kept", json_string(rep->kept));
+    json_object_set_new(root, "system", system_json(rep));
+    json_object_set_new(root, "provenance", provenance_json(&rep->prov));
+    json_object_set_new(root, "timer",
+                        json_pack("{s:s,s:o,s:o,s:o}", "clock", rep->timer.clock_name,
+                                  "resolution_s", real_or_null(rep->timer.resolution_s),
+                                  "granularity_s", real_or_null(rep->timer.granularity_s),
+                                  "call_cost_s", real_or_null(rep->timer.call_cost_s)));
+    json_t *runs = json_array();
+    for (size_t i = 0; i < rep->n_runs; i++)
+        json_array_append_new(runs, run_json(&rep->runs[i], rep->prov.peak_mbps));
+    json_object_set_new(root, "runs", runs);
+    json_t *comparisons = json_array();
+    for (size_t i = 0; i < rep->n_comparisons; i++) {
+        const struct page_comparison *c = &rep->comparisons[i];
+        json_t *o =
+            json_pack("{s:s,s:I,s:I,s:s,s:s}", "kernel", kernel_table[c->kernel].name, "baseline",
+                      (json_int_t)c->baseline, "variant", (json_int_t)c->variant, "baseline_pages",
+                      rep->runs[c->baseline].config.pages, "variant_pages",
+                      rep->runs[c->variant].config.pages);
+        json_object_set_new(o, "relative_change", real_or_null(c->relative_change));
+        json_array_append_new(comparisons, o);
+    }
+    json_object_set_new(root, "comparisons", comparisons);
+    if (rep->acceptance.evaluated) json_object_set_new(root, "acceptance", acceptance_json(rep));
+    report_probes_json(root, rep->probes);
+    if (rep->tlb) json_object_set_new(root, "tlb", report_tlb_json(rep->tlb));
+    int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
+    fputc('\n', out);
+    json_decref(root);
+    return rc == 0 && !ferror(out) ? 0 : -1;
+}

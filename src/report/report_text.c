@@ -1,0 +1,374 @@
+#include <stddef.h>
+#include <string.h>
+
+#include "src/base/interrupt.h"
+#include "src/probes/probes.h"
+#include "src/report/report.h"
+#include "src/report/report_tlb.h"
+
+#define RULE "-------------------------------------------------------------\n"
+
+static void write_system(FILE *out, const struct report *rep)
+{
+    const struct topology_facts *t = &rep->topo;
+    const struct sys_info *s = &rep->sys;
+    fprintf(out, RULE "membench %s: STREAM-style memory bandwidth\n" RULE, rep->version);
+    fprintf(out, "Host: %s, Linux %s\n", s->hostname, s->kernel);
+    if (!t->this_system)
+        fprintf(out,
+                "Topology: %s (a description, not this machine; Host, Timer, pages and memory are "
+                "this machine's)\n",
+                t->source);
+    fprintf(out, "CPU: %s; %d package%s, %d NUMA node%s, %d cores, %d PUs\n", t->cpu_model,
+            t->packages, t->packages == 1 ? "" : "s", t->numa_nodes, t->numa_nodes == 1 ? "" : "s",
+            t->cores, t->pus);
+    if (t->restricted)
+        fprintf(out,
+                "Usable PUs: %s only, %d of %d (restricted by taskset, cgroups, an MPI launcher's "
+                "binding or the batch system)\n",
+                t->cpus, t->pus, t->machine_pus);
+    if (t->llc_bytes_total) {
+        char total[32];
+        format_bytes(t->llc_bytes_total, total, sizeof(total));
+        fprintf(out, "Last-level cache: L%d, %d instance%s, %s in total (from %s)\n", t->llc_level,
+                t->llc_count, t->llc_count == 1 ? "" : "s", total, t->llc_source);
+    } else {
+        fprintf(out, "Last-level cache: unknown (hwloc and sysfs report none)\n");
+    }
+    fprintf(out, "Timer: %s, resolution %.0f ns, granularity %.0f ns, %.0f ns per reading\n",
+            rep->timer.clock_name, rep->timer.resolution_s * 1e9, rep->timer.granularity_s * 1e9,
+            rep->timer.call_cost_s * 1e9);
+    const struct provenance *p = &rep->prov;
+    fprintf(out, "CPU frequency: governor %s, ", p->governor);
+    if (p->cur_mhz > 0)
+        fprintf(out, "%.0f MHz now", p->cur_mhz);
+    else
+        fprintf(out, "clock unknown");
+    if (p->max_mhz > 0) fprintf(out, ", %.0f MHz max", p->max_mhz);
+    fprintf(out, "; microcode %s\n", p->microcode);
+    if (p->peak_mbps > 0)
+        fprintf(out, "Peak memory bandwidth: %.1f MB/s (%s)\n", p->peak_mbps, p->peak_source);
+    else
+        fprintf(out, "Peak memory bandwidth: %s\n", p->peak_source);
+    fprintf(out, "Transparent huge pages: %s; huge page pools:", s->thp_enabled);
+    if (s->n_pools == 0) fprintf(out, " none");
+    for (int i = 0; i < s->n_pools; i++) {
+        char size[32];
+        format_bytes(s->pools[i].page_size_bytes, size, sizeof(size));
+        fprintf(out, "%s %s %llu free of %llu", i ? "," : "", size,
+                (unsigned long long)s->pools[i].free, (unsigned long long)s->pools[i].total);
+    }
+    fprintf(out, "\n");
+    if (s->hugetlb_morecore[0] || s->glibc_malloc_hugetlb[0]) {
+        fprintf(out, "Huge page variables:");
+        if (s->hugetlb_morecore[0]) fprintf(out, " HUGETLB_MORECORE=%s", s->hugetlb_morecore);
+        if (s->glibc_malloc_hugetlb[0])
+            fprintf(out, "%s GLIBC_TUNABLES glibc.malloc.hugetlb=%s",
+                    s->hugetlb_morecore[0] ? "," : "", s->glibc_malloc_hugetlb);
+        fprintf(out, " (glibc %s)\n", s->glibc_version);
+    }
+    fprintf(out, RULE);
+}
+
+static int count_distinct(const struct placement_entry *p, int n, size_t offset)
+{
+    int distinct = 0;
+    for (int i = 0; i < n; i++) {
+        int v = *(const int *)((const char *)&p[i] + offset), seen = 0;
+        for (int j = 0; j < i && !seen; j++)
+            seen = *(const int *)((const char *)&p[j] + offset) == v;
+        distinct += !seen;
+    }
+    return distinct;
+}
+
+static void write_placement(FILE *out, const struct run_result *r)
+{
+    if (r->n_placement == 0) return;
+    const struct placement_entry *p = r->placement;
+    int n = r->n_placement;
+    int pus = count_distinct(p, n, offsetof(struct placement_entry, pu));
+    int cores = count_distinct(p, n, offsetof(struct placement_entry, core));
+    int packages = count_distinct(p, n, offsetof(struct placement_entry, package));
+    int numas = count_distinct(p, n, offsetof(struct placement_entry, numa));
+    const char *how = !r->config.pus   ? "not bound by membench"
+                      : !r->measured   ? "planned"
+                      : r->n_misplaced ? "bound, NOT as planned"
+                                       : "bound and verified";
+    fprintf(out,
+            "Placement: %d thread%s on %d PU%s, %d core%s, %d package%s, %d NUMA node%s (%s)%s%s\n",
+            n, n == 1 ? "" : "s", pus, pus == 1 ? "" : "s", cores, cores == 1 ? "" : "s", packages,
+            packages == 1 ? "" : "s", numas, numas == 1 ? "" : "s", how,
+            pus < n ? "; PUs shared by several threads" : "",
+            cores < pus ? "; SMT siblings used" : "");
+    fprintf(out, "Thread:PU");
+    for (int i = 0; i < n; i++)
+        fprintf(out, " %d:%d", p[i].thread, p[i].pu);
+    fprintf(out, "%s\n", r->migrated ? " (threads migrated during the run)" : "");
+}
+
+static void write_backing(FILE *out, const struct run_result *r)
+{
+    const struct backing_info *b = &r->backing;
+    const struct run_config *c = &r->config;
+    char from[64] = "";
+    if (c->pages_from && strcmp(c->pages_from, "HUGETLB_MORECORE") == 0)
+        snprintf(from, sizeof(from), " (from %s)", c->pages_from);
+    fprintf(out, "Pages: %s%s", c->pages, from);
+    if (!r->measured) {
+        fprintf(out, "; dry run: not allocated\n");
+        return;
+    }
+    if (b->mismatch[0]) {
+        fprintf(out, " -> NOT VERIFIED: %s\n", b->mismatch);
+        return;
+    }
+    if (b->page_size_bytes == 0) {
+        fprintf(out, "; page size unknown (no smaps entry for the arrays); %s\n", b->how);
+        return;
+    }
+    char size[32];
+    format_bytes(b->page_size_bytes, size, sizeof(size));
+    if (b->thp_fraction > 0.0 && b->thp_fraction < 1.0)
+        fprintf(out,
+                " -> THP: %d%% of the arrays on 2 MB pages, the rest on %s pages, verified in "
+                "/proc/self/smaps; %s\n",
+                (int)(100.0 * b->thp_fraction), size, b->how);
+    else
+        fprintf(out, " -> %s pages, verified in /proc/self/smaps; %s%s\n", size, b->how,
+                b->thp_fraction > 0.0 ? "; THP: 100% of the arrays on 2 MB pages" : "");
+}
+
+static void write_config(FILE *out, const struct report *rep, size_t index)
+{
+    const struct run_result *r = &rep->runs[index];
+    const struct run_config *c = &r->config;
+    double mib = (double)c->array_bytes / 1048576.0;
+    double total_mib = (double)c->total_bytes / 1048576.0;
+    if (rep->n_runs > 1) fprintf(out, "Run %zu of %zu\n", index + 1, rep->n_runs);
+    fprintf(out, "Array size = %llu (elements), Offset = %zu (elements)\n",
+            (unsigned long long)c->elements, c->offset);
+    fprintf(out, "Memory per array = %.1f MiB (= %.1f GiB).\n", mib, mib / 1024.0);
+    fprintf(out, "Total memory required = %.1f MiB (= %.1f GiB).\n", total_mib, total_mib / 1024.0);
+    fprintf(out, "Array size rule: %s; element type %s, %zu bytes\n", c->size_label,
+            elem_type_name(c->type), elem_size(c->type));
+    if (c->below_stream_rule)
+        fprintf(out, "NOTE: arrays are below the STREAM rule (4x the LLC in use): caches inflate "
+                     "these rates\n");
+    if (c->llc_bytes) {
+        char llc[32];
+        format_bytes(c->llc_bytes, llc, sizeof(llc));
+        fprintf(out, "Last-level cache used by these threads: %d instance%s, %s\n", c->llc_count,
+                c->llc_count == 1 ? "" : "s", llc);
+    }
+    fprintf(out, "Each kernel will be executed %u times.\n", c->ntimes);
+    fprintf(out, " The *best* time for each kernel (excluding the first iteration)\n"
+                 " will be used to compute the reported bandwidth.\n");
+    fprintf(out, "Number of Threads = %u (from %s); binding %s\n", c->threads, c->threads_from,
+            c->bind);
+    fprintf(out, "Kernels: %s, %s stores%s\n", isa_name(c->isa),
+            c->stores_kind == STORES_NT ? "non-temporal" : "normal",
+            c->tuned ? " -- a TUNED run under STREAM's rules" : "");
+    write_placement(out, r);
+    write_backing(out, r);
+}
+
+static void write_reductions(FILE *out, const struct run_result *r)
+{
+    for (int i = 0; i < r->n_results; i++) {
+        const struct kernel_result *k = &r->results[i];
+        if (!k->reduction_checked) continue;
+        double tol = reduction_tolerance(r->config.type);
+        fprintf(out, "%s sum %s its closed form: max relative error %.3e %s %.1e\n",
+                kernel_table[k->kernel].name,
+                k->reduction_rel_error <= tol ? "matches" : "DOES NOT match",
+                k->reduction_rel_error, k->reduction_rel_error <= tol ? "<=" : ">", tol);
+    }
+}
+
+static void write_domains(FILE *out, const struct run_result *r)
+{
+    if (r->n_domains == 0) return;
+    fprintf(out, "Per-%s best rates, MB/s (all domains measured at the same time):\n",
+            domain_kind_name(r->config.per_domain));
+    fprintf(out, "Domain     Threads");
+    for (int i = 0; i < r->n_results; i++)
+        fprintf(out, " %12s", kernel_table[r->results[i].kernel].name);
+    fprintf(out, "\n");
+    for (int d = 0; d < r->n_domains; d++) {
+        const struct domain_result *dom = &r->domains[d];
+        char label[32];
+        snprintf(label, sizeof(label), "%s %d", domain_kind_name(r->config.per_domain), dom->index);
+        fprintf(out, "%-10s %7d", label, dom->n_threads);
+        for (int i = 0; i < r->n_results; i++)
+            fprintf(out, " %12.1f", dom->best_rate_mbps[r->results[i].kernel]);
+        fprintf(out, "\n");
+    }
+}
+
+static void write_results(FILE *out, const struct run_result *r, double peak_mbps)
+{
+    fprintf(out, RULE "Function    Best Rate MB/s  Avg time     Min time     Max time\n");
+    for (int i = 0; i < r->n_results; i++) {
+        const struct kernel_result *k = &r->results[i];
+        fprintf(out, "%s%12.1f  %11.6f  %11.6f  %11.6f\n", kernel_table[k->kernel].label,
+                k->best_rate_mbps, k->avg_time_s, k->min_time_s, k->max_time_s);
+    }
+    fprintf(out, RULE);
+    const struct validation_result *v = &r->validation;
+    if (v->passed || v->failed_array == 0)
+        fprintf(out, "Solution Validates: max relative error %.3e <= %.1e on all three arrays\n",
+                v->max_rel_error, v->tolerance);
+    else
+        fprintf(out,
+                "Failed Validation on array %c[%zu]: %.17g, expected %.17g (max relative "
+                "error %.3e > %.1e)\n",
+                v->failed_array, v->first_bad_index, v->first_bad_value, v->first_bad_expected,
+                v->max_rel_error, v->tolerance);
+    if (peak_mbps > 0) {
+        fprintf(out, "Of peak (%.1f MB/s):", peak_mbps);
+        for (int i = 0; i < r->n_results; i++)
+            fprintf(out, " %s %.0f%%", kernel_table[r->results[i].kernel].name,
+                    100.0 * r->results[i].best_rate_mbps / peak_mbps);
+        fprintf(out, "\n");
+    }
+    write_reductions(out, r);
+    write_domains(out, r);
+    for (int i = 0; i < r->n_warnings; i++)
+        fprintf(out, "WARNING: %s\n", r->warnings[i]);
+    fprintf(out, RULE);
+}
+
+/* One row per run, so a sweep reads as a table (seed 001's thread and binding tables). */
+static const struct kernel_result *find_result(const struct run_result *r, int kernel)
+{
+    for (int i = 0; i < r->n_results; i++)
+        if ((int)r->results[i].kernel == kernel) return &r->results[i];
+    return NULL;
+}
+
+/* One row per run, so a sweep reads as a table (seed 001's thread and binding tables). */
+static void write_summary(FILE *out, const struct report *rep)
+{
+    unsigned kernels = 0;
+    for (size_t i = 0; i < rep->n_runs; i++)
+        kernels |= rep->runs[i].config.kernel_mask;
+    fprintf(out, "Summary: best rate per run, MB/s\n");
+    fprintf(out, "Run Threads Bind           Pages    Array size  ");
+    for (int k = 0; k < KERNEL_COUNT; k++)
+        if (kernels & (1u << k)) fprintf(out, " %10s", kernel_table[k].name);
+    fprintf(out, "  Valid\n");
+    for (size_t i = 0; i < rep->n_runs; i++) {
+        const struct run_result *r = &rep->runs[i];
+        char size[32];
+        format_bytes(r->config.array_bytes, size, sizeof(size));
+        fprintf(out, "%3zu %7u %-14.14s %-8.8s %-12s", i + 1, r->config.threads, r->config.bind,
+                r->config.pages, size);
+        for (int k = 0; k < KERNEL_COUNT; k++) {
+            if (!(kernels & (1u << k))) continue;
+            const struct kernel_result *x = find_result(r, k);
+            if (x)
+                fprintf(out, " %10.1f", x->best_rate_mbps);
+            else
+                fprintf(out, " %10s", "-");
+        }
+        fprintf(out, "  %s\n", r->validation.passed ? "yes" : "NO");
+    }
+    fprintf(out, RULE);
+}
+
+static void write_comparisons(FILE *out, const struct report *rep)
+{
+    if (rep->n_comparisons == 0) return;
+    const struct page_comparison *first = &rep->comparisons[0];
+    bool several = false;
+    for (size_t i = 0; i < rep->n_comparisons; i++)
+        several |= rep->comparisons[i].baseline != first->baseline;
+    fprintf(out, "Page backing A/B: best rates relative to --pages %s\n",
+            rep->runs[first->baseline].config.pages);
+    for (size_t i = 0; i < rep->n_comparisons; i++) {
+        const struct page_comparison *c = &rep->comparisons[i];
+        fprintf(out, "%s %s vs %s: %+.1f%%", kernel_table[c->kernel].name,
+                rep->runs[c->variant].config.pages, rep->runs[c->baseline].config.pages,
+                100.0 * c->relative_change);
+        if (several) fprintf(out, " (run %zu vs run %zu)", c->variant + 1, c->baseline + 1);
+        fputc('\n', out);
+    }
+    fprintf(out, RULE);
+}
+
+/* One line per check, "PASS|FAIL name measured expected", then the verdict. */
+static void write_acceptance(FILE *out, const struct acceptance_result *a)
+{
+    if (!a->evaluated) return;
+    fprintf(out, "Acceptance checks (tolerance %.1f%%):\n", a->tolerance_pct);
+    for (int i = 0; i < a->n_checks; i++) {
+        const struct acceptance_check *c = &a->checks[i];
+        fprintf(out, "%s %-12s %-24s %s\n", c->passed ? "PASS" : "FAIL", c->name, c->measured,
+                c->expected);
+    }
+    int failed = 0;
+    for (int i = 0; i < a->n_checks; i++)
+        failed += !a->checks[i].passed;
+    if (a->passed)
+        fprintf(out, "Verdict: PASS (%d checks)\n", a->n_checks);
+    else
+        fprintf(out, "Verdict: FAIL (%d of %d checks failed)\n", failed, a->n_checks);
+    fprintf(out, RULE);
+}
+
+int report_write_text(FILE *out, const struct report *rep)
+{
+    write_system(out, rep);
+    for (size_t i = 0; i < rep->n_runs; i++) {
+        write_config(out, rep, i);
+        if (rep->runs[i].measured)
+            write_results(out, &rep->runs[i], rep->prov.peak_mbps);
+        else
+            fprintf(out, RULE);
+    }
+    write_comparisons(out, rep);
+    if (rep->tlb) report_tlb_text(out, rep->tlb);
+    if (rep->dry_run)
+        fprintf(out, "Dry run: nothing was allocated or measured.\n");
+    else if (rep->n_runs > 1)
+        write_summary(out, rep);
+    report_probes_text(out, rep->probes);
+    write_acceptance(out, &rep->acceptance);
+    if (rep->interrupted)
+        fprintf(out, "INTERRUPTED by %s: %s.\n", interrupt_name(rep->interrupted), rep->kept);
+    else if (rep->kept[0])
+        fprintf(out, "STOPPED EARLY: %s.\n", rep->kept);
+    return ferror(out) ? -1 : 0;
+}
+
+int report_write_quiet(FILE *out, const struct report *rep)
+{
+    for (size_t i = 0; i < rep->n_runs; i++) {
+        const struct run_result *r = &rep->runs[i];
+        if (!r->measured) {
+            fprintf(out, "threads=%u elements=%llu bytes=%llu planned\n", r->config.threads,
+                    (unsigned long long)r->config.elements,
+                    (unsigned long long)r->config.array_bytes);
+            continue;
+        }
+        for (int k = 0; k < r->n_results; k++)
+            fprintf(out, "%s: %.1f ", kernel_table[r->results[k].kernel].name,
+                    r->results[k].best_rate_mbps);
+        fprintf(out, "MB/s threads=%u bind=%s pages=%s elements=%llu type=%s validated=%s\n",
+                r->config.threads, r->config.bind, r->config.pages,
+                (unsigned long long)r->config.elements, elem_type_name(r->config.type),
+                r->validation.passed ? "yes" : "NO");
+    }
+    report_probes_quiet(out, rep->probes);
+    const struct acceptance_result *a = &rep->acceptance;
+    if (a->evaluated) {
+        int failed = 0;
+        for (int i = 0; i < a->n_checks; i++)
+            failed += !a->checks[i].passed;
+        fprintf(out, "%s %d of %d checks passed\n", a->passed ? "PASS" : "FAIL",
+                a->n_checks - failed, a->n_checks);
+    }
+    if (rep->tlb) report_tlb_quiet(out, rep->tlb);
+    return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,336 @@
+/* The TLB probe as text: the header, the points, the levels, the per-thread table, the 2 MB
+ * sweep and the page-walk throughput. */
+#include "src/report/report_tlb.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "src/base/parse.h"
+#include "src/report/report_tlb_words.h"
+
+#define RULE "-------------------------------------------------------------\n"
+
+static const char *mode_name(enum tlb_mode m)
+{
+    return m == TLB_MODE_CHASE ? "pointer chase (latency)" : "a[i] += 1 loop (inc)";
+}
+
+static const char *page_label(uint64_t bytes, char *buf, size_t len)
+{
+    format_bytes(bytes, buf, len);
+    return buf;
+}
+
+/* "L1 DTLB: 96 entries, 1.70 ns (5.1 cycles) per access", "L2 TLB: ~2048 entries (2048..2176
+ * pages), +2.41 ns (+7.2 cycles)", "page walk: +8.3 ns ... just past the L2 TLB, +45 ns at
+ * 32768 pages". */
+static void level_line(char *buf, size_t len, const struct tlb_sweep *s, size_t i, double ghz,
+                       bool with_documented)
+{
+    const struct knee_level *l = &s->analysis.levels[i];
+    const struct knee_level *prev = i ? &s->analysis.levels[i - 1] : NULL;
+    size_t used = 0;
+#define PUT(...)                                                                                   \
+    do {                                                                                           \
+        if (used < len) used += (size_t)snprintf(buf + used, len - used, __VA_ARGS__);             \
+    } while (0)
+    if (is_walk(l)) {
+        PUT("%s: +%.2f ns", l->name, l->miss_penalty_ns);
+        if (ghz > 0) PUT(" (+%.0f cycles)", l->miss_penalty_ns * ghz);
+        PUT(" just past the %s", prev ? prev->name : "last TLB level");
+        if (isfinite(l->max_penalty_ns))
+            PUT(", +%.1f ns at %.0f pages (page-table entries leave the caches too)",
+                l->max_penalty_ns, l->at_x);
+        return;
+    }
+    PUT("%s: ", l->name);
+    if (isfinite(l->entries)) {
+        PUT("%s%.0f entries", l->approx ? "~" : "", l->entries);
+        if (l->approx) PUT(" (knee between %.0f and %.0f pages)", l->entries, l->entries_high);
+        if (isfinite(l->complete_x) && l->complete_x > 1.25 * l->entries_high)
+            PUT(" (misses set in gradually: the rise completes by %.0f pages)", l->complete_x);
+    } else {
+        PUT("more than %.0f entries (no knee up to the last point)", l->at_x);
+    }
+    if (!prev) {
+        PUT(", %.2f ns", l->hit_ns);
+        if (ghz > 0) PUT(" (%.1f cycles)", l->hit_ns * ghz);
+        PUT(" per access");
+    } else {
+        PUT(", +%.2f ns", prev->miss_penalty_ns);
+        if (ghz > 0) PUT(" (+%.1f cycles)", prev->miss_penalty_ns * ghz);
+        PUT(" per access when the %s misses", prev->name);
+    }
+    if (with_documented) {
+        if (s->documented[i])
+            PUT("; measured %.0f / documented %u (%s)", l->entries, s->documented[i],
+                s->agrees[i] == 1   ? "agrees"
+                : s->agrees[i] == 0 ? "DISAGREES"
+                                    : "not compared");
+        else
+            PUT("; documented: unknown");
+    }
+#undef PUT
+}
+
+static void write_points(FILE *out, const struct tlb_sweep *s, double ghz, bool with_control)
+{
+    fprintf(out, "%9s %10s %10s %8s", "Pages", "ns/access", "median ns", "cycles");
+    if (with_control) fprintf(out, " %10s %12s", "control ns", "translation");
+    fprintf(out, "\n");
+    for (size_t i = 0; i < s->main.n; i++) {
+        const struct tlb_point *p = &s->main.pts[i];
+        fprintf(out, "%9.0f%s %9.2f %10.2f", p->pages, p->refined ? "*" : " ", p->ns_per_access,
+                p->median_ns);
+        if (ghz > 0)
+            fprintf(out, " %8.1f", p->ns_per_access * ghz);
+        else
+            fprintf(out, " %8s", "-");
+        if (with_control) {
+            double c = NAN;
+            for (size_t j = 0; j < s->control.n; j++)
+                if (fabs(s->control.pts[j].pages - p->pages) < 0.5)
+                    c = s->control.pts[j].ns_per_access;
+            if (isfinite(c))
+                fprintf(out, " %10.2f %12.2f", c, p->ns_per_access - c);
+            else
+                fprintf(out, " %10s %12s", "-", "-");
+        }
+        fprintf(out, "\n");
+    }
+}
+
+static void write_levels(FILE *out, const struct tlb_sweep *s, double ghz, const char *what)
+{
+    const struct knee_analysis *a = &s->analysis;
+    char line[400];
+    if (!s->analysed) {
+        fprintf(out, "Levels (%s): unknown (too few points to analyse)\n", what);
+        return;
+    }
+    if (!a->has_control) {
+        fprintf(out,
+                "Levels (%s): not named: without a control that shares the sweep's cache "
+                "behaviour (--no-stagger) a knee may be a TLB or a cache-set one. Knees:\n",
+                what);
+        for (size_t i = 0; i < a->n_main_knees; i++)
+            fprintf(out, "  %.0f -> %.0f pages: +%.2f ns\n", a->main_knees[i].last_low,
+                    a->main_knees[i].first_high, a->main_knees[i].step_ns);
+        return;
+    }
+    if (a->n_levels == 0) {
+        fprintf(out,
+                "Levels (%s): unknown: no rise of the translation cost (sweep minus "
+                "control) was found",
+                what);
+        if (a->n_main_knees)
+            fprintf(out, "; the sweep's %zu knee%s %s the control's too (data cache)",
+                    a->n_main_knees, a->n_main_knees == 1 ? "" : "s",
+                    a->n_main_knees == 1 ? "is" : "are");
+        fprintf(out, "\n");
+        return;
+    }
+    fprintf(out, "Levels (%s):\n", what);
+    for (size_t i = 0; i < a->n_levels; i++) {
+        level_line(line, sizeof(line), s, i, ghz, true);
+        fprintf(out, "  %s\n", line);
+    }
+    if (s->n_cache_knees) {
+        fprintf(out, "Data-cache knees (the control shows them too: not TLB levels):\n");
+        for (size_t i = 0; i < s->n_cache_knees; i++) {
+            const struct tlb_cache_knee *c = &s->cache_knees[i];
+            fprintf(out, "  %.0f -> %.0f lines: +%.2f ns%s%s%s\n", c->last_low, c->first_high,
+                    c->step_ns, c->label[0] ? " (" : "", c->label, c->label[0] ? ")" : "");
+        }
+    }
+    bool any = false;
+    for (size_t i = 0; i < a->n_levels; i++) {
+        if (!isfinite(s->reach_bytes[i])) continue;
+        char r[32], pg[32];
+        format_bytes((uint64_t)s->reach_bytes[i], r, sizeof(r));
+        fprintf(out, "%s %s %.0f x %s = %s", any ? "," : "Reach:", a->levels[i].name,
+                a->levels[i].entries, page_label(s->page_bytes, pg, sizeof(pg)), r);
+        any = true;
+    }
+    if (any) fprintf(out, "\n");
+}
+
+static void write_header(FILE *out, const struct tlb_result *t)
+{
+    const struct tlb_options *o = &t->opts;
+    char pg[32];
+    fprintf(out, "TLB probe: %s, %s order, %s\n", mode_name(o->mode), order_word(o->order),
+            o->stagger ? "cache lines staggered (page p uses line p mod 64)"
+                       : "NOT staggered (line 0 of every page)");
+    if (t->multi) {
+        fprintf(out, "Threads: %d at once, each on its own pages, bind %s; Thread:PU", t->threads,
+                t->bind);
+        for (int i = 0; i < t->n_threads; i++)
+            fprintf(out, " %d:%d", t->per_thread[i].thread, t->per_thread[i].pu);
+        fprintf(out, "\n");
+    } else if (t->n_threads) {
+        const struct tlb_thread_result *r = &t->per_thread[0];
+        fprintf(out, "CPU: %s%s\n", t->bind,
+                !t->measured               ? " (planned)"
+                : r->planned_pu < 0        ? ", not pinned"
+                : r->bound && !r->migrated ? ", bound and verified"
+                                           : ", NOT kept there");
+    }
+    if (t->measured) {
+        const struct backing_info *b = &t->backing;
+        if (b->verified)
+            fprintf(out,
+                    "Pages: %s -> %s pages, THP on %.0f%%, verified in /proc/self/smaps (%s)\n",
+                    t->pages_name, page_label(b->page_size_bytes, pg, sizeof(pg)),
+                    100.0 * b->thp_fraction, b->how);
+        else
+            fprintf(out, "Pages: %s (%s); page size unverified (smaps unreadable)\n", t->pages_name,
+                    b->how);
+    } else {
+        fprintf(out, "Pages: %s\n", t->pages_name);
+    }
+    if (t->single_point && t->trials)
+        fprintf(
+            out,
+            "Timing: %u samples of %llu trials (traversals of the %llu pages), each timed as "
+            "one run like ./tlb N T of the OSTEP TLB measurement (without --tlb-trials: medians "
+            "of short chunks)\n",
+            o->repeat, (unsigned long long)t->trials, (unsigned long long)o->pages);
+    else
+        fprintf(out,
+                "Timing: each point the min (and median) of %u samples taken in %u interleaved "
+                "rounds; a sample is the median of %d timed chunks of >= %.1f ms\n",
+                o->repeat, o->repeat, t->chunks_per_sample, t->chunk_target_s * 1e3);
+    if (t->measured) {
+        if (t->core_ghz > 0)
+            fprintf(out,
+                    "Cycles: core clock ~%.2f GHz, estimated from a dependent-add loop (TSC %.2f "
+                    "GHz)\n",
+                    t->core_ghz, t->tsc_ghz);
+        else if (t->tsc_ghz > 0)
+            fprintf(out, "Cycles: TSC cycles at %.2f GHz (the core clock may differ)\n",
+                    t->tsc_ghz);
+        else
+            fprintf(out, "Cycles: unknown (no TSC and no core-clock estimate on this CPU)\n");
+    }
+    const struct cpuid_tlb_info *c = &t->cpuid;
+    fprintf(out, "CPU model: %s family %u model %u%s; documented TLBs: ", c->vendor, c->family,
+            c->model, c->hypervisor ? " (under a hypervisor)" : "");
+    if (c->n == 0) {
+        fprintf(out, "unknown (%s)\n", c->why);
+    } else {
+        unsigned l1 = cpuid_tlb_data_entries(c, 1, TLB_PAGE_4K),
+                 l2 = cpuid_tlb_data_entries(c, 2, TLB_PAGE_4K),
+                 h1 = cpuid_tlb_data_entries(c, 1, TLB_PAGE_2M),
+                 h2 = cpuid_tlb_data_entries(c, 2, TLB_PAGE_2M);
+        fprintf(out, "4 KB: L1 %u, L2 %u; 2 MB: L1 %u, L2 %u (0 = none reported; %s)\n", l1, l2, h1,
+                h2, c->source);
+    }
+    fprintf(out, RULE);
+}
+
+static void write_threads(FILE *out, const struct tlb_result *t)
+{
+    double ghz = cycle_ghz(t);
+    (void)ghz;
+    fprintf(out, "Per-thread levels (measured at the same time, each thread on its own pages):\n");
+    fprintf(out, "Thread    PU  Core  L1 entries  hit ns  L2 entries   +ns  walk +ns\n");
+    for (int i = 0; i < t->n_threads; i++) {
+        const struct tlb_thread_result *r = &t->per_thread[i];
+        const struct knee_analysis *a = &r->small.analysis;
+        const struct knee_level *l1 = a->n_levels > 0 ? &a->levels[0] : NULL;
+        const struct knee_level *l2 = a->n_levels > 1 ? &a->levels[1] : NULL;
+        const struct knee_level *w = a->n_levels > 2 ? &a->levels[2] : NULL;
+        fprintf(out, "%6d %5d %5d", r->thread, r->pu, r->core);
+        if (l1 && isfinite(l1->entries))
+            fprintf(out, " %10s%.0f %7.2f", l1->approx ? "~" : "", l1->entries, l1->hit_ns);
+        else
+            fprintf(out, " %11s %7s", "unknown", "-");
+        if (l2 && isfinite(l2->entries))
+            fprintf(out, " %10s%.0f %5.2f", l2->approx ? "~" : "", l2->entries,
+                    l1->miss_penalty_ns);
+        else
+            fprintf(out, " %11s %5s", "unknown", "-");
+        if (w && is_walk(w))
+            fprintf(out, " %9.2f", w->miss_penalty_ns);
+        else
+            fprintf(out, " %9s", "-");
+        fprintf(out, "%s%s\n", r->differs ? "  DIFFERS: " : "", r->differs ? r->why_differs : "");
+    }
+    if (t->n_differ == 0) fprintf(out, "All threads agree.\n");
+}
+
+static void write_throughput(FILE *out, const struct tlb_result *t)
+{
+    fprintf(out,
+            "Page-walk throughput (%d thread%s at once, random independent loads, one per "
+            "4 KB page of 128 MiB per thread):\n",
+            t->threads, t->threads == 1 ? "" : "s");
+    for (int i = 0; i < 2; i++) {
+        const struct tlb_throughput *w = &t->walk[i];
+        char pg[32];
+        page_label(w->page_bytes, pg, sizeof(pg));
+        if (!w->measured) {
+            fprintf(out, "  %s pages: not measured (%s)\n", pg, w->why);
+            continue;
+        }
+        fprintf(out, "  %s pages: %.1f M accesses/s (median %.1f), %.2f ns per access per thread\n",
+                pg, w->best_accesses_per_s * 1e-6, w->median_accesses_per_s * 1e-6,
+                1e9 * t->threads / w->best_accesses_per_s);
+    }
+    if (t->walk[0].measured && t->walk[1].measured)
+        fprintf(out, "  2 MB / 4 KB: %.2fx\n",
+                t->walk[1].best_accesses_per_s / t->walk[0].best_accesses_per_s);
+}
+
+void report_tlb_text(FILE *out, const struct tlb_result *t)
+{
+    write_header(out, t);
+    if (!t->measured) {
+        if (t->single_point)
+            fprintf(out, "Planned: one point, %llu pages\n", (unsigned long long)t->opts.pages);
+        else
+            fprintf(out,
+                    "Planned: sweep 1..%llu pages and its control, refined around each knee; "
+                    "2 MB sweep: %s; page-walk throughput 4 KB vs 2 MB\n",
+                    (unsigned long long)t->max_pages, t->max_huge_pages ? "yes" : t->huge_why);
+        fprintf(out, RULE);
+        return;
+    }
+    double ghz = cycle_ghz(t);
+    const struct tlb_sweep *s = &t->per_thread[0].small;
+    char pg[32];
+    page_label(s->page_bytes, pg, sizeof(pg));
+    if (t->single_point) {
+        write_points(out, s, ghz, false);
+    } else {
+        fprintf(out,
+                "%s pages%s (* = refinement point; control = the same number of cache lines "
+                "in 64x fewer 4 KB pages; translation = the difference):\n",
+                pg, t->multi ? ", thread 0" : "");
+        write_points(out, s, ghz, true);
+        fprintf(out, RULE);
+        write_levels(out, s, ghz, pg);
+        if (t->multi) write_threads(out, t);
+        fprintf(out, RULE);
+        if (t->huge_measured) {
+            fprintf(out, "2 MB pages (%s, %.0f%% verified in smaps), one access per page:\n",
+                    t->huge_backing.how,
+                    100.0 * (t->huge_backing.hugetlb_bytes ? 1.0 : t->huge_backing.thp_fraction));
+            write_points(out, &t->huge, ghz, true);
+            if (t->huge.note[0]) fprintf(out, "(%s)\n", t->huge.note);
+            write_levels(out, &t->huge, ghz, "2 MiB");
+            if (t->huge_extends_reach == 0)
+                fprintf(out, "Reach: not extended; these entries hold 4 KB pieces of the 2 MB "
+                             "pages (see below)\n");
+        } else {
+            fprintf(out, "2 MB pages: not measured (%s)\n", t->huge_why);
+        }
+        if (t->reach_note[0]) fprintf(out, "Huge pages: %s.\n", t->reach_note);
+        fprintf(out, RULE);
+        write_throughput(out, t);
+    }
+    for (int i = 0; i < t->n_warnings; i++)
+        fprintf(out, "WARNING: %s\n", t->warnings[i]);
+    fprintf(out, "TLB probe time: %.1f s\n" RULE, t->seconds);
+}

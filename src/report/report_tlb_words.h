@@ -1,0 +1,31 @@
+#ifndef MEMBENCH_REPORT_TLB_WORDS_H
+#define MEMBENCH_REPORT_TLB_WORDS_H
+
+/* Words and figures that every TLB writer (report_tlb*.c) says the same way. */
+#include <stdbool.h>
+#include <string.h>
+
+#include "src/tlb/tlb_result.h"
+
+static inline const char *mode_word(enum tlb_mode m)
+{
+    return m == TLB_MODE_CHASE ? "chase" : "inc";
+}
+
+static inline const char *order_word(enum tlb_order o)
+{
+    return o == TLB_ORDER_RANDOM ? "random" : "seq";
+}
+
+/* Clock rate used for cycles: the core estimate, else the TSC; 0 when neither is known. */
+static inline double cycle_ghz(const struct tlb_result *t)
+{
+    return t->core_ghz > 0 ? t->core_ghz : t->tsc_ghz;
+}
+
+static inline bool is_walk(const struct knee_level *l)
+{
+    return strcmp(l->name, "page walk") == 0 || strncmp(l->name, "past knee", 9) == 0;
+}
+
+#endif

@@ -1,0 +1,413 @@
+#include "src/stream/plan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hugepages/backend.h"
+#include "hugepages/heap_env.h"
+#include "src/stream/array_layout.h"
+#include "src/base/log.h"
+#include "src/base/page_sizes.h"
+#include "src/sys/memory_budget.h"
+
+#define ARRAY_ALIGN PAGE_2M
+
+const char *domain_kind_name(enum domain_kind kind)
+{
+    static const char *const names[] = {"none", "numa", "package", "llc"};
+    return names[kind];
+}
+
+/* One thread per core, at most MAX_THREADS (a topology may describe more cores). */
+static unsigned threads_for_cores(const struct topology_facts *topo)
+{
+    if (topo->cores > MAX_THREADS) {
+        log_note("%d cores: membench runs at most %d threads, so it uses %d; give --threads to "
+                 "choose",
+                 topo->cores, MAX_THREADS, MAX_THREADS);
+        return MAX_THREADS;
+    }
+    return topo->cores > 0 ? (unsigned)topo->cores : 1;
+}
+
+int default_threads(const struct topology_facts *topo, unsigned *threads, const char **from,
+                    char *why, size_t why_len)
+{
+    const char *env = getenv("OMP_NUM_THREADS");
+    if (env && *env) {
+        char first[32];
+        size_t len = strcspn(env, ",");
+        snprintf(first, sizeof(first), "%.*s", (int)(len < 31 ? len : 31), env);
+        uint64_t v;
+        char inner[200];
+        if (parse_uint(first, 1, MAX_THREADS, &v, inner, sizeof(inner)) != 0) {
+            snprintf(why, why_len, "OMP_NUM_THREADS='%.40s': %s; set it to a thread count", env,
+                     inner);
+            return -1;
+        }
+        *threads = (unsigned)v;
+        *from = "OMP_NUM_THREADS";
+        return 0;
+    }
+    *threads = threads_for_cores(topo);
+    *from = "physical cores";
+    return 0;
+}
+
+/* The OpenMP binding variable the user set, if any. */
+static const char *openmp_binding_variable(void)
+{
+    static const char *const vars[] = {"OMP_PROC_BIND", "OMP_PLACES", "GOMP_CPU_AFFINITY"};
+    for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v && strcmp(v, "false") != 0) return vars[i];
+    }
+    return NULL;
+}
+
+/* Without --bind: OpenMP's own binding when its variables are set, else scatter while there
+ * are fewer threads than cores and compact from one thread per core up (the same cores, and
+ * SMT siblings only once every core has a thread). */
+static void default_bind(const struct topology_facts *topo, unsigned threads,
+                         struct bind_spec *spec)
+{
+    memset(spec, 0, sizeof(*spec));
+    if (openmp_binding_variable()) {
+        spec->kind = BIND_OPENMP_ENV;
+        snprintf(spec->text, sizeof(spec->text), "openmp-env");
+    } else if (threads < (unsigned)topo->cores) {
+        spec->kind = BIND_SCATTER;
+        snprintf(spec->text, sizeof(spec->text), "scatter");
+    } else {
+        spec->kind = BIND_COMPACT;
+        snprintf(spec->text, sizeof(spec->text), "compact");
+    }
+}
+
+static int place_threads(const struct topology *topo, const struct bind_spec *spec,
+                         struct run_config *r)
+{
+    r->bind_kind = spec->kind;
+    snprintf(r->bind, sizeof(r->bind), "%s", spec->text);
+    r->llc_count = topo->facts.llc_count;
+    r->llc_bytes = topo->facts.llc_bytes_total;
+    if (spec->kind == BIND_NONE || spec->kind == BIND_OPENMP_ENV)
+        return EXIT_OK; /* threads may run anywhere: every allowed LLC counts */
+    r->pus = malloc(r->threads * sizeof(int));
+    if (!r->pus) {
+        log_error("out of memory planning placement");
+        return EXIT_RESOURCE;
+    }
+    char why[300];
+    if (placement_plan(topo, spec, (int)r->threads, r->pus, why, sizeof(why)) != 0) {
+        log_error("%s", why);
+        return EXIT_USAGE;
+    }
+    llc_in_use(topo, r->pus, (int)r->threads, &r->llc_count, &r->llc_bytes);
+    return EXIT_OK;
+}
+
+static const char *topo_no_llc_reason = "hwloc and sysfs report none";
+
+static int resolve_size(const struct stream_request *o, size_t index, struct run_config *r)
+{
+    size_t es = elem_size(o->type);
+    char why[300];
+    if (o->n_sizes == 0) {
+        if (r->llc_bytes == 0) {
+            log_error("the last-level cache size is unknown (%s); give the array size with "
+                      "--size, e.g. --size 1GiB",
+                      topo_no_llc_reason);
+            return EXIT_RESOURCE;
+        }
+        if (llc_rule_elements(r->llc_bytes, (unsigned)STREAM_LLC_MULTIPLE, es, STREAM_MIN_ELEMENTS,
+                              &r->elements) != 0) {
+            char llc[32];
+            format_bytes(r->llc_bytes, llc, sizeof(llc));
+            log_error("the last-level cache in use (%s) is too large to size arrays at 4x it (the "
+                      "byte count does not fit in 64 bits); check the topology or give --size",
+                      llc);
+            return EXIT_USAGE;
+        }
+        snprintf(r->size_label, sizeof(r->size_label), "4xLLC (STREAM rule)");
+        return EXIT_OK;
+    }
+    const struct size_spec *spec = &o->sizes[index];
+    if (spec->kind == SIZE_LLC_MULTIPLE && r->llc_bytes == 0) {
+        log_error("--size %s: the last-level cache size is unknown (%s); give the size in bytes "
+                  "instead, e.g. --size 1GiB",
+                  spec->text, topo_no_llc_reason);
+        return EXIT_RESOURCE;
+    }
+    if (size_to_elements(spec, r->llc_bytes, es, &r->elements, why, sizeof(why)) != 0) {
+        log_error("--size: %s; see membench --help", why);
+        return EXIT_USAGE;
+    }
+    snprintf(r->size_label, sizeof(r->size_label), "%s", spec->text);
+    return EXIT_OK;
+}
+
+/* Non-temporal stores skip the write-allocate read but bypass the caches, so they only help
+ * when the arrays are far larger than the caches: auto uses them exactly when the STREAM rule
+ * holds (and the LLC is known). */
+static void choose_stores(struct run_config *r)
+{
+    bool nt = strcmp(r->stores_requested, "nt") == 0 ||
+              (strcmp(r->stores_requested, "auto") == 0 && r->llc_bytes && !r->below_stream_rule);
+    r->stores_kind = nt ? STORES_NT : STORES_NORMAL;
+    r->stores = nt ? "nt" : "normal";
+    r->tuned = nt;
+}
+
+/* Runs of one sweep compare best at one array size: the largest any of them needs, so every
+ * run still keeps the STREAM rule for the LLCs its own threads use. */
+static void share_largest_rule_size(struct plan *plan)
+{
+    uint64_t largest = 0;
+    for (size_t i = 0; i < plan->n_runs; i++)
+        if (plan->runs[i].elements > largest) largest = plan->runs[i].elements;
+    for (size_t i = 0; i < plan->n_runs; i++) {
+        struct run_config *r = &plan->runs[i];
+        if (r->elements == largest) continue;
+        r->elements = largest;
+        snprintf(r->size_label, sizeof(r->size_label), "4xLLC (STREAM rule, largest of the sweep)");
+    }
+}
+
+static int check_arrays(const struct run_config *r, const struct memory_budget *b, const char *what)
+{
+    char size[32], each[48];
+    format_bytes(r->array_bytes, size, sizeof(size));
+    snprintf(each, sizeof(each), " (3 x %s)", size);
+    return memory_budget_check(b, r->total_bytes, what, each, "choose a smaller --size");
+}
+
+int plan_recheck_memory(const struct run_config *r, size_t index, size_t n_runs)
+{
+    const struct mem_backend *b = mem_backend_find(r->pages);
+    if (b && b->kind == BACKING_HUGETLB) return EXIT_OK; /* its pool is checked as it maps */
+    struct memory_budget budget;
+    memory_budget_now(&budget);
+    char what[80];
+    snprintf(what, sizeof(what), "run %zu of %zu: the three arrays need", index + 1, n_runs);
+    return check_arrays(r, &budget, what);
+}
+
+static int check_memory(const struct run_config *r, const struct sys_info *sys)
+{
+    struct memory_budget b;
+    memory_budget_of(sys, &b);
+    if (b.usable == 0) {
+        log_warn("MemAvailable is unknown; cannot check that %llu bytes of arrays fit",
+                 (unsigned long long)r->total_bytes);
+        return EXIT_OK;
+    }
+    return check_arrays(r, &b, "the three arrays need");
+}
+
+static bool fits_memory(const struct run_config *r, const struct sys_info *sys)
+{
+    struct memory_budget b;
+    memory_budget_of(sys, &b);
+    return memory_budget_fits(&b, r->total_bytes);
+}
+
+/* hugetlb pages come from their pool, not from MemAvailable: the pool decides, unless the
+ * arrays would not even fit in memory (then reserving pages is no remedy). */
+static int check_backing(const struct run_config *r, const struct sys_info *sys)
+{
+    const struct mem_backend *b = mem_backend_find(r->pages);
+    if (!b) {
+        log_error("--pages %s: no such page backing", r->pages);
+        return EXIT_USAGE;
+    }
+    if (b->kind != BACKING_HUGETLB) {
+        int rc = check_memory(r, sys);
+        if (rc != EXIT_OK) return rc;
+    }
+    char why[600];
+    if (b->probe(&mem_env_system, r->region_bytes, why, sizeof(why)) == 0) return EXIT_OK;
+    if (!fits_memory(r, sys)) return check_memory(r, sys);
+    log_error("--pages %s: %s", r->pages, why);
+    return EXIT_RESOURCE;
+}
+
+static void join_words(const char *const *words, size_t n, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (size_t i = 0; i < n; i++)
+        snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? "," : "", words[i]);
+}
+
+/* libhugetlbfs's heap mode (hugectl --heap, HUGETLB_MORECORE) backs malloc through glibc's
+ * __morecore hook, gone since glibc 2.34; membench's arrays are mmap'ed and never were malloc'ed.
+ * So membench honours the variable itself: it picks the backing when --pages is absent. */
+static int default_pages(const struct stream_request *o, const struct sys_info *sys,
+                         const char **pages, const char **from)
+{
+    *pages = "default";
+    *from = "default";
+    const char *morecore = sys->hugetlb_morecore;
+    const char *wanted = NULL;
+    if (morecore_pages(morecore, sys->default_hugepage_bytes, &wanted) != 0) {
+        log_error("HUGETLB_MORECORE='%.40s' is not yes, no, thp or a huge page size such as 2M "
+                  "or 1G; fix or unset it",
+                  morecore);
+        return EXIT_USAGE;
+    }
+    if (wanted && o->n_pages > 0) {
+        char list[256];
+        join_words(o->pages, o->n_pages, list, sizeof(list));
+        log_note("--pages %s overrides HUGETLB_MORECORE=%s", list, morecore);
+    } else if (wanted) {
+        *pages = wanted;
+        *from = "HUGETLB_MORECORE";
+        int major = 0, minor = 0;
+        bool no_hook = sscanf(sys->glibc_version, "%d.%d", &major, &minor) == 2 &&
+                       (major > 2 || (major == 2 && minor >= 34));
+        log_note("HUGETLB_MORECORE=%s: libhugetlbfs cannot back membench's arrays (they are "
+                 "mmap'ed, not malloc'ed%s%s%s), so membench maps them with --pages %s itself",
+                 morecore, no_hook ? ", and glibc " : "", no_hook ? sys->glibc_version : "",
+                 no_hook ? " has no __morecore hook" : "", wanted);
+    }
+    const char *tunable = sys->glibc_malloc_hugetlb;
+    if (*tunable && strcmp(tunable, "0") != 0) {
+        const char *like = malloc_hugetlb_pages(tunable, sys->default_hugepage_bytes);
+        char hint[64] = "";
+        if (like) snprintf(hint, sizeof(hint), "; --pages %s does the same for them", like);
+        log_note("GLIBC_TUNABLES glibc.malloc.hugetlb=%s changes only malloc, not membench's "
+                 "mmap'ed arrays%s",
+                 tunable, hint);
+    }
+    return EXIT_OK;
+}
+
+int plan_build(const struct stream_request *o, const struct topology *topology,
+               const struct sys_info *sys, struct plan *plan)
+{
+    const struct topology_facts *topo = &topology->facts;
+    memset(plan, 0, sizeof(*plan));
+    if (!topo->this_system) topo_no_llc_reason = "the given topology has no caches";
+    const char *omp_var = openmp_binding_variable();
+    if ((o->n_binds || o->acceptance) && omp_var)
+        log_note("%s: membench's placement overrides %s",
+                 o->n_binds ? "--bind given" : "--acceptance", omp_var);
+    size_t n_threads = o->n_threads ? o->n_threads : 1;
+    size_t n_sizes = o->n_sizes ? o->n_sizes : 1;
+    size_t n_binds = o->n_binds ? o->n_binds : 1;
+    size_t n_pages = o->n_pages ? o->n_pages : 1;
+    size_t n_stores = o->n_stores ? o->n_stores : 1;
+    size_t total = n_threads * n_sizes * n_binds * n_pages * n_stores;
+    if (total > 4096) {
+        log_error("the option lists make %zu runs; at most 4096, shorten the lists", total);
+        return EXIT_USAGE;
+    }
+    if (total > 1 && (o->acceptance || o->checks || o->save_reference)) {
+        log_error("%s checks one configuration but the option lists make %zu runs; give single "
+                  "values",
+                  o->acceptance ? "--acceptance"
+                  : o->checks   ? "--expect/--reference"
+                                : "--save-reference",
+                  total);
+        return EXIT_USAGE;
+    }
+    plan->runs = calloc(total, sizeof(*plan->runs));
+    if (!plan->runs) {
+        log_error("out of memory planning %zu runs", total);
+        return EXIT_RESOURCE;
+    }
+
+    const char *env_pages, *env_pages_from;
+    int rc_pages = default_pages(o, sys, &env_pages, &env_pages_from);
+    if (rc_pages != EXIT_OK) return rc_pages;
+
+    unsigned env_threads = 0;
+    const char *env_from = NULL;
+    if (o->n_threads == 0 && o->acceptance) { /* the profile: every physical core */
+        env_threads = threads_for_cores(topo);
+        env_from = "physical cores (acceptance profile)";
+    } else if (o->n_threads == 0) {
+        char why[256];
+        if (default_threads(topo, &env_threads, &env_from, why, sizeof(why)) != 0) {
+            log_error("%s", why);
+            return EXIT_USAGE;
+        }
+    }
+
+    size_t k = 0;
+    for (size_t is = 0; is < n_sizes; is++)
+        for (size_t ip = 0; ip < n_pages; ip++)
+            for (size_t ib = 0; ib < n_binds; ib++)
+                for (size_t ist = 0; ist < n_stores; ist++)
+                    for (size_t it = 0; it < n_threads; it++) {
+                        struct run_config *r = &plan->runs[k++];
+                        plan->n_runs = k;
+                        r->threads = o->n_threads ? o->threads[it] : env_threads;
+                        r->threads_from = o->n_threads ? "--threads" : env_from;
+                        r->pages = o->n_pages ? o->pages[ip] : env_pages;
+                        r->pages_from = o->n_pages ? "--pages" : env_pages_from;
+                        struct bind_spec fallback;
+                        default_bind(topo, r->threads, &fallback);
+                        if (o->acceptance) { /* the profile: scatter, whatever OpenMP says */
+                            fallback.kind = BIND_SCATTER;
+                            snprintf(fallback.text, sizeof(fallback.text), "scatter");
+                        }
+                        int rc = place_threads(topology, o->n_binds ? &o->binds[ib] : &fallback, r);
+                        if (rc != EXIT_OK) return rc;
+                        r->per_domain = o->per_domain;
+                        r->stores_requested = o->n_stores ? o->stores[ist] : "auto";
+                        r->type = o->type;
+                        r->ntimes = o->ntimes;
+                        r->offset = o->offset;
+                        r->kernel_mask = o->kernel_mask;
+                        rc = resolve_size(o, is, r);
+                        if (rc != EXIT_OK) return rc;
+                    }
+    plan->n_runs = k;
+    if (o->n_sizes == 0) share_largest_rule_size(plan);
+    enum isa isa = o->isa_forced_by ? o->isa : isa_best();
+    if (!isa_supported(isa)) {
+        bool from_env = o->isa_forced_by && strcmp(o->isa_forced_by, "MEMBENCH_ISA") == 0;
+        log_error("%s %s: this CPU does not support it (or GLIBC_TUNABLES masks it); %s%s%s",
+                  o->isa_forced_by, isa_name(isa), from_env ? "use MEMBENCH_ISA=" : "use --isa ",
+                  isa_name(isa_best()), from_env ? " or unset it" : " or leave it out");
+        return EXIT_RESOURCE;
+    }
+    for (size_t i = 0; i < plan->n_runs; i++) {
+        struct run_config *r = &plan->runs[i];
+        struct array_layout layout;
+        if (array_layout(r->elements, elem_size(o->type), o->offset, ARRAY_ALIGN, &layout) != 0) {
+            log_error("--size %s: three arrays of %llu elements do not fit in 64-bit byte counts; "
+                      "choose a smaller --size",
+                      r->size_label, (unsigned long long)r->elements);
+            return EXIT_USAGE;
+        }
+        r->array_bytes = layout.array_bytes;
+        r->total_bytes = layout.total_bytes;
+        r->stride_bytes = layout.stride_bytes;
+        r->region_bytes = layout.region_bytes;
+        r->below_stream_rule =
+            r->llc_bytes && r->array_bytes < STREAM_LLC_MULTIPLE * (double)r->llc_bytes;
+        r->isa = isa;
+        choose_stores(r);
+        if (o->acceptance && r->below_stream_rule) {
+            log_error("--size %s is below the STREAM rule (4x the LLC in use); acceptance never "
+                      "measures cache-inflated rates: drop --size or make it larger",
+                      r->size_label);
+            return EXIT_USAGE;
+        }
+        int rc = check_backing(r, sys);
+        if (rc != EXIT_OK) return rc;
+    }
+    return EXIT_OK;
+}
+
+void plan_free(struct plan *plan)
+{
+    for (size_t i = 0; plan->runs && i < plan->n_runs; i++)
+        free(plan->runs[i].pus);
+    free(plan->runs);
+    plan->runs = NULL;
+    plan->n_runs = 0;
+}

@@ -1,0 +1,103 @@
+#ifndef MEMBENCH_PLAN_H
+#define MEMBENCH_PLAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "affinity/topology.h"
+#include "affinity/policy.h"
+#include "kernels/kernel_table.h"
+#include "src/base/parse.h"
+#include "src/sys/sysinfo.h"
+
+#define STREAM_MIN_ELEMENTS 1000000u
+#define STREAM_LLC_MULTIPLE 4.0
+
+#define MAX_THREADS 4096 /* per run: --threads, OMP_NUM_THREADS and the default */
+
+/* --per-domain: also report each domain's share of a run, measured at the same time. */
+enum domain_kind { DOMAIN_NONE, DOMAIN_NUMA, DOMAIN_PACKAGE, DOMAIN_LLC };
+
+const char *domain_kind_name(enum domain_kind kind);
+
+/* What the command line asks of the STREAM runs (src/cli fills it: cli_stream_request). The
+ * lists are the options' own arrays; an empty list means the default. */
+struct stream_request {
+    unsigned kernel_mask;      /* bits of enum kernel_id; 0 = no STREAM runs */
+    const char *isa_forced_by; /* "--isa" or "MEMBENCH_ISA" when forced, else NULL */
+    enum isa isa;
+    const unsigned *threads;
+    size_t n_threads; /* 0 = $OMP_NUM_THREADS, else one per physical core */
+    const struct size_spec *sizes;
+    size_t n_sizes; /* 0 = the STREAM rule */
+    const char *const *pages;
+    size_t n_pages;
+    const struct bind_spec *binds;
+    size_t n_binds;
+    enum domain_kind per_domain;
+    const char *const *stores;
+    size_t n_stores;
+    unsigned ntimes;
+    enum elem_type type;
+    size_t offset;
+    bool acceptance;            /* the acceptance profile's rules apply */
+    bool checks;                /* --expect or --reference */
+    const char *save_reference; /* --save-reference, else NULL */
+};
+
+/* One run: a point of the cartesian product of the list options. */
+struct run_config {
+    unsigned threads;
+    const char *threads_from; /* "--threads", "OMP_NUM_THREADS" or "physical cores" */
+    enum bind_kind bind_kind;
+    char bind[72]; /* as reported: "scatter", "compact", "0,2,4-7", "none", "openmp-env" */
+    int *pus;      /* planned PU (OS index) per thread; NULL when membench does not bind */
+    int llc_count; /* LLC instances the threads use: the basis of xLLC sizes */
+    uint64_t llc_bytes;
+    enum domain_kind per_domain;
+    const char *pages;
+    const char *pages_from;       /* "--pages", "HUGETLB_MORECORE" or "default" */
+    const char *stores_requested; /* "auto", "normal" or "nt" as given */
+    const char *stores;           /* what runs: "normal" or "nt" */
+    enum store_kind stores_kind;
+    bool tuned; /* non-temporal stores: STREAM's rules call such results "tuned" */
+    enum isa isa;
+    enum elem_type type;
+    uint64_t elements;
+    uint64_t array_bytes;
+    uint64_t total_bytes;  /* three arrays, offsets included */
+    uint64_t stride_bytes; /* distance between the arrays' starts: 2 MiB-aligned */
+    uint64_t region_bytes; /* the one allocation holding all three: 3 x stride */
+    char size_label[64];   /* "4xLLC (STREAM rule)", "1GiB" */
+    unsigned ntimes;
+    size_t offset;
+    unsigned kernel_mask;
+    bool below_stream_rule; /* arrays smaller than 4x the LLCs in use: caches inflate rates */
+    double time_limit_s;    /* --time-limit; 0 = none */
+    double started;         /* timer_now() when membench started: the limit counts from here */
+};
+
+struct plan {
+    struct run_config *runs;
+    size_t n_runs;
+};
+
+/* Expands the options into runs and checks each fits in memory and its page backing can serve
+ * it (the huge page pool, THP mode). Without --pages, HUGETLB_MORECORE chooses the backing.
+ * Notes what the huge page variables do. Returns an exit status: EXIT_OK, EXIT_USAGE or
+ * EXIT_RESOURCE, after a one-line error. */
+int plan_build(const struct stream_request *req, const struct topology *topo,
+               const struct sys_info *sys, struct plan *plan);
+void plan_free(struct plan *plan);
+
+/* Before a sweep's later run: do its arrays still fit the memory budget as it is now (another
+ * process may have taken memory since the plan)? EXIT_OK, or EXIT_RESOURCE after one error line
+ * naming the run. */
+int plan_recheck_memory(const struct run_config *r, size_t index, size_t n_runs);
+
+/* Default thread count: $OMP_NUM_THREADS if set (first level), else physical cores.
+ * Returns 0, or -1 with a reason when OMP_NUM_THREADS is malformed. */
+int default_threads(const struct topology_facts *topo, unsigned *threads, const char **from,
+                    char *why, size_t why_len);
+
+#endif

@@ -1,0 +1,70 @@
+#ifndef MEMBENCH_RESULTS_H
+#define MEMBENCH_RESULTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "affinity/placement.h"
+#include "affinity/topology.h"
+#include "hugepages/backend.h"
+#include "kernels/kernel_table.h"
+#include "kernels/validate.h"
+#include "src/stream/plan.h"
+
+/* Plain result structs: measurement fills them, writers only format them. */
+
+struct kernel_result {
+    enum kernel_id kernel;
+    double best_rate_mbps; /* 1e-6 * bytes_counted / min_time */
+    double avg_time_s, min_time_s, max_time_s;
+    uint64_t bytes_counted;
+    uint64_t bytes_estimated_traffic;
+    double min_ticks;           /* min_time in timer granularity steps */
+    bool reduction_checked;     /* Dot, Read: the sum was compared with the closed form */
+    double reduction_rel_error; /* worst over the repetitions */
+};
+
+#define RUN_WARNINGS_MAX 8
+
+/* One domain's share of a run (--per-domain), timed from the common start of each kernel to
+ * the last of its threads finishing, while every other domain ran too. */
+struct domain_result {
+    int index; /* logical index of the NUMA node, package or LLC; -1 when unknown */
+    int n_threads;
+    uint64_t elements;                   /* handled by its threads */
+    double best_rate_mbps[KERNEL_COUNT]; /* indexed by enum kernel_id */
+};
+
+struct run_result {
+    struct run_config config;
+    bool measured; /* false for --dry-run */
+    int n_placement;
+    struct placement_entry *placement;
+    bool migrated;      /* a thread ran on a different PU at the end than at first touch */
+    unsigned reps_done; /* repetitions run, first included; fewer than ntimes under a time limit */
+    bool interrupted;   /* stopped by SIGINT/SIGTERM before it finished: not reported */
+    int n_misplaced;    /* threads not running where the plan put them */
+    int n_domains;
+    struct domain_result *domains;
+    struct backing_info backing;
+    int n_results;
+    struct kernel_result results[KERNEL_COUNT];
+    struct validation_result validation;
+    int n_warnings;
+    char warnings[RUN_WARNINGS_MAX][200];
+};
+
+/* A/B of page backings: one kernel of two runs that differ only in --pages. */
+struct page_comparison {
+    enum kernel_id kernel;
+    size_t baseline, variant; /* indexes into report.runs */
+    double relative_change;   /* variant best rate / baseline best rate - 1 */
+};
+
+/* A measured run that must fail the command: wrong results or pages it did not ask for. */
+static inline bool run_failed(const struct run_result *r)
+{
+    return r->measured && (!r->validation.passed || r->backing.mismatch[0] != '\0');
+}
+
+#endif

@@ -1,3 +1,0 @@
-#include "src/test_hooks.h"
-
-const struct test_hooks *test_hooks = NULL;

@@ -1,0 +1,164 @@
+/* From a measured sweep to named TLB levels: knee analysis against the control, what CPUID
+ * documents for each level, the data-cache knees, and threads that differ from their peers. */
+#include "src/tlb/tlb_levels.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/base/stats.h"
+#include "src/base/parse.h"
+
+static int analyse_sweep(struct tlb_sweep *s, const struct tlb_curve *control,
+                         const struct knee_params *p)
+{
+    double *x = malloc(s->main.n * sizeof(double)), *y = malloc(s->main.n * sizeof(double));
+    double *cx = malloc((control->n + 1) * sizeof(double)),
+           *cy = malloc((control->n + 1) * sizeof(double));
+    int rc = -1;
+    if (x && y && cx && cy) {
+        for (size_t i = 0; i < s->main.n; i++) {
+            x[i] = s->main.pts[i].pages;
+            y[i] = s->main.pts[i].ns_per_access;
+        }
+        for (size_t i = 0; i < control->n; i++) {
+            cx[i] = control->pts[i].pages;
+            cy[i] = control->pts[i].ns_per_access;
+        }
+        rc = knees_analyse(x, y, s->main.n, cx, cy, control->n, p, &s->analysis);
+        s->analysed = rc == 0;
+    }
+    free(x);
+    free(y);
+    free(cx);
+    free(cy);
+    return rc;
+}
+
+void tlb_knee_params(const struct tlb_plan *plan, struct knee_params *p)
+{
+    knee_params_default(p);
+    p->control_random_order = plan->opts.order == TLB_ORDER_RANDOM;
+}
+
+static void label_cache_knees(struct tlb_sweep *s, const struct tlb_result *out)
+{
+    const struct knee_analysis *a = &s->analysis;
+    const uint64_t sizes[3] = {out->l1d_bytes, out->l2_bytes, out->l3_bytes};
+    static const char *const names[3] = {"L1d", "L2", "L3"};
+    s->n_cache_knees = 0;
+    for (size_t k = 0; k < a->n_cache_knees && s->n_cache_knees < TLB_CACHE_KNEES_MAX; k++) {
+        struct tlb_cache_knee *c = &s->cache_knees[s->n_cache_knees++];
+        c->last_low = a->cache_knees[k].last_low;
+        c->first_high = a->cache_knees[k].first_high;
+        c->step_ns = a->cache_knees[k].step_ns;
+        c->label[0] = '\0';
+        double lo = c->last_low * TLB_LINE_BYTES, hi = c->first_high * TLB_LINE_BYTES;
+        for (int i = 0; i < 3; i++) {
+            if (!sizes[i] || !(lo <= 1.1 * (double)sizes[i] && hi >= 0.5 * (double)sizes[i]))
+                continue;
+            char size[32];
+            format_bytes(sizes[i], size, sizeof(size));
+            snprintf(c->label, sizeof(c->label), "%s %s = %llu lines", names[i], size,
+                     (unsigned long long)(sizes[i] / TLB_LINE_BYTES));
+            break;
+        }
+    }
+}
+
+static void document_levels(struct tlb_sweep *s, const struct cpuid_tlb_info *info,
+                            unsigned page_bit)
+{
+    for (size_t i = 0; i < TLB_LEVELS_MAX; i++) {
+        s->documented[i] = 0;
+        s->agrees[i] = -1;
+        s->reach_bytes[i] = NAN;
+    }
+    for (size_t i = 0; i < s->analysis.n_levels; i++) {
+        const struct knee_level *l = &s->analysis.levels[i];
+        if (strcmp(l->name, "page walk") == 0) continue;
+        s->documented[i] = cpuid_tlb_data_entries(info, (int)i + 1, page_bit);
+        if (s->documented[i] && isfinite(l->entries))
+            s->agrees[i] = knees_entries_agree(l->entries, l->entries_high, s->documented[i]);
+        if (isfinite(l->entries)) s->reach_bytes[i] = l->entries * (double)s->page_bytes;
+    }
+}
+
+/* Per-thread levels against their peers: entries more than 12.5% apart, or costs more than
+ * 25% and 0.5 ns apart, flag a thread. */
+void tlb_compare_threads(struct tlb_result *out)
+{
+    if (out->n_threads < 2) return;
+    for (int t = 0; t < out->n_threads; t++) {
+        struct tlb_thread_result *me = &out->per_thread[t];
+        const struct knee_analysis *a = &me->small.analysis;
+        for (size_t l = 0; l < a->n_levels && !me->differs; l++) {
+            const struct knee_level *mine = &a->levels[l];
+            double entries[256], hit[256], pen[256];
+            int m = 0;
+            for (int u = 0; u < out->n_threads && m < 256; u++) {
+                const struct knee_analysis *b = &out->per_thread[u].small.analysis;
+                if (u == t || l >= b->n_levels) continue;
+                entries[m] = b->levels[l].entries;
+                hit[m] = b->levels[l].hit_ns;
+                pen[m++] = b->levels[l].miss_penalty_ns;
+            }
+            if (m == 0) continue;
+            qsort(entries, (size_t)m, sizeof(double), compare_doubles);
+            qsort(hit, (size_t)m, sizeof(double), compare_doubles);
+            qsort(pen, (size_t)m, sizeof(double), compare_doubles);
+            double e = entries[m / 2], h = hit[m / 2], p = pen[m / 2];
+            if (isfinite(mine->entries) && isfinite(e) && fabs(mine->entries - e) > 0.125 * e)
+                snprintf(me->why_differs, sizeof(me->why_differs),
+                         "%s: %.0f entries, its peers %.0f", mine->name, mine->entries, e);
+            else if (isfinite(mine->hit_ns) && isfinite(h) && fabs(mine->hit_ns - h) > 0.25 * h &&
+                     fabs(mine->hit_ns - h) > 0.5)
+                snprintf(me->why_differs, sizeof(me->why_differs),
+                         "%s: %.2f ns per access, its peers %.2f", mine->name, mine->hit_ns, h);
+            else if (isfinite(mine->miss_penalty_ns) && isfinite(p) &&
+                     fabs(mine->miss_penalty_ns - p) > 0.25 * p &&
+                     fabs(mine->miss_penalty_ns - p) > 0.5)
+                snprintf(me->why_differs, sizeof(me->why_differs),
+                         "%s: miss +%.2f ns, its peers +%.2f", mine->name, mine->miss_penalty_ns,
+                         p);
+            me->differs = me->why_differs[0] != '\0';
+        }
+        for (int u = 0; u < out->n_threads && !me->differs; u++)
+            if (u != t && out->per_thread[u].small.analysis.n_levels != a->n_levels) {
+                snprintf(me->why_differs, sizeof(me->why_differs),
+                         "%zu levels found, thread %d has %zu", a->n_levels, u,
+                         out->per_thread[u].small.analysis.n_levels);
+                me->differs = true;
+            }
+        out->n_differ += me->differs;
+    }
+}
+
+void tlb_finish_sweep(struct tlb_sweep *s, const struct tlb_curve *control,
+                      const struct tlb_plan *plan, struct tlb_result *out, unsigned page_bit,
+                      const struct knee_params *p)
+{
+    /* with --no-stagger the sweep's accesses share one cache set, which the control (its
+     * lines spread over its pages) cannot reproduce: no control, so no level is named */
+    const struct tlb_curve none = {0};
+    if (analyse_sweep(s, plan->opts.stagger ? control : &none, p) != 0) return;
+    if (plan->opts.mode == TLB_MODE_INC) {
+        /* independent accesses overlap their misses, so a level's knee can vanish (seed 000:
+         * the first one does): knees are numbered, never named or compared with CPUID */
+        for (size_t i = 0; i < s->analysis.n_levels; i++) {
+            struct knee_level *l = &s->analysis.levels[i];
+            if (strcmp(l->name, "page walk") == 0)
+                snprintf(l->name, sizeof(l->name), "past knee %d", (int)i % 10);
+            else
+                snprintf(l->name, sizeof(l->name), "TLB knee %d", (int)(i + 1) % 10);
+        }
+        document_levels(s, &(struct cpuid_tlb_info){0}, page_bit);
+        for (size_t i = 0; i < TLB_LEVELS_MAX; i++)
+            s->reach_bytes[i] = NAN;
+        label_cache_knees(s, out);
+        return;
+    }
+    document_levels(s, &out->cpuid, page_bit);
+    label_cache_knees(s, out);
+}

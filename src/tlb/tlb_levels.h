@@ -1,0 +1,20 @@
+#ifndef MEMBENCH_TLB_LEVELS_H
+#define MEMBENCH_TLB_LEVELS_H
+
+#include "src/tlb/run_tlb.h"
+#include "src/tlb/tlb_knees.h"
+#include "src/tlb/tlb_result.h"
+
+/* The knee detector's settings for this plan. */
+void tlb_knee_params(const struct tlb_plan *plan, struct knee_params *p);
+
+/* Analyses sweep s against its control: levels, what CPUID documents for them (page_bit: a
+ * TLB_PAGE_* size), the data-cache knees named from out's cache sizes. */
+void tlb_finish_sweep(struct tlb_sweep *s, const struct tlb_curve *control,
+                      const struct tlb_plan *plan, struct tlb_result *out, unsigned page_bit,
+                      const struct knee_params *p);
+
+/* Flags the threads whose levels differ from their peers'. */
+void tlb_compare_threads(struct tlb_result *out);
+
+#endif

@@ -1,0 +1,195 @@
+/* Measuring a set of points: every thread of the team samples each point of the set in K
+ * interleaved rounds, the sweep's page and its control's lines at each; then the points join
+ * the thread's curves. */
+#include "src/tlb/tlb_team.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/base/stats.h"
+#include "src/base/interrupt.h"
+#include "src/base/log.h"
+#include "src/base/clock.h"
+#include "src/tlb/tlb_curve.h"
+#include "src/tlb/tlb_levels.h"
+
+#define WARMUP_S 0.2
+#define SET_POINTS_MAX (GRID_MAX + REFINE_MAX)
+
+/* Called by every thread of the team at the same place: true when a signal came, decided once
+ * by the master so that all threads leave together (a thread alone would hang the barriers). */
+bool tlb_team_should_stop(struct tlb_team *tm)
+{
+#pragma omp barrier
+#pragma omp master
+    tm->stop = tm->stop || interrupt_signal() != 0;
+#pragma omp barrier
+    return tm->stop;
+}
+
+void tlb_team_fail(struct tlb_team *tm, const char *fmt, ...)
+{
+#pragma omp critical(tlb_fail)
+    {
+        if (!tm->error) {
+            va_list ap;
+            va_start(ap, fmt);
+            vsnprintf(tm->why, sizeof(tm->why), fmt, ap);
+            va_end(ap);
+            tm->error = EXIT_RESOURCE;
+        }
+    }
+}
+
+uint64_t tlb_point_seed(double x, int kind, int thread)
+{
+    return (uint64_t)x * 1000003ull + (uint64_t)kind * 7919ull + (uint64_t)thread * 104729ull;
+}
+
+void tlb_build_point(const struct tlb_team *tm, struct tlb_worker *w, int thread, double x,
+                     int kind, enum tlb_set set)
+{
+    const struct tlb_options *o = &tm->plan->opts;
+    size_t n = (size_t)x;
+    if (set == TLB_SET_HUGE && kind == 0)
+        tlb_chain_build(&w->chain, o->mode, w->huge_tp.base, n, TLB_LAYOUT_SPREAD, PAGE_2M,
+                        o->stagger, o->order, tlb_point_seed(x, 2, thread), w->order, w->offsets);
+    else if (kind == 0)
+        tlb_chain_build(&w->chain, o->mode, w->main.base, n, TLB_LAYOUT_SPREAD,
+                        tm->plan->page_bytes, o->stagger, o->order, tlb_point_seed(x, 0, thread),
+                        w->order, w->offsets);
+    else
+        tlb_chain_build(&w->chain, o->mode, w->control.base, n, TLB_LAYOUT_DENSE, PAGE_4K,
+                        o->stagger, o->order, tlb_point_seed(x, 1, thread), w->order, w->offsets);
+}
+
+/* Measures the team's current point set: K rounds over all points, main then control at each;
+ * with sync every thread samples each point at the same time. */
+static void measure_set(struct tlb_team *tm, int t, int kinds, enum tlb_set set, bool sync)
+{
+    struct tlb_worker *w = &tm->w[t];
+    const struct tlb_options *o = &tm->plan->opts;
+    unsigned K = o->repeat;
+    size_t nx = tm->nx;
+    for (unsigned r = 0; r < K; r++) {
+        for (size_t i = 0; i < nx; i++) {
+            for (int kind = 0; kind < kinds; kind++) {
+                size_t slot = i * (size_t)kinds + (size_t)kind;
+                tlb_build_point(tm, w, t, tm->xs[i], kind, set);
+                uint64_t chunk_accesses;
+                int chunks = CHUNKS_PER_SAMPLE;
+                if (o->trials) { /* seed 000's ./tlb N T: one timed run of T traversals */
+                    chunk_accesses = o->trials * (uint64_t)tm->xs[i];
+                    chunks = 1;
+                } else {
+                    if (r == 0) w->chunk[slot] = tlb_calibrate(&w->chain, CHUNK_TARGET_S);
+                    chunk_accesses = w->chunk[slot];
+                }
+                bool stop = sync ? tlb_team_should_stop(tm) : (tm->stop |= interrupt_signal() != 0);
+                if (stop) {
+                    if (t == 0) tm->stopped_at = tm->xs[i];
+                    return;
+                }
+                struct tlb_sample s;
+                tlb_sample_run(&w->chain, chunk_accesses, chunks, &s);
+                w->sink += w->chain.sink;
+                w->ns[slot * K + r] = s.ns_per_access;
+                w->disturbed[slot] += s.disturbed;
+                if (o->trials && t == 0 && r == 0) tm->out->sample_s = s.seconds;
+            }
+        }
+    }
+}
+
+/* The per-point buffers hold the largest set, allocated once, so no phase can fail half-way
+ * through a team's barriers. */
+int tlb_set_buffers(struct tlb_worker *w, unsigned K)
+{
+    size_t slots = (size_t)SET_POINTS_MAX * 2;
+    w->chunk = calloc(slots, sizeof(uint64_t));
+    w->ns = calloc(slots * K, sizeof(double));
+    w->disturbed = calloc(slots, sizeof(int));
+    return w->chunk && w->ns && w->disturbed ? 0 : -1;
+}
+
+static void set_reset(struct tlb_worker *w, unsigned K)
+{
+    size_t slots = (size_t)SET_POINTS_MAX * 2;
+    memset(w->chunk, 0, slots * sizeof(uint64_t));
+    memset(w->ns, 0, slots * K * sizeof(double));
+    memset(w->disturbed, 0, slots * sizeof(int));
+}
+
+/* Moves a measured set into the thread's curves. */
+static int set_collect(struct tlb_team *tm, int t, struct tlb_curve *main,
+                       struct tlb_curve *control)
+{
+    struct tlb_worker *w = &tm->w[t];
+    unsigned K = tm->plan->opts.repeat;
+    int kinds = control ? 2 : 1;
+    for (size_t i = 0; i < tm->nx; i++) {
+        size_t slot = i * (size_t)kinds;
+        if (!(w->ns[slot * K] > 0)) continue; /* interrupted before its first sample */
+        if (tlb_curve_add(main, tm->xs[i], &w->ns[slot * K], (int)K, w->disturbed[slot],
+                          tm->refined) != 0)
+            return -1;
+        if (control && !isfinite(tlb_curve_at(control, tm->xs[i])) &&
+            tlb_curve_add(control, tm->xs[i], &w->ns[(slot + 1) * K], (int)K,
+                          w->disturbed[slot + 1], tm->refined) != 0)
+            return -1;
+    }
+    tlb_curve_sort(main);
+    if (control) tlb_curve_sort(control);
+    return 0;
+}
+
+/* Measures the current points (tm->xs) once into thread t's curves: the main sweep, and the
+ * control too unless control is NULL. Returns 0, or -1 when the curves cannot grow. */
+int tlb_measure_into(struct tlb_team *tm, int t, enum tlb_set set, bool sync,
+                     struct tlb_curve *main, struct tlb_curve *control)
+{
+    set_reset(&tm->w[t], tm->plan->opts.repeat);
+    measure_set(tm, t, control ? 2 : 1, set, sync);
+    return set_collect(tm, t, main, control);
+}
+
+/* Refinement points of every thread's analysis, merged. */
+void tlb_plan_refinement(struct tlb_team *tm)
+{
+    struct knee_params p;
+    tlb_knee_params(tm->plan, &p);
+    double all[REFINE_MAX];
+    size_t n_all = 0;
+    for (int t = 0; t < tm->out->n_threads; t++) {
+        struct tlb_sweep *s = &tm->out->per_thread[t].small;
+        if (!s->analysed) continue;
+        double x[GRID_MAX + REFINE_MAX], extra[REFINE_MAX];
+        for (size_t i = 0; i < s->main.n; i++)
+            x[i] = s->main.pts[i].pages;
+        size_t m = knees_refine(&s->analysis, &p, x, s->main.n, extra, REFINE_MAX);
+        for (size_t i = 0; i < m && n_all < REFINE_MAX; i++) {
+            bool dup = false;
+            for (size_t j = 0; j < n_all && !dup; j++)
+                dup = all[j] == extra[i];
+            if (!dup && extra[i] <= (double)tm->plan->max_pages) all[n_all++] = extra[i];
+        }
+    }
+    qsort(all, n_all, sizeof(all[0]), compare_doubles);
+    memcpy(tm->xs, all, n_all * sizeof(double));
+    tm->nx = n_all;
+    tm->refined = true;
+}
+
+void tlb_warm_up(struct tlb_team *tm, int t)
+{
+    struct tlb_worker *w = &tm->w[t];
+    double pages = tm->plan->max_pages < 16 ? (double)tm->plan->max_pages : 16.0;
+    tlb_build_point(tm, w, t, pages, 0, TLB_SET_SWEEP);
+    double t0 = timer_now();
+    while (timer_now() - t0 < WARMUP_S && !interrupt_signal())
+        tlb_chain_run(&w->chain, 100000);
+    w->sink += w->chain.sink;
+}

@@ -1,0 +1,176 @@
+/* The 2 MB sweep (one thread, on huge pages), the splinter check (are 2 MB pages translated
+ * whole or in 4 KB pieces?) and what the two say about the TLB's reach. */
+#include "src/tlb/tlb_team.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "src/base/interrupt.h"
+#include "src/base/parse.h"
+#include "src/tlb/tlb_curve.h"
+#include "src/tlb/tlb_huge_check.h"
+#include "src/tlb/tlb_levels.h"
+
+#define SPLINTER_N 512.0
+
+/* An interrupted 2 MB sweep: not reported (the 4 KB sweep is). */
+static void huge_dropped(struct tlb_result *out, struct tlb_worker *w)
+{
+    tlb_curve_free(&out->huge.main);
+    out->huge.analysed = false;
+    snprintf(out->huge_why, sizeof(out->huge_why), "interrupted before it finished");
+    tlb_region_release(&w->huge_tp);
+}
+
+/* The 2 MB sweep and the splinter check, on thread 0 only. */
+void tlb_huge_phase(struct tlb_team *tm)
+{
+    const struct tlb_plan *plan = tm->plan;
+    struct tlb_result *out = tm->out;
+    struct tlb_worker *w = &tm->w[0];
+    char why[300];
+    size_t n = (size_t)plan->max_huge_pages;
+    if (tlb_region_alloc_huge(&w->huge_tp, n * PAGE_2M, why, sizeof(why)) != 0) {
+        snprintf(out->huge_why, sizeof(out->huge_why), "%.230s", why);
+        return;
+    }
+    if (!tlb_region_touch(&w->huge_tp, PAGE_2M)) {
+        tm->stop = true;
+        huge_dropped(out, w);
+        return;
+    }
+    backing_verify(SMAPS, w->huge_tp.backend, (uintptr_t)w->huge_tp.base,
+                   (uintptr_t)(w->huge_tp.base + n * PAGE_2M), w->huge_tp.how, &out->huge_backing);
+    if (tlb_huge_confirmed(&out->huge_backing, 0.99, out->huge_why, sizeof(out->huge_why)) != 0) {
+        tlb_region_release(&w->huge_tp);
+        return;
+    }
+    struct tlb_sweep *s = &out->huge;
+    s->page_bytes = PAGE_2M;
+    tm->nx = tlb_sweep_grid(n, tm->xs, GRID_MAX);
+    tm->refined = false;
+    struct knee_params p;
+    tlb_knee_params(plan, &p);
+    struct tlb_sweep *small = &out->per_thread[0].small;
+    if (small->analysis.n_levels > 0 && isfinite(small->analysis.levels[0].entries)) {
+        /* the control lives on 4 KB pages: its own misses follow the 4 KB first level */
+        p.control_tlb_entries = small->analysis.levels[0].entries;
+        p.control_tlb_high = small->analysis.levels[0].entries_high;
+        p.control_tlb_penalty_ns = small->analysis.levels[0].miss_penalty_ns;
+    }
+    for (int pass = 0; pass < 2 && tm->nx > 0; pass++) {
+        /* the grid's points are in the control already; refinement points get theirs */
+        if (tlb_measure_into(tm, 0, TLB_SET_HUGE, false, &s->main,
+                             pass == 0 ? NULL : &small->control) != 0)
+            return;
+        if (tm->stop) { /* a part of a 2 MB sweep is not reported: the 4 KB one is */
+            huge_dropped(out, w);
+            return;
+        }
+        tlb_finish_sweep(s, &small->control, plan, out, TLB_PAGE_2M, &p);
+        if (pass == 0 && s->analysed) {
+            double x[GRID_MAX + REFINE_MAX];
+            for (size_t i = 0; i < s->main.n; i++)
+                x[i] = s->main.pts[i].pages;
+            tm->nx = knees_refine(&s->analysis, &p, x, s->main.n, tm->xs, REFINE_MAX);
+            tm->refined = true;
+        }
+    }
+    s->control = small->control; /* shared, for the writers */
+    s->control_owned = false;
+    out->huge_measured = true;
+    if (plan->huge_why[0]) snprintf(s->note, sizeof(s->note), "%s", plan->huge_why);
+
+    /* splinter check: 512 distinct 4 KB pieces of one 2 MB page, against 512 separate 4 KB
+     * pages and the control, re-measured in the same rounds so that other work on the machine
+     * weighs on all three alike */
+    double at = 0;
+    for (size_t i = 0; i < small->main.n; i++)
+        if (small->main.pts[i].pages <= SPLINTER_N && !small->main.pts[i].refined)
+            at = small->main.pts[i].pages;
+    if (at >= 8) {
+        const struct tlb_options *o = &plan->opts;
+        double best[3] = {INFINITY, INFINITY, INFINITY};
+        for (unsigned r = 0; r < o->repeat && !(tm->stop |= interrupt_signal() != 0); r++) {
+            for (int which = 0; which < 3; which++) {
+                char *base = which == 0   ? w->huge_tp.base
+                             : which == 1 ? w->main.base
+                                          : w->control.base;
+                tlb_chain_build(&w->chain, o->mode, base, (size_t)at,
+                                which == 2 ? TLB_LAYOUT_DENSE : TLB_LAYOUT_SPREAD, PAGE_4K,
+                                o->stagger, o->order, tlb_point_seed(at, 3 + which, 0), w->order,
+                                w->offsets);
+                uint64_t chunk = tlb_calibrate(&w->chain, CHUNK_TARGET_S);
+                struct tlb_sample smp;
+                tlb_sample_run(&w->chain, chunk, CHUNKS_PER_SAMPLE, &smp);
+                w->sink += w->chain.sink;
+                if (smp.ns_per_access < best[which]) best[which] = smp.ns_per_access;
+            }
+        }
+        struct tlb_splinter *sp = &out->splinter;
+        sp->measured = !tm->stop;
+        sp->at = at;
+        sp->huge_ns = best[0];
+        sp->small_ns = best[1];
+        sp->control_ns = best[2];
+        double gap = sp->small_ns - sp->control_ns;
+        double min_gap = fmax(0.15 * sp->small_ns, 0.3);
+        double r = gap > min_gap ? (sp->huge_ns - sp->control_ns) / gap : NAN;
+        sp->verdict = !isfinite(r) ? -1 : r <= 0.3 ? 1 : r >= 0.7 ? 0 : -1;
+    }
+    tlb_region_release(&w->huge_tp);
+}
+
+void tlb_describe_reach(struct tlb_result *out)
+{
+    char *s = out->reach_note;
+    size_t len = sizeof(out->reach_note), used = 0;
+    struct tlb_sweep *small = &out->per_thread[0].small;
+    const struct tlb_splinter *sp = &out->splinter;
+    if (!out->huge_measured) {
+        out->huge_extends_reach = -1;
+        return;
+    }
+    if (sp->verdict == 0) {
+        out->huge_extends_reach = 0;
+        for (size_t i = 0; i < TLB_LEVELS_MAX; i++) /* entries x 2 MiB would be a fiction */
+            out->huge.reach_bytes[i] = NAN;
+        used += (size_t)snprintf(
+            s + used, len - used,
+            "2 MB pages are translated in 4 KB pieces here: %.0f distinct 4 KB pieces of one 2 MB "
+            "page cost %.2f ns per access, %s %.0f separate 4 KB pages (%.2f ns) and far more "
+            "than the control (%.2f ns)",
+            sp->at, sp->huge_ns, sp->huge_ns > 1.15 * sp->small_ns ? "more than" : "as much as",
+            sp->at, sp->small_ns, sp->control_ns);
+        snprintf(s + used, len - used, "%s; huge pages do not extend the TLB reach",
+                 out->cpuid.hypervisor
+                     ? " (a VM whose host backs guest memory with 4 KB pages splits them)"
+                     : "");
+        return;
+    }
+    const struct tlb_sweep *huge = &out->huge;
+    double small_reach = small->analysis.n_levels ? small->reach_bytes[0] : NAN;
+    double huge_reach = huge->analysis.n_levels ? huge->reach_bytes[0] : NAN;
+    if (sp->verdict == 1 && isfinite(small_reach) && isfinite(huge_reach)) {
+        out->huge_extends_reach = huge_reach > small_reach;
+        char a[32], b[32];
+        format_bytes((uint64_t)small_reach, a, sizeof(a));
+        format_bytes((uint64_t)huge_reach, b, sizeof(b));
+        snprintf(s, len,
+                 "2 MB pages are translated whole (%.0f pieces of one 2 MB page cost %.2f ns, like "
+                 "the control's %.2f ns); first-level reach %s with 2 MB pages against %s with "
+                 "4 KB pages",
+                 sp->at, sp->huge_ns, sp->control_ns, b, a);
+        return;
+    }
+    out->huge_extends_reach = -1;
+    if (sp->measured)
+        snprintf(s, len,
+                 "unclear whether 2 MB pages are translated whole: %.0f pieces of one 2 MB page "
+                 "cost %.2f ns, between separate 4 KB pages (%.2f ns) and the control (%.2f ns)",
+                 sp->at, sp->huge_ns, sp->small_ns, sp->control_ns);
+    else
+        snprintf(s, len, "the 4 KB sweep shows no translation cost at %.0f pages to compare with",
+                 SPLINTER_N);
+}

@@ -1,0 +1,237 @@
+#include "src/verdict/acceptance.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "hugepages/backend.h"
+#include "src/base/parse.h"
+#include "src/stream/results.h"
+#include "src/sys/provenance.h"
+#include "src/sys/sysinfo.h"
+
+int expectations_parse(const char *text, struct expectations *e, char *why, size_t why_len)
+{
+    const char *p = text;
+    if (!*p) {
+        snprintf(why, why_len, "empty; write e.g. triad=90000,copy=85000 (MB/s)");
+        return -1;
+    }
+    while (*p) {
+        const char *eq = strchr(p, '='), *comma = strchr(p, ',');
+        if (!comma) comma = p + strlen(p);
+        if (!eq || eq > comma) {
+            snprintf(why, why_len, "'%.*s' is not KERNEL=MB/s; write e.g. triad=90000",
+                     (int)(comma - p > 60 ? 60 : comma - p), p);
+            return -1;
+        }
+        int k;
+        for (k = 0; k < KERNEL_COUNT; k++)
+            if (strlen(kernel_table[k].name) == (size_t)(eq - p) &&
+                strncasecmp(kernel_table[k].name, p, (size_t)(eq - p)) == 0)
+                break;
+        if (k == KERNEL_COUNT) {
+            snprintf(why, why_len,
+                     "unknown kernel '%.*s'; use copy, scale, add, triad, dot, "
+                     "read, write or nstream",
+                     (int)(eq - p > 40 ? 40 : eq - p), p);
+            return -1;
+        }
+        if (e->rate_mbps[k] != 0.0) {
+            snprintf(why, why_len, "%s is given twice; give each kernel one rate",
+                     kernel_table[k].name);
+            return -1;
+        }
+        char number[64];
+        size_t len = (size_t)(comma - eq - 1);
+        if (len == 0 || len >= sizeof(number)) {
+            snprintf(why, why_len, "no rate after '%s='; give MB/s, e.g. triad=90000",
+                     kernel_table[k].name);
+            return -1;
+        }
+        memcpy(number, eq + 1, len);
+        number[len] = '\0';
+        char *end;
+        double v = strtod(number, &end);
+        if (*end || !(v > 0.0) || v > 1e9) {
+            snprintf(why, why_len, "'%s' for %s is not a positive rate in MB/s", number,
+                     kernel_table[k].name);
+            return -1;
+        }
+        e->rate_mbps[k] = v;
+        p = *comma ? comma + 1 : comma;
+        if (*comma && !*p) {
+            snprintf(why, why_len, "ends with a comma");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static struct acceptance_check *add(struct acceptance_result *out, const char *name, bool passed)
+{
+    if (out->n_checks == ACCEPTANCE_CHECKS_MAX) return NULL;
+    struct acceptance_check *c = &out->checks[out->n_checks++];
+    memset(c, 0, sizeof(*c));
+    snprintf(c->name, sizeof(c->name), "%s", name);
+    c->passed = passed;
+    out->passed &= passed;
+    return c;
+}
+
+static void describe(struct acceptance_check *c, const char *measured, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void describe(struct acceptance_check *c, const char *measured, const char *fmt, ...)
+{
+    if (!c) return;
+    snprintf(c->measured, sizeof(c->measured), "%s", measured);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->expected, sizeof(c->expected), fmt, ap);
+    va_end(ap);
+    utf8_trim_partial(c->measured); /* a reference's long model name, cut short */
+    utf8_trim_partial(c->expected);
+}
+
+static void rate_checks(const struct run_result *run, const struct expectations *e, double tol,
+                        struct acceptance_result *out)
+{
+    for (int i = 0; i < run->n_results; i++) {
+        const struct kernel_result *r = &run->results[i];
+        double want = e->rate_mbps[r->kernel];
+        if (want <= 0.0) continue;
+        double floor = want * (1.0 - tol / 100.0);
+        char name[48], got[32];
+        snprintf(name, sizeof(name), "%s", kernel_table[r->kernel].name);
+        snprintf(got, sizeof(got), "%.1f", r->best_rate_mbps);
+        struct acceptance_check *c = add(out, name, r->best_rate_mbps >= floor);
+        describe(c, got, ">= %.1f (%.1f - %.0f%%)", floor, want, tol);
+        if (c) {
+            c->measured_value = r->best_rate_mbps;
+            c->expected_value = floor;
+        }
+    }
+}
+
+static void run_checks(const struct run_result *run, struct acceptance_result *out)
+{
+    struct acceptance_check *c = add(out, "validation", run->validation.passed);
+    describe(c, run->validation.passed ? "passed" : "FAILED", "passed");
+
+    const struct mem_backend *b = mem_backend_find(run->config.pages);
+    uint64_t want = b ? b->page_bytes : 0; /* default: whatever the system gives */
+    char got[48];
+    if (run->backing.verified)
+        snprintf(got, sizeof(got), "%llu", (unsigned long long)run->backing.page_size_bytes);
+    else
+        snprintf(got, sizeof(got), "unverified");
+    c = add(out, "page size",
+            run->backing.verified && (want == 0 || run->backing.page_size_bytes == want));
+    if (want)
+        describe(c, got, "%llu (--pages %s)", (unsigned long long)want, run->config.pages);
+    else
+        describe(c, got, "verified (--pages default)");
+
+    if (run->config.pus) {
+        snprintf(got, sizeof(got), "%d of %u threads misplaced", run->n_misplaced,
+                 run->config.threads);
+        c = add(out, "placement", run->n_misplaced == 0);
+        describe(c, got, "as planned (%s)", run->config.bind);
+    }
+}
+
+static void same_text(struct acceptance_result *out, const char *name, const char *run,
+                      const char *ref)
+{
+    if (!ref[0]) return;
+    if (!run) run = "unknown";
+    describe(add(out, name, strcmp(run, ref) == 0), run, "%s (reference)", ref);
+}
+
+static void same_number(struct acceptance_result *out, const char *name, long long run,
+                        long long ref)
+{
+    if (ref < 0) return;
+    char got[32];
+    snprintf(got, sizeof(got), "%lld", run);
+    describe(add(out, name, run == ref), got, "%lld (reference)", ref);
+}
+
+/* A reference's rates hold for the profile they were measured with: the same threads,
+ * binding, arrays, element type, stores, pages, offset and kernel variant. */
+static void profile_checks(const struct run_result *run, const struct reference_profile *p,
+                           struct acceptance_result *out)
+{
+    if (!p->present) return;
+    const struct run_config *c = &run->config;
+    same_number(out, "threads", c->threads, p->threads);
+    same_text(out, "binding", c->bind, p->bind);
+    same_number(out, "array size", (long long)c->elements, p->elements);
+    same_text(out, "type", elem_type_name(c->type), p->type);
+    same_text(out, "stores", c->stores, p->stores);
+    same_text(out, "pages", c->pages, p->pages);
+    same_number(out, "offset", (long long)c->offset, p->offset);
+    same_text(out, "isa", isa_name(c->isa), p->isa);
+}
+
+/* A node is accepted on all of its cores: a launcher's binding (mpirun binds each rank to a
+ * core by default), taskset or a job's cpuset would measure a part and call it the node. */
+static void whole_node_check(const struct topology_facts *t, struct acceptance_result *out)
+{
+    char got[96];
+    snprintf(got, sizeof(got), "%d of %d PUs usable (%.60s)", t->pus, t->machine_pus, t->cpus);
+    describe(add(out, "cpus", !t->restricted), got,
+             "all %d PUs (unbind: mpirun --bind-to none, srun --cpu-bind=none, no taskset)",
+             t->machine_pus);
+}
+
+static void system_checks(const struct node_facts *node, const struct expectations *e,
+                          struct acceptance_result *out)
+{
+    if (!e->have_system) return;
+    char got[96];
+    const struct topology_facts *t = node->topo;
+    struct acceptance_check *c = add(out, "cpu model", strcmp(t->cpu_model, e->cpu_model) == 0);
+    describe(c, t->cpu_model, "%s", e->cpu_model);
+    snprintf(got, sizeof(got), "%d", t->cores);
+    c = add(out, "cores", t->cores == e->cores);
+    describe(c, got, "%d", e->cores);
+    if (e->mem_total_bytes) {
+        double ratio = (double)node->prov->mem_total_bytes / (double)e->mem_total_bytes;
+        snprintf(got, sizeof(got), "%llu", (unsigned long long)node->prov->mem_total_bytes);
+        c = add(out, "memory", ratio > 0.98 && ratio < 1.02);
+        describe(c, got, "%llu (within 2%%)", e->mem_total_bytes);
+    }
+    if (e->thp_enabled[0]) {
+        c = add(out, "thp mode", strcmp(node->sys->thp_enabled, e->thp_enabled) == 0);
+        describe(c, node->sys->thp_enabled, "%s", e->thp_enabled);
+    }
+    if (e->governor[0]) {
+        c = add(out, "governor", strcmp(node->prov->governor, e->governor) == 0);
+        describe(c, node->prov->governor, "%s", e->governor);
+    }
+    if (e->hugepages_2m >= 0) {
+        long long have = hugepage_pool_total(node->sys, PAGE_2M);
+        snprintf(got, sizeof(got), "%lld", have);
+        c = add(out, "2 MB pool", have >= e->hugepages_2m);
+        describe(c, got, ">= %lld pages", e->hugepages_2m);
+    }
+}
+
+void acceptance_evaluate(const struct node_facts *node, const struct run_result *run,
+                         const struct expectations *e, double tolerance_pct,
+                         struct acceptance_result *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->evaluated = true;
+    out->passed = true;
+    out->tolerance_pct = tolerance_pct;
+    rate_checks(run, e, tolerance_pct, out);
+    run_checks(run, out);
+    if (e->whole_node) whole_node_check(node->topo, out);
+    profile_checks(run, &e->profile, out);
+    system_checks(node, e, out);
+}

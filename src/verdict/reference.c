@@ -1,0 +1,242 @@
+#include "src/verdict/reference.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdint.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "src/base/parse.h"
+#include "src/stream/results.h"
+#include "src/sys/provenance.h"
+#include "src/sys/sysinfo.h"
+
+#define REFERENCE_SCHEMA 1
+#define MAX_TOPOLOGY_COUNT (1ll << 22) /* cores, PUs: far beyond any node */
+#define MAX_RATE_MBPS 1e9              /* as --expect */
+
+static int copy_string(json_t *obj, const char *key, char *dst, size_t len)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!v) return 0;
+    if (!json_is_string(v)) return -1;
+    snprintf(dst, len, "%s", json_string_value(v));
+    utf8_trim_partial(dst);
+    return 0;
+}
+
+/* obj.key as a whole number in [min, max]; *out = absent when the key is not there. */
+static int read_integer(json_t *obj, const char *section, const char *key, long long min,
+                        long long max, long long absent, long long *out, char *why, size_t why_len)
+{
+    json_t *v = json_object_get(obj, key);
+    *out = absent;
+    if (!v) return 0;
+    if (!json_is_integer(v) || json_integer_value(v) < min || json_integer_value(v) > max) {
+        snprintf(why, why_len, "'%s.%s' must be a whole number from %lld to %lld", section, key,
+                 min, max);
+        return -1;
+    }
+    *out = (long long)json_integer_value(v);
+    return 0;
+}
+
+static int read_system(json_t *sys, struct expectations *e, char *why, size_t why_len)
+{
+    if (!json_is_object(sys)) {
+        snprintf(why, why_len, "'system' is not an object");
+        return -1;
+    }
+    json_t *model = json_object_get(sys, "cpu_model");
+    if (!json_is_string(model) || !json_object_get(sys, "cores")) {
+        snprintf(why, why_len, "'system' needs 'cpu_model' (string) and 'cores' (integer)");
+        return -1;
+    }
+    /* what membench writes: counts of 1 and up, 0 bytes and -1 pages for "unknown" */
+    long long cores, pus, packages, numa_nodes, mem, pool;
+    if (read_integer(sys, "system", "cores", 1, MAX_TOPOLOGY_COUNT, 0, &cores, why, why_len) ||
+        read_integer(sys, "system", "pus", 1, MAX_TOPOLOGY_COUNT, 0, &pus, why, why_len) ||
+        read_integer(sys, "system", "packages", 1, MAX_TOPOLOGY_COUNT, 0, &packages, why,
+                     why_len) ||
+        read_integer(sys, "system", "numa_nodes", 0, MAX_TOPOLOGY_COUNT, 0, &numa_nodes, why,
+                     why_len) ||
+        read_integer(sys, "system", "mem_total_bytes", 0, INT64_MAX, 0, &mem, why, why_len) ||
+        read_integer(sys, "system", "hugepages_2m_total", -1, INT64_MAX, -1, &pool, why, why_len))
+        return -1;
+    e->have_system = true;
+    snprintf(e->cpu_model, sizeof(e->cpu_model), "%s", json_string_value(model));
+    utf8_trim_partial(e->cpu_model);
+    e->cores = (int)cores;
+    e->pus = (int)pus;
+    e->mem_total_bytes = (unsigned long long)mem;
+    e->hugepages_2m = pool;
+    if (copy_string(sys, "thp_enabled", e->thp_enabled, sizeof(e->thp_enabled)) ||
+        copy_string(sys, "governor", e->governor, sizeof(e->governor))) {
+        snprintf(why, why_len, "'thp_enabled' and 'governor' must be strings");
+        return -1;
+    }
+    return 0;
+}
+
+/* The profile the rates were measured with; a reference without one (written by hand) is
+ * checked for its rates and system alone. */
+static int read_profile(json_t *profile, struct reference_profile *p, char *why, size_t why_len)
+{
+    memset(p, 0, sizeof(*p));
+    p->threads = p->elements = p->offset = -1;
+    if (!profile) return 0;
+    if (!json_is_object(profile)) {
+        snprintf(why, why_len, "'profile' is not an object");
+        return -1;
+    }
+    p->present = true;
+    if (read_integer(profile, "profile", "threads", 0, 1 << 20, -1, &p->threads, why, why_len) ||
+        read_integer(profile, "profile", "array_elements", 0, 1ll << 60, -1, &p->elements, why,
+                     why_len) ||
+        read_integer(profile, "profile", "offset", 0, 1ll << 40, -1, &p->offset, why, why_len))
+        return -1;
+    if (copy_string(profile, "bind", p->bind, sizeof(p->bind)) ||
+        copy_string(profile, "type", p->type, sizeof(p->type)) ||
+        copy_string(profile, "stores", p->stores, sizeof(p->stores)) ||
+        copy_string(profile, "pages", p->pages, sizeof(p->pages)) ||
+        copy_string(profile, "isa", p->isa, sizeof(p->isa))) {
+        snprintf(why, why_len,
+                 "'profile.bind', 'type', 'stores', 'pages' and 'isa' must be strings");
+        return -1;
+    }
+    return 0;
+}
+
+static int read_rates(json_t *rates, struct expectations *e, char *why, size_t why_len)
+{
+    if (!json_is_object(rates) || json_object_size(rates) == 0) {
+        snprintf(why, why_len, "'rates_mbps' is missing or empty; it maps kernels to MB/s");
+        return -1;
+    }
+    const char *key;
+    json_t *value;
+    json_object_foreach(rates, key, value)
+    {
+        int k;
+        for (k = 0; k < KERNEL_COUNT && strcasecmp(kernel_table[k].name, key); k++)
+            ;
+        if (k == KERNEL_COUNT) {
+            snprintf(why, why_len, "'rates_mbps' has an unknown kernel '%.40s'", key);
+            return -1;
+        }
+        if (!json_is_number(value) || !(json_number_value(value) > 0.0) ||
+            json_number_value(value) > MAX_RATE_MBPS) {
+            snprintf(why, why_len, "'rates_mbps.%s' is not a positive rate up to %.0e MB/s", key,
+                     MAX_RATE_MBPS);
+            return -1;
+        }
+        e->reference_kernels |= 1u << k;
+        if (e->rate_mbps[k] == 0.0) /* --expect wins over the reference */
+            e->rate_mbps[k] = json_number_value(value);
+    }
+    return 0;
+}
+
+int reference_load(const char *path, struct expectations *e, char *why, size_t why_len)
+{
+    /* non-blocking: a FIFO (or a terminal) given as the file must not wait forever */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        snprintf(why, why_len, "--reference %s: %s; give the JSON file --save-reference wrote",
+                 path, strerror(errno));
+        if (fd >= 0) close(fd);
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(why, why_len, "--reference %s: %s; give the JSON file --save-reference wrote",
+                 path, S_ISDIR(st.st_mode) ? "is a directory" : "is not a regular file");
+        close(fd);
+        return -1;
+    }
+    json_error_t err;
+    json_t *root = json_loadfd(fd, JSON_REJECT_DUPLICATES, &err);
+    close(fd);
+    if (!root) {
+        if (err.line <= 0)
+            snprintf(why, why_len, "--reference %s: %s", path, err.text);
+        else
+            snprintf(why, why_len, "--reference %s: line %d, column %d: %s", path, err.line,
+                     err.column, err.text);
+        return -1;
+    }
+    char inner[200] = "";
+    json_t *schema = json_object_get(root, "membench_reference");
+    int rc = -1;
+    if (!json_is_object(root) || !json_is_integer(schema))
+        snprintf(inner, sizeof(inner), "not a membench reference (no 'membench_reference' key)");
+    else if (json_integer_value(schema) != REFERENCE_SCHEMA)
+        snprintf(inner, sizeof(inner), "reference schema %lld, this membench reads %d",
+                 (long long)json_integer_value(schema), REFERENCE_SCHEMA);
+    else if (read_rates(json_object_get(root, "rates_mbps"), e, inner, sizeof(inner)) == 0 &&
+             read_system(json_object_get(root, "system"), e, inner, sizeof(inner)) == 0 &&
+             read_profile(json_object_get(root, "profile"), &e->profile, inner, sizeof(inner)) == 0)
+        rc = 0;
+    if (rc != 0) snprintf(why, why_len, "--reference %s: %s", path, inner);
+    json_decref(root);
+    return rc;
+}
+
+int reference_check_kernels(const char *path, const struct expectations *e, unsigned run_mask,
+                            bool acceptance, char *why, size_t why_len)
+{
+    unsigned missing = e->reference_kernels & ~run_mask;
+    if (!missing) return 0;
+    char names[128] = "", flags[128] = "";
+    for (int k = 0; k < KERNEL_COUNT; k++)
+        if (missing & (1u << k)) {
+            snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+                     names[0] ? ", " : "", kernel_table[k].name);
+            snprintf(flags + strlen(flags), sizeof(flags) - strlen(flags), "%s%s",
+                     flags[0] ? " " : "", kernel_table[k].flag);
+        }
+    if (acceptance)
+        snprintf(why, why_len,
+                 "--reference %s holds rates for %s, which the acceptance profile does not "
+                 "measure; use a reference saved with --acceptance",
+                 path, names);
+    else
+        snprintf(why, why_len,
+                 "--reference %s holds rates for %s, which this run does not measure; add %s "
+                 "(every kernel of the reference must run)",
+                 path, names, flags);
+    return -1;
+}
+
+int reference_write(FILE *out, const struct node_facts *node, const struct run_result *run)
+{
+    const struct run_config *c = &run->config;
+    json_t *kernels = json_array(), *rates = json_object();
+    for (int i = 0; i < run->n_results; i++) {
+        const struct kernel_result *r = &run->results[i];
+        json_array_append_new(kernels, json_string(kernel_table[r->kernel].name));
+        json_object_set_new(rates, kernel_table[r->kernel].name, json_real(r->best_rate_mbps));
+    }
+    long long pool = hugepage_pool_total(node->sys, PAGE_2M);
+    json_t *root = json_pack(
+        "{s:i,s:s,s:s,"
+        "s:{s:i,s:s,s:I,s:s,s:s,s:s,s:I,s:s,s:o},"
+        "s:{s:s,s:s,s:i,s:i,s:i,s:i,s:I,s:s,s:s,s:I},"
+        "s:o}",
+        "membench_reference", REFERENCE_SCHEMA, "membench_version", node->version, "created",
+        node->prov->start_iso, "profile", "threads", (int)c->threads, "bind", c->bind,
+        "array_elements", (json_int_t)c->elements, "type", elem_type_name(c->type), "stores",
+        c->stores, "pages", c->pages, "offset", (json_int_t)c->offset, "isa", isa_name(c->isa),
+        "kernels", kernels, "system", "hostname", node->sys->hostname, "cpu_model",
+        node->topo->cpu_model, "cores", node->topo->cores, "pus", node->topo->pus, "packages",
+        node->topo->packages, "numa_nodes", node->topo->numa_nodes, "mem_total_bytes",
+        (json_int_t)node->prov->mem_total_bytes, "thp_enabled", node->sys->thp_enabled, "governor",
+        node->prov->governor, "hugepages_2m_total", (json_int_t)pool, "rates_mbps", rates);
+    int rc = root ? json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : -1;
+    fputc('\n', out);
+    json_decref(root);
+    return rc == 0 && !ferror(out) ? 0 : -1;
+}

@@ -1,0 +1,150 @@
+"""The layering rule of docs/design.md, checked on every #include "..." of the sources:
+
+    src/base <- src/sys <- {kernels, affinity, hugepages} <- {src/stream, src/tlb, src/probes}
+             <- {src/verdict, src/report} <- src/cli <- {src/node, src/cluster, src/main.c}
+
+A folder includes only folders of lower tiers and itself; folders of one tier may include each
+other only where no folder-level include cycle results (and no cycle at all is allowed)."""
+
+import collections
+import glob
+import os
+import re
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import membench_test  # noqa: E402
+from membench_test import TESTS_DIR  # noqa: E402
+
+ROOT = os.path.dirname(TESTS_DIR)
+
+#: Folder -> tier; a file belongs to the longest folder that holds it.
+TIERS = {
+    "src/base": 0,
+    "src/sys": 1,
+    "kernels": 2, "affinity": 2, "hugepages": 2,
+    "src/stream": 3, "src/tlb": 3, "src/probes": 3,
+    "src/verdict": 4, "src/report": 4,
+    "src/cli": 5,
+    "src/node": 6, "src/cluster": 6, "src": 6, "tests/hooks": 6,
+}
+TIER_NAMES = ["base", "sys", "kernels/affinity/hugepages", "stream/tlb/probes",
+              "verdict/report", "cli", "node/cluster/main"]
+#: Headers generated into the build tree.
+GENERATED = {"version.h"}
+#: (file, header): why it is allowed for now. Keep this empty.
+ALLOWED = {}
+
+
+def folder_of(path):
+    """The layering folder of a repository-relative path, or None."""
+    best = None
+    for folder in TIERS:
+        if path.startswith(folder + "/") and (best is None or len(folder) > len(best)):
+            best = folder
+    return best
+
+
+def sources(root):
+    for folder in ("src", "kernels", "affinity", "hugepages", "tests/hooks"):
+        for path in sorted(glob.glob(os.path.join(root, folder, "**", "*.[ch]"), recursive=True)):
+            yield os.path.relpath(path, root)
+
+
+def includes(root):
+    """(file, header) for every #include "..." of the layered sources."""
+    for rel in sources(root):
+        with open(os.path.join(root, rel), encoding="utf-8") as f:
+            for header in re.findall(r'^\s*#\s*include\s+"([^"]+)"', f.read(), re.M):
+                yield rel, header
+
+
+def violations(root=ROOT, allowed=ALLOWED):
+    """Lines naming each file, its include and the rule it breaks."""
+    found = []
+    for rel, header in includes(root):
+        if header in GENERATED or (rel, header) in allowed:
+            continue
+        src, dst = folder_of(rel), folder_of(header)
+        if src is None:
+            found.append("%s: folder has no tier in the layering rule (docs/design.md)" % rel)
+        elif not os.path.exists(os.path.join(root, header)):
+            found.append('%s includes "%s": no such file (includes are relative to the '
+                         "repository root)" % (rel, header))
+        elif dst is None:
+            found.append('%s includes "%s": that folder has no tier in the layering rule'
+                         % (rel, header))
+        elif TIERS[dst] > TIERS[src]:
+            found.append('%s includes "%s": %s (tier %s) may not include %s (tier %s), a '
+                         "higher tier (docs/design.md, Layers)"
+                         % (rel, header, src, TIER_NAMES[TIERS[src]], dst,
+                            TIER_NAMES[TIERS[dst]]))
+    return found
+
+
+def folder_graph(root=ROOT, allowed=ALLOWED):
+    graph = collections.defaultdict(set)
+    for rel, header in includes(root):
+        if header in GENERATED or (rel, header) in allowed:
+            continue
+        src, dst = folder_of(rel), folder_of(header)
+        if src and dst and src != dst:
+            graph[src].add(dst)
+    return graph
+
+
+def cycles(graph):
+    """Each folder-level include cycle, as "a -> b -> a"."""
+    found, state, stack = [], {}, []
+
+    def visit(node):
+        state[node] = "open"
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == "open":
+                found.append(" -> ".join(stack[stack.index(nxt):] + [nxt]))
+            elif nxt not in state:
+                visit(nxt)
+        stack.pop()
+        state[node] = "done"
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node)
+    return found
+
+
+class LayeringTest(unittest.TestCase):
+
+    def test_the_scan_sees_the_sources(self):
+        seen = list(includes(ROOT))
+        self.assertGreater(len(seen), 200)
+        folders = {folder_of(f) for f, _ in seen}
+        for folder in TIERS:
+            if folder != "src" and os.path.isdir(os.path.join(ROOT, folder)):
+                self.assertIn(folder, folders, "no includes found under %s" % folder)
+
+    def test_no_folder_includes_a_higher_tier(self):
+        found = violations()
+        if found:
+            self.fail("%d include(s) break the layering rule:\n  %s"
+                      % (len(found), "\n  ".join(found)))
+
+    def test_no_include_cycle_between_folders(self):
+        found = cycles(folder_graph())
+        if found:
+            self.fail("include cycles between folders:\n  %s" % "\n  ".join(found))
+
+    def test_the_check_catches_a_forbidden_include_and_a_cycle(self):
+        """The checker itself: a base file including a stream header is named, and two folders
+        including each other are a cycle."""
+        self.assertEqual(cycles({"a": {"b"}, "b": {"a"}}), ["a -> b -> a"])
+        self.assertEqual(cycles({"a": {"b"}, "b": set()}), [])
+        self.assertEqual(folder_of("src/base/log.c"), "src/base")
+        self.assertEqual(folder_of("src/main.c"), "src")
+        self.assertEqual(folder_of("kernels/dispatch.c"), "kernels")
+
+
+if __name__ == "__main__":
+    membench_test.main()
