@@ -111,10 +111,11 @@ class LocalSlurm:
 
     def _start(self):
         d = self.dir
-        for sub in ("state", "spool", "jobs"):
+        for sub in ("state", "spool", "jobs", "tmp"):
             os.mkdir(os.path.join(d, sub))
         os.chmod(d, 0o755)  # jobs write their output under jobs/
         os.chmod(os.path.join(d, "jobs"), 0o1777)
+        os.chmod(os.path.join(d, "tmp"), 0o1777)  # TmpFS
         key = os.path.join(d, "munge.key")
         fd = os.open(key, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "wb") as f:
