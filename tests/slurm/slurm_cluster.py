@@ -1,8 +1,8 @@
 """A one-node Slurm on this machine for tests (stdlib only; needs root, munge and slurm-wlm).
 
 LocalSlurm starts munged, slurmctld and slurmd from tests/slurm/slurm.conf.in in a scratch
-directory of their own (key, socket, state, spool, logs, pid files) on two free ports, so a
-Slurm or munge already running here is not disturbed; clients reach it through SLURM_CONF,
+directory of their own (key, socket, state, spool, TmpFS, logs, pid files) on two free ports,
+so a Slurm or munge already running here (another LocalSlurm too) is not disturbed; clients reach it through SLURM_CONF,
 which env() sets. stop() ends the jobs and the three daemons and removes the scratch directory;
 the daemons also die with the process that started them.
 
