@@ -2,9 +2,9 @@
 
 LocalSlurm starts munged, slurmctld and slurmd from tests/slurm/slurm.conf.in in a scratch
 directory of their own (key, socket, state, spool, TmpFS, logs, pid files) on two free ports,
-so a Slurm or munge already running here (another LocalSlurm too) is not disturbed; clients reach it through SLURM_CONF,
-which env() sets. stop() ends the jobs and the three daemons and removes the scratch directory;
-the daemons also die with the process that started them.
+so a Slurm or munge already running here (another LocalSlurm too) is not disturbed; clients
+reach it through SLURM_CONF, which env() sets. stop() ends the jobs and the three daemons and
+removes the scratch directory; the daemons also die with the process that started them.
 
     reason = unavailable_reason()       # None when a Slurm can be started here
     with LocalSlurm() as slurm:
