@@ -18,6 +18,7 @@ struct test_hooks {
      * memory), so that one machine acts as several nodes */
     const char *hostname;
     bool stop_before_report; /* cluster runs: raise SIGSTOP instead of reporting (a hung node) */
+    double cluster_grace_s;  /* cluster runs: the deadline's grace instead of 30 s; 0 = as is */
 };
 
 extern const struct test_hooks *test_hooks;

@@ -372,7 +372,8 @@ int cluster_main(struct options *opts, int *argc, char ***argv)
     double limit = opts->time_limit_s > 0 ? opts->time_limit_s
                    : opts->acceptance     ? ACCEPTANCE_TIME_LIMIT_S
                                           : 0.0;
-    c.wait_s = limit + CLUSTER_GRACE_S;
+    c.wait_s = limit + (test_hooks && test_hooks->cluster_grace_s > 0 ? test_hooks->cluster_grace_s
+                                                                      : CLUSTER_GRACE_S);
     c.deadline = limit > 0 ? timer_now() + c.wait_s : 0.0;
     MPI_Comm node; /* ranks that share memory are one node */
     int local = 0;

@@ -10,7 +10,8 @@
  *                                     multiplied by factor (its times divided): a slow or
  *                                     too-fast node on demand
  *   MEMBENCH_TEST_HOSTNAMES=a,b,c     world rank i is on host the i-th name (cluster runs)
- *   MEMBENCH_TEST_STOP_RANK=I         world rank I (a leader) stops itself instead of reporting */
+ *   MEMBENCH_TEST_STOP_RANK=I         world rank I (a leader) stops itself instead of reporting
+ *   MEMBENCH_TEST_CLUSTER_GRACE=S     the cluster deadline's grace is S seconds, not 30 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,12 @@ static void cluster_hooks(void)
     }
     if ((value = variable("MEMBENCH_TEST_STOP_RANK")))
         hooks.stop_before_report = rank >= 0 && atoi(value) == rank;
+    if ((value = variable("MEMBENCH_TEST_CLUSTER_GRACE"))) {
+        char *end;
+        hooks.cluster_grace_s = strtod(value, &end);
+        if (end == value || *end || !(hooks.cluster_grace_s > 0))
+            usage_error("MEMBENCH_TEST_CLUSTER_GRACE", value, "give seconds, e.g. 5");
+    }
 }
 
 /* "1:scale=0.5,triad=2;3:copy=1.6": this rank's factors into stream.rate_scale. */

@@ -1,10 +1,10 @@
 """A one-node Slurm on this machine for tests (stdlib only; needs root, munge and slurm-wlm).
 
 LocalSlurm starts munged, slurmctld and slurmd from tests/slurm/slurm.conf.in in a scratch
-directory of their own (key, socket, state, spool, logs, pid files) on two free ports, so a
-Slurm or munge already running here is not disturbed; clients reach it through SLURM_CONF,
-which env() sets. stop() ends the jobs and the three daemons and removes the scratch directory;
-the daemons also die with the process that started them.
+directory of their own (key, socket, state, spool, TmpFS, logs, pid files) on two free ports,
+so a Slurm or munge already running here (another LocalSlurm too) is not disturbed; clients
+reach it through SLURM_CONF, which env() sets. stop() ends the jobs and the three daemons and
+removes the scratch directory; the daemons also die with the process that started them.
 
     reason = unavailable_reason()       # None when a Slurm can be started here
     with LocalSlurm() as slurm:
@@ -111,10 +111,11 @@ class LocalSlurm:
 
     def _start(self):
         d = self.dir
-        for sub in ("state", "spool", "jobs"):
+        for sub in ("state", "spool", "jobs", "tmp"):
             os.mkdir(os.path.join(d, sub))
         os.chmod(d, 0o755)  # jobs write their output under jobs/
         os.chmod(os.path.join(d, "jobs"), 0o1777)
+        os.chmod(os.path.join(d, "tmp"), 0o1777)  # TmpFS
         key = os.path.join(d, "munge.key")
         fd = os.open(key, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "wb") as f:

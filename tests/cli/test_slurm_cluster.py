@@ -1,0 +1,240 @@
+"""Issue 14's cluster checks under a real Slurm (MPI builds only): srun --mpi=pmix on the
+one-node Slurm of tests/slurm/ (root, slurm-wlm and munge; skipped without). A stopped rank
+ends the whole srun job by its deadline and srun exits with the verdict's status, as mpirun
+does; mixed options across tasks exit 2 before measuring; emulated nodes (MEMBENCH_TEST_HOSTNAMES)
+give one row each, a slow node FAILs naming its kernel while a too-fast one blames nobody;
+waiting tasks leave the CPU. The same checks under mpirun: test_mpi_protocol.py and
+test_mpi_verdict.py.
+
+Every srun is `-O -c CPUS --cpu-bind=none`: --overcommit lets more tasks than CPUs share this
+small machine, and with it -c is the allocation of the node, so every task may use all of its
+CPUs (with -O alone Slurm allocates, and confines every task to, one CPU)."""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, _HERE)
+import membench_test  # noqa: E402
+from membench_test import MembenchTestCase  # noqa: E402
+
+sys.path.insert(0, os.path.join(membench_test.TESTS_DIR, "slurm"))
+import slurm_cluster  # noqa: E402
+
+GRACE_S = 5  # MEMBENCH_TEST_CLUSTER_GRACE: the product waits 30 s (CLUSTER_GRACE_S)
+SMALL = ["-t", "1", "-s", "2000000", "-n", "3"]
+# As in test_mpi_verdict.py: small arrays, many repetitions, a tolerance and factors far
+# beyond the noise of ranks that share two CPUs.
+VERDICT_ARGS = ["-t", "1", "-s", "500000", "-n", "20", "--tolerance", "40"]
+
+# Runs a command and samples its CPU time (utime + stime from /proc) every 0.1 s into a file
+# named after the task (SLURM_PROCID): one "wall_s cpu_s" line per sample.
+CPU_SAMPLER = r"""
+import os, subprocess, sys, time
+out, cmd = sys.argv[1], sys.argv[2:]
+tick = os.sysconf("SC_CLK_TCK")
+start = time.monotonic()
+child = subprocess.Popen(cmd)
+samples = []
+while child.poll() is None:
+    try:
+        with open("/proc/%d/stat" % child.pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        samples.append((time.monotonic() - start, (int(fields[11]) + int(fields[12])) / tick))
+    except (OSError, IndexError, ValueError):
+        pass
+    time.sleep(0.1)
+with open(os.path.join(out, "task" + os.environ.get("SLURM_PROCID", "x")), "w") as f:
+    f.writelines("%f %f\n" % s for s in samples)
+sys.exit(child.returncode)
+"""
+
+
+class SrunClusterTest(MembenchTestCase):
+    """One local Slurm for the class; every test runs one or more srun --mpi=pmix steps."""
+
+    @classmethod
+    def setUpClass(cls):
+        if os.environ.get("MEMBENCH_MPI_BUILD") != "1":
+            raise unittest.SkipTest("not an MPI build (configure with -DMEMBENCH_MPI=ON)")
+        reason = slurm_cluster.unavailable_reason()
+        if reason:
+            raise unittest.SkipTest(reason)
+        cls.slurm = slurm_cluster.LocalSlurm()
+        cls.addClassCleanup(cls.slurm.stop)
+        cls.slurm.start()
+
+    def setUp(self):
+        super().setUp()
+        self.dir = tempfile.mkdtemp(prefix="membench-srun-")
+        self.addCleanup(shutil.rmtree, self.dir, True)
+
+    def srun(self, ntasks, args, hooks=None, timeout=90):
+        """srun -n NTASKS --mpi=pmix ARGS (MEMBENCH in ARGS is the binary for hooks);
+        returns (rc, stdout, stderr, seconds). A step still running at timeout fails."""
+        binary = membench_test.binary_for(hooks)
+        cmd = ["-n", str(ntasks), "-O", "-c", str(os.cpu_count() or 1), "--mpi=pmix",
+               "--cpu-bind=none"] + [binary if a == "MEMBENCH" else a for a in args]
+        started = time.monotonic()
+        try:
+            proc = self.slurm.srun(cmd, timeout=timeout, base_env=membench_test.make_env(hooks))
+        except subprocess.TimeoutExpired:
+            self.slurm.run(["scancel", "--full", "--partition", "membench"], timeout=20)
+            self.fail("srun %s was still running after %d s" % (" ".join(cmd), timeout))
+        return proc.returncode, proc.stdout, proc.stderr, time.monotonic() - started
+
+    def multi_prog(self, lines):
+        """A --multi-prog configuration file of lines (task ranks, then the command)."""
+        path = os.path.join(self.dir, "multi.conf")
+        with open(path, "w") as f:
+            f.write("".join(line + "\n" for line in lines))
+        return path
+
+    def assert_job_ended(self):
+        """No job of this Slurm is left running (the stopped task too was ended)."""
+        deadline = time.monotonic() + 15
+        while True:
+            jobs = self.slurm.run(["squeue", "-h", "-o", "%i %T"], timeout=20).stdout.strip()
+            if not jobs or time.monotonic() > deadline:
+                break
+            time.sleep(0.3)
+        self.assertEqual(jobs, "", "a job outlived srun")
+
+    def membench_lines(self, err):
+        return [line for line in err.splitlines() if line.startswith("membench: ")]
+
+    def test_stopped_rank_ends_the_srun_job(self):
+        """Rank 1 stops itself instead of reporting: rank 0 writes the table with a FAIL row
+        naming its host by --time-limit + the grace, and its MPI_Abort ends the whole step;
+        srun exits with the verdict's status (1), as mpirun does."""
+        out = os.path.join(self.dir, "table.txt")
+        rc, stdout, err, seconds = self.srun(
+            3, ["MEMBENCH", "--time-limit", "3", "--tolerance", "90", "-o", out] + SMALL,
+            {"MEMBENCH_TEST_HOSTNAMES": "node-a,node-b,node-c", "MEMBENCH_TEST_STOP_RANK": "1",
+             "MEMBENCH_TEST_CLUSTER_GRACE": str(GRACE_S)},
+            timeout=60)
+        sys.stderr.write("\nsrun exit status (rank 0 aborts with 1): %d after %.1f s\n"
+                         % (rc, seconds))
+        self.assertEqual(rc, 1, err)
+        self.assertLess(seconds, 3 + GRACE_S + 12, "the job outlived its deadline")
+        with open(out) as f:
+            table = f.read()
+        self.assertRegex(table, r"(?m)^node-b\s+1\s.*FAIL \(no report within %d s\)"
+                         % (3 + GRACE_S))
+        self.assertRegex(table, r"(?m)^node-a\s+0\s+[\d.]+")
+        self.assertRegex(table, r"(?m)^node-c\s+2\s+[\d.]+")
+        self.assertIn("Verdict: FAIL", table)
+        self.assertIn("membench: no report from node-b (rank 1) within %d s" % (3 + GRACE_S), err)
+        self.assert_job_ended()
+
+    def test_stopped_rank_and_errored_node_exit_with_the_error(self):
+        """A stopped node and a node whose run errored (exit 2): srun exits 2, the status rank
+        0 gives MPI_Abort, not the 137 of the tasks Slurm kills."""
+        args = ["--time-limit", "3", "--tolerance", "90", "-s", "2000000", "-n", "3"]
+        hooks = {"MEMBENCH_TEST_HOSTNAMES": "node-a,node-b,node-c",
+                 "MEMBENCH_TEST_STOP_RANK": "1", "MEMBENCH_TEST_CLUSTER_GRACE": str(GRACE_S)}
+        binary = membench_test.binary_for(hooks)
+        conf = self.multi_prog(["0-1 %s %s" % (binary, " ".join(args)),
+                                "2 env OMP_NUM_THREADS=99999 %s %s" % (binary, " ".join(args))])
+        rc, stdout, err, seconds = self.srun(3, ["--multi-prog", conf], hooks, timeout=60)
+        sys.stderr.write("\nsrun exit status (rank 0 aborts with 2): %d after %.1f s\n"
+                         % (rc, seconds))
+        self.assertEqual(rc, 2, stdout + err)
+        self.assertLess(seconds, 3 + GRACE_S + 12, "the job outlived its deadline")
+        self.assertRegex(stdout, r"(?m)^node-b\s+1\s.*FAIL \(no report within %d s\)"
+                         % (3 + GRACE_S))
+        self.assertRegex(stdout, r"(?m)^node-c\s+2\s.*ERROR \(OMP_NUM_THREADS='99999'")
+        self.assertIn("the job ends here (MPI_Abort) with exit status 2", err)
+        self.assert_job_ended()
+
+    def test_mixed_options_exit_2_before_measuring(self):
+        """--multi-prog gives task 1 another --size: every task exits 2, one line from rank 0
+        names the rank and the option, nothing is measured or written."""
+        out = os.path.join(self.dir, "never.txt")
+        base = [membench_test.BIN, "-t", "1", "-n", "3", "-o", out]
+        conf = self.multi_prog(["0 %s -s 2000000" % " ".join(base),
+                                "1 %s -s 3000000" % " ".join(base)])
+        rc, stdout, err, _ = self.srun(2, ["--multi-prog", conf])
+        self.assertEqual(rc, 2, err)
+        lines = self.membench_lines(err)
+        self.assertEqual(len(lines), 1, err)
+        self.assertIn("rank 1 was given --size 3000000 but rank 0 --size 2000000", lines[0])
+        self.assertIn("give every rank the same options", lines[0])
+        self.assertFalse(os.path.exists(out), "a report was written")
+        self.assertNotIn("Cluster:", stdout)
+        self.assertNotIn("Verdict", stdout)
+
+    def test_emulated_nodes_one_row_each(self):
+        """Three names, no --mpi-per-rank: three nodes, each named and measured."""
+        rc, stdout, err, _ = self.srun(3, ["MEMBENCH", "--format", "json"] + VERDICT_ARGS,
+                                       {"MEMBENCH_TEST_HOSTNAMES": "n1,n2,n3"})
+        self.assertIn(rc, (0, 1), err)
+        doc = json.loads(stdout)
+        self.assertEqual(doc["cluster"]["nodes"], 3)
+        self.assertEqual([(n["hostname"], n["rank"]) for n in doc["nodes"]],
+                         [("n1", 0), ("n2", 1), ("n3", 2)])
+        self.assertEqual([n["report"]["system"]["hostname"] for n in doc["nodes"]],
+                         ["n1", "n2", "n3"])
+        for node in doc["nodes"]:
+            self.assertGreater(node["best_rate_mbps"]["Triad"], 0, node)
+
+    def test_slow_node_fails_fast_node_is_not_blamed(self):
+        """Five emulated nodes: n3's Scale at 0.2 FAILs naming Scale; n5's Triad and Add at 2.5
+        make it a fast outlier that passes, and no peer FAILs for it. A run in which a node
+        that was not forced slow fails (this small machine's noise) is repeated, up to 3
+        times."""
+        hooks = {"MEMBENCH_TEST_HOSTNAMES": "n1,n2,n3,n4,n5",
+                 "MEMBENCH_TEST_RATE_SCALE": "2:scale=0.2;4:triad=2.5,add=2.5"}
+        for _ in range(3):
+            rc, stdout, err, _ = self.srun(5, ["MEMBENCH", "--format", "json"] + VERDICT_ARGS,
+                                           hooks)
+            try:
+                doc = json.loads(stdout)
+            except ValueError:
+                self.fail("no cluster JSON: rc %d\n%s\n%s" % (rc, stdout, err))
+            by_name = {n["hostname"]: n for n in doc["nodes"]}
+            peers = [by_name.get(h, {}).get("verdict") for h in ("n1", "n2", "n4", "n5")]
+            if peers == ["PASS"] * 4:
+                break
+        self.assertEqual(rc, 1, stdout + err)
+        self.assertEqual(sorted(by_name), ["n1", "n2", "n3", "n4", "n5"])
+        self.assertTrue(doc["cluster"]["peer_compared"])
+        slow = by_name["n3"]
+        self.assertEqual(slow["verdict"], "FAIL")
+        self.assertRegex(slow["reason"], r"^slow: Scale -[78]\d\.\d% vs median$")
+        fast = by_name["n5"]
+        self.assertTrue(fast["outlier"])
+        self.assertFalse(fast["slow"])
+        self.assertIn("Triad", fast["fast_kernels"])
+        self.assertIn("fast outlier", fast["reason"])
+        for host in ("n1", "n2", "n4", "n5"):
+            self.assertEqual(by_name[host]["verdict"], "PASS", by_name[host])
+        self.assertEqual(doc["cluster"]["summary"], "FAIL (1 of 5 nodes failed)")
+
+    def test_waiting_task_leaves_the_cpu(self):
+        """Two tasks on the one node: task 1 waits while task 0 measures, without polling."""
+        sampler = os.path.join(self.dir, "sampler.py")
+        with open(sampler, "w") as f:
+            f.write(CPU_SAMPLER)
+        rc, _, err, _ = self.srun(2, [sys.executable, sampler, self.dir, "MEMBENCH", "--triad",
+                                      "-t", "1", "--size", "8000000", "-n", "150"])
+        self.assertEqual(rc, 0, err)
+        with open(os.path.join(self.dir, "task1")) as f:
+            samples = [tuple(map(float, line.split())) for line in f]
+        self.assertGreater(len(samples), 10, "the leader's run was too short to judge")
+        # the second half of the wait: after MPI_Init, while task 0 measures
+        (t0, c0), (t1, c1) = samples[len(samples) // 2], samples[-2]
+        self.assertGreater(t1 - t0, 0.4)
+        self.assertLess((c1 - c0) / (t1 - t0), 0.1,
+                        "the waiting task used %.0f%% of a CPU" % (100 * (c1 - c0) / (t1 - t0)))
+
+
+if __name__ == "__main__":
+    membench_test.main()
