@@ -100,11 +100,13 @@ static double rel_error(double got, double want)
 // clang-format off
 /* Largest relative error of one array and the first index beyond tolerance (n if none). */
 #define DEFINE_CHECK(T, SUFFIX)                                                                    \
-    static double check_##SUFFIX(const T *x, size_t n, double want, double tol, size_t *bad)      \
+    static double check_##SUFFIX(const T *x, size_t n, double want, double tol,                  \
+                                 unsigned threads, size_t *bad)                                    \
     {                                                                                              \
         double worst = 0.0;                                                                        \
         size_t first = n;                                                                          \
-        _Pragma("omp parallel for schedule(static) reduction(max : worst) reduction(min : first)") \
+        _Pragma("omp parallel for num_threads(threads) schedule(static)                           \
+                 reduction(max : worst) reduction(min : first)")                                   \
         for (size_t j = 0; j < n; j++) {                                                           \
             double err = rel_error((double)x[j], want);                                            \
             if (err > worst)                                                                       \
@@ -122,7 +124,7 @@ DEFINE_CHECK(double, double)
 DEFINE_CHECK(float, float)
 
 void validate_arrays(const void *a, const void *b, const void *c, size_t n, enum elem_type type,
-                     const struct expected_values *e, double tolerance,
+                     const struct expected_values *e, double tolerance, unsigned threads,
                      struct validation_result *out)
 {
     const void *arrays[3] = {a, b, c};
@@ -136,8 +138,9 @@ void validate_arrays(const void *a, const void *b, const void *c, size_t n, enum
     out->failed_reduction = -1;
     for (int i = 0; i < 3; i++) {
         size_t bad;
-        double worst = type == TYPE_FLOAT ? check_float(arrays[i], n, wants[i], tolerance, &bad)
-                                          : check_double(arrays[i], n, wants[i], tolerance, &bad);
+        double worst = type == TYPE_FLOAT
+                           ? check_float(arrays[i], n, wants[i], tolerance, threads, &bad)
+                           : check_double(arrays[i], n, wants[i], tolerance, threads, &bad);
         if (worst > out->max_rel_error) out->max_rel_error = worst;
         if (bad < n && out->passed) {
             out->passed = false;

@@ -44,8 +44,9 @@ struct validation_result {
     int failed_reduction; /* kernel id of a reduction off its closed form, else -1 */
 };
 
+/* Checks every element on the run's own number of threads (never the environment's). */
 void validate_arrays(const void *a, const void *b, const void *c, size_t n, enum elem_type type,
-                     const struct expected_values *e, double tolerance,
+                     const struct expected_values *e, double tolerance, unsigned threads,
                      struct validation_result *out);
 
 #endif

@@ -387,7 +387,7 @@ int run_stream(const struct run_config *cfg, const struct topology *topo,
     if (test_hooks && test_hooks->corrupt_result)
         ((char *)tm.a)[(tm.n / 2) * es + es - 2] ^= 0x40; /* an exponent or leading bit */
     validate_arrays(tm.a, tm.b, tm.c, tm.n, cfg->type, &tm.expect,
-                    validation_tolerance(cfg->type, cfg->ntimes), &out->validation);
+                    validation_tolerance(cfg->type, cfg->ntimes), cfg->threads, &out->validation);
     validate_reductions(&tm, out);
 
     for (unsigned t = 0; t < nt; t++)

@@ -64,6 +64,17 @@ class Threads(MembenchTestCase):
         self.assertIn("ulimit -v", err, msg)
         self.assertNotIn("libgomp", err, msg)
 
+    def test_threads_option_wins_over_a_huge_omp_num_threads(self):
+        """-t 1 with OMP_NUM_THREADS=99999: every parallel region (the validation too) runs the
+        run's thread count, never the environment's (it crashed in libgomp, exit 139)."""
+        rc, out, err = run(["--triad", "-t", "1", "-s", "2000000", "-n", "3", "--format",
+                            "json"], {"OMP_NUM_THREADS": "99999"}, timeout=60)
+        msg = describe(["-t", "1"], rc, out[:2000], err)
+        self.assertEqual(rc, 0, msg)
+        run0 = json.loads(out)["runs"][0]
+        self.assertEqual(run0["config"]["threads"], 1, msg)
+        self.assertTrue(run0["validation"]["passed"], msg)
+
     def test_default_threads_capped_at_4096(self):
         env = {"HWLOC_SYNTHETIC": "pack:5 core:1000 pu:1", "OMP_NUM_THREADS": None}
         rc, out, err = run(["--dry-run", "-s", "1MiB", "--format", "json"], env, timeout=120)

@@ -128,7 +128,7 @@ static void model_matches(unsigned mask, enum elem_type type, unsigned reps, enu
     assert_true(isfinite(e.a) && isfinite(e.b) && isfinite(e.c));
     assert_true(fabs(e.a) > 1e-12 && fabs(e.c) > 1e-12); /* never validates against zero */
     struct validation_result v;
-    validate_arrays(a, b, c, N, type, &e, validation_tolerance(type, reps), &v);
+    validate_arrays(a, b, c, N, type, &e, validation_tolerance(type, reps), 2, &v);
     if (!v.passed)
         fail_msg("mask %x type %d reps %u: %c[%zu] = %g, expected %g", mask, type, reps,
                  v.failed_array, v.first_bad_index, v.first_bad_value, v.first_bad_expected);
@@ -157,19 +157,19 @@ static void detects_wrong_values(void **state)
     struct expected_values e;
     expected_init(&e);
     struct validation_result v;
-    validate_arrays(a, b, c, N, TYPE_DOUBLE, &e, 1e-13, &v);
+    validate_arrays(a, b, c, N, TYPE_DOUBLE, &e, 1e-13, 2, &v);
     assert_true(v.passed);
     assert_true(v.max_rel_error == 0.0);
 
     b[617] *= 1.0 + 1e-12; /* one element, barely off */
-    validate_arrays(a, b, c, N, TYPE_DOUBLE, &e, 1e-13, &v);
+    validate_arrays(a, b, c, N, TYPE_DOUBLE, &e, 1e-13, 2, &v);
     assert_false(v.passed);
     assert_int_equal(v.failed_array, 'b');
     assert_int_equal(v.first_bad_index, 617);
     b[617] = 0.5;
 
     c[3] = NAN;
-    validate_arrays(a, b, c, N, TYPE_DOUBLE, &e, 1e-13, &v);
+    validate_arrays(a, b, c, N, TYPE_DOUBLE, &e, 1e-13, 2, &v);
     assert_false(v.passed);
     assert_int_equal(v.failed_array, 'c');
     assert_int_equal(v.first_bad_index, 3);
