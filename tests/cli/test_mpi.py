@@ -3,31 +3,20 @@ verdict on every rank, and per-rank mode for tests on one machine."""
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import membench_test  # noqa: E402
-from membench_test import MembenchTestCase  # noqa: E402
+from cluster_case import MpiTestCase, mpi_env  # noqa: E402
 
 SMALL = ["--size", "2000000", "-n", "4"]
 
 
-class MpiTest(MembenchTestCase):
-
-    def setUp(self):
-        super().setUp()
-        if os.environ.get("MEMBENCH_MPI_BUILD") != "1":
-            self.skipTest("not an MPI build (configure with -DMEMBENCH_MPI=ON)")
-        if not shutil.which("mpirun"):
-            self.skipTest("mpirun not installed (apt-get install openmpi-bin)")
+class MpiTest(MpiTestCase):
 
     def mpirun(self, np, args, extra=()):
-        env = membench_test.make_env({"OMPI_ALLOW_RUN_AS_ROOT": "1",
-                                      "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
-                                      "OMPI_MCA_rmaps_base_oversubscribe": "1",
-                                      "OMPI_MCA_btl_vader_single_copy_mechanism": "none"})
+        env = mpi_env()
         cmd = ["mpirun", "-np", str(np), *extra, membench_test.BIN] + list(args)
         return subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=180)
 

@@ -14,42 +14,18 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import membench_test  # noqa: E402
-from membench_test import MembenchTestCase  # noqa: E402
+import cluster_case  # noqa: E402
+from cluster_case import CPU_SAMPLER, MpiTestCase  # noqa: E402
 
 SMALL = ["-t", "1", "--size", "2000000", "-n", "3"]
 GRACE_S = 5  # MEMBENCH_TEST_CLUSTER_GRACE: the product waits 30 s (CLUSTER_GRACE_S)
 
-# Runs a command and samples its CPU time (utime + stime from /proc) every 0.1 s into a file
-# named after the world rank: one "wall_s cpu_s" line per sample.
-CPU_SAMPLER = r"""
-import os, subprocess, sys, time
-out, cmd = sys.argv[1], sys.argv[2:]
-tick = os.sysconf("SC_CLK_TCK")
-start = time.monotonic()
-child = subprocess.Popen(cmd)
-samples = []
-while child.poll() is None:
-    try:
-        with open("/proc/%d/stat" % child.pid) as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        samples.append((time.monotonic() - start, (int(fields[11]) + int(fields[12])) / tick))
-    except (OSError, IndexError, ValueError):
-        pass
-    time.sleep(0.1)
-with open(os.path.join(out, "rank" + os.environ.get("OMPI_COMM_WORLD_RANK", "x")), "w") as f:
-    f.writelines("%f %f\n" % s for s in samples)
-sys.exit(child.returncode)
-"""
 
 
-class MpiProtocolTest(MembenchTestCase):
+class MpiProtocolTest(MpiTestCase):
 
     def setUp(self):
         super().setUp()
-        if os.environ.get("MEMBENCH_MPI_BUILD") != "1":
-            self.skipTest("not an MPI build (configure with -DMEMBENCH_MPI=ON)")
-        if not shutil.which("mpirun"):
-            self.skipTest("mpirun not installed (apt-get install openmpi-bin)")
         self.dir = tempfile.mkdtemp(prefix="membench-mpi-")
         self.addCleanup(shutil.rmtree, self.dir, True)
 
@@ -59,11 +35,7 @@ class MpiProtocolTest(MembenchTestCase):
         the test."""
         env_extra = dict(env_extra or {})
         binary = membench_test.binary_for(env_extra)
-        env = membench_test.make_env({"OMPI_ALLOW_RUN_AS_ROOT": "1",
-                                      "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
-                                      "OMPI_MCA_rmaps_base_oversubscribe": "1",
-                                      "OMPI_MCA_btl_vader_single_copy_mechanism": "none",
-                                      **env_extra})
+        env = cluster_case.mpi_env(env_extra)
         cmd = ["mpirun", "--bind-to", "none"]
         for i, (np, argv) in enumerate(apps):
             if i:

@@ -8,15 +8,14 @@ import csv
 import io
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
-import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import membench_test  # noqa: E402
 from membench_test import MembenchTestCase  # noqa: E402
+from cluster_case import MpiTestCase, mpi_env  # noqa: E402
 
 # Small cache-resident arrays and many repetitions: the best rates of ranks that share two
 # CPUs stay within about 10% of each other; the tolerance (40%) and factors are far beyond.
@@ -39,14 +38,6 @@ os.execv(sys.argv[2], sys.argv[2:])
 """
 
 
-def mpi_env(extra=None):
-    env = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
-           "OMPI_MCA_rmaps_base_oversubscribe": "1",
-           "OMPI_MCA_btl_vader_single_copy_mechanism": "none"}
-    env.update(extra or {})
-    return membench_test.make_env(env)
-
-
 def can_unshare_uts():
     try:
         return subprocess.run(["unshare", "-u", "true"], capture_output=True,
@@ -55,14 +46,7 @@ def can_unshare_uts():
         return False
 
 
-class MpiVerdictTest(MembenchTestCase):
-
-    def setUp(self):
-        super().setUp()
-        if os.environ.get("MEMBENCH_MPI_BUILD") != "1":
-            self.skipTest("not an MPI build (configure with -DMEMBENCH_MPI=ON)")
-        if not shutil.which("mpirun"):
-            self.skipTest("mpirun not installed (apt-get install openmpi-bin)")
+class MpiVerdictTest(MpiTestCase):
 
     def mpirun(self, np, args, env=None, contexts=None):
         """mpirun -np NP membench ARGS; contexts: (np, [prefix...]) app contexts instead."""

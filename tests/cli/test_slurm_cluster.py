@@ -12,7 +12,6 @@ CPUs (with -O alone Slurm allocates, and confines every task to, one CPU)."""
 
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -24,6 +23,7 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, _HERE)
 import membench_test  # noqa: E402
 from membench_test import MembenchTestCase  # noqa: E402
+from cluster_case import CPU_SAMPLER  # noqa: E402
 
 sys.path.insert(0, os.path.join(membench_test.TESTS_DIR, "slurm"))
 import slurm_cluster  # noqa: E402
@@ -34,27 +34,6 @@ SMALL = ["-t", "1", "-s", "2000000", "-n", "3"]
 # beyond the noise of ranks that share two CPUs.
 VERDICT_ARGS = ["-t", "1", "-s", "500000", "-n", "20", "--tolerance", "40"]
 
-# Runs a command and samples its CPU time (utime + stime from /proc) every 0.1 s into a file
-# named after the task (SLURM_PROCID): one "wall_s cpu_s" line per sample.
-CPU_SAMPLER = r"""
-import os, subprocess, sys, time
-out, cmd = sys.argv[1], sys.argv[2:]
-tick = os.sysconf("SC_CLK_TCK")
-start = time.monotonic()
-child = subprocess.Popen(cmd)
-samples = []
-while child.poll() is None:
-    try:
-        with open("/proc/%d/stat" % child.pid) as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        samples.append((time.monotonic() - start, (int(fields[11]) + int(fields[12])) / tick))
-    except (OSError, IndexError, ValueError):
-        pass
-    time.sleep(0.1)
-with open(os.path.join(out, "task" + os.environ.get("SLURM_PROCID", "x")), "w") as f:
-    f.writelines("%f %f\n" % s for s in samples)
-sys.exit(child.returncode)
-"""
 
 
 class SrunClusterTest(MembenchTestCase):
