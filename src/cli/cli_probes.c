@@ -1,5 +1,6 @@
 /* The probe options that no generic row kind parses: checked here as text, nothing about the
  * machine. */
+#include <stdio.h>
 #include <string.h>
 
 #include "src/cli/option_table.h"
@@ -27,6 +28,15 @@ int set_faults_backing(struct options *o, const char *arg)
     return option_list("--faults-backing", arg, add_backing, &o->probes.faults_backings);
 }
 
+void show_faults_backing(const struct options *o, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (int b = 0; b < FAULT_BACKING_COUNT; b++)
+        if (o->probes.faults_backings & (1u << b))
+            snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? "," : "",
+                     fault_backing_name((enum fault_backing)b));
+}
+
 int set_faults_size(struct options *o, const char *arg)
 {
     struct size_spec s;
@@ -49,4 +59,11 @@ int set_faults_size(struct options *o, const char *arg)
                             arg);
     o->probes.faults_bytes = bytes;
     return 0;
+}
+
+void show_faults_size(const struct options *o, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (o->probes.faults_bytes)
+        snprintf(buf, len, "%lluMiB", (unsigned long long)(o->probes.faults_bytes >> 20));
 }

@@ -53,6 +53,13 @@ static int set_size(struct options *o, const char *arg)
     return option_list("--size", arg, add_size, o);
 }
 
+static void show_size(const struct options *o, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (size_t i = 0; i < o->n_sizes; i++)
+        snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? "," : "", o->sizes[i].text);
+}
+
 static int add_bind(const char *item, void *vctx)
 {
     struct options *o = vctx;
@@ -71,6 +78,14 @@ static int set_bind(struct options *o, const char *arg)
     return option_list("--bind", arg, add_bind, o);
 }
 
+static void show_bind(const struct options *o, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (size_t i = 0; i < o->n_binds; i++) /* a PU list has commas: one --bind each */
+        snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? " --bind " : "",
+                 o->binds[i].text);
+}
+
 int option_force_isa(struct options *o, const char *source, const char *arg)
 {
     enum isa isa;
@@ -87,6 +102,11 @@ static int set_isa(struct options *o, const char *arg)
     return option_force_isa(o, "--isa", arg);
 }
 
+static void show_isa(const struct options *o, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", o->isa_forced_by ? isa_name(o->isa) : "");
+}
+
 static int set_peak(struct options *o, const char *arg)
 {
     char *end;
@@ -98,6 +118,12 @@ static int set_peak(struct options *o, const char *arg)
     return 0;
 }
 
+static void show_peak(const struct options *o, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (o->peak_mbps > 0) snprintf(buf, len, "%.17g", o->peak_mbps / 1000.0);
+}
+
 static int set_expect(struct options *o, const char *arg)
 {
     char why[256];
@@ -107,12 +133,28 @@ static int set_expect(struct options *o, const char *arg)
     return 0;
 }
 
+/* The rates expected: --expect's, then the --reference file's (the same path may hold other
+ * rates on another node). */
+static void show_expect(const struct options *o, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (int k = 0; k < KERNEL_COUNT; k++)
+        if (o->expect.rate_mbps[k] > 0)
+            snprintf(buf + strlen(buf), len - strlen(buf), "%s%s=%.17g", buf[0] ? "," : "",
+                     kernel_table[k].flag + 2, o->expect.rate_mbps[k]);
+}
+
 static int set_reference(struct options *o, const char *arg)
 {
     if (!*arg) return option_error("--reference: empty file name");
     o->reference = arg;
     o->checks = true;
     return 0;
+}
+
+static void show_reference(const struct options *o, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", o->reference ? o->reference : "");
 }
 
 static int set_cpu(struct options *o, const char *arg)
@@ -128,6 +170,12 @@ static int set_cpu(struct options *o, const char *arg)
     }
     o->tlb.cpu_given = true;
     return 0;
+}
+
+static void show_cpu(const struct options *o, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (o->tlb.cpu_given) snprintf(buf, len, "%d", o->tlb.cpu);
 }
 
 /* clang-format off */
@@ -151,7 +199,7 @@ const struct option_row option_table[] = {
      AT(tlb.enabled), .group = GROUP_TLB, .flags = OPTF_PROFILE | OPTF_PROBE},
     {"cpu", 0, ARG_CUSTOM, "N",
      "pin the probe to PU N (default the first planned PU; -1 none)",
-     .set = set_cpu, .group = GROUP_TLB, .col = 24},
+     .set = set_cpu, .show = show_cpu, .group = GROUP_TLB, .col = 24},
     {"order", 0, ARG_CHOICE, NULL, "page visiting order (default random)",
      AT(tlb.order), .choices = orders, .group = GROUP_TLB},
     {"no-stagger", 0, ARG_CLEAR, NULL,
@@ -188,7 +236,7 @@ const struct option_row option_table[] = {
      "cache, fractions allowed), 1.5GiB, 512MiB, 512MB (decimal),\n"
      "or a plain element count. Default: the STREAM rule, each\n"
      "array >= 4x the total LLC and >= 1M elements",
-     .set = set_size, .flags = OPTF_PROFILE},
+     .set = set_size, .show = show_size, .flags = OPTF_PROFILE},
     {"ntimes", 'n', ARG_UINT, "N",
      "repetitions; the first is discarded, the best of the rest\n"
      "is reported (default 10, at least 2)",
@@ -208,7 +256,7 @@ const struct option_row option_table[] = {
      "sweep lists). Default: scatter below one thread per\n"
      "core, compact from there; OpenMP's binding when\n"
      "OMP_PROC_BIND/OMP_PLACES/GOMP_CPU_AFFINITY are set",
-     .set = set_bind, .flags = OPTF_PROFILE},
+     .set = set_bind, .show = show_bind, .flags = OPTF_PROFILE},
     {"per-domain", 0, ARG_CHOICE, NULL,
      "also report each domain's bandwidth, all measured at once",
      AT(per_domain), .min = DOMAIN_NUMA, .choices = domains},
@@ -229,14 +277,14 @@ const struct option_row option_table[] = {
     {"isa", 0, ARG_CUSTOM, "avx512|avx2|sse2",
      "force a kernel variant (default: the widest the CPU has;\n"
      "also MEMBENCH_ISA)",
-     .set = set_isa, .flags = OPTF_PROFILE},
+     .set = set_isa, .show = show_isa, .flags = OPTF_PROFILE},
     {"format", 0, ARG_CHOICE, NULL, "output format (default text)",
      AT(format), .choices = formats},
     {"output", 'o', ARG_NAME, "FILE",
      "write the report to FILE (a file is replaced only when\n"
      "complete; a device, FIFO or /dev/fd/N is written to)",
-     AT(output), .hint = "file name"},
-    {"quiet", 'q', ARG_SET, NULL, "one line per run", AT(quiet)},
+     AT(output), .hint = "file name", .flags = OPTF_LOCAL},
+    {"quiet", 'q', ARG_SET, NULL, "one line per run", AT(quiet), .flags = OPTF_LOCAL},
     {"dry-run", 0, ARG_SET, NULL,
      "print the plan (topology, LLC, sizes, memory) and exit", AT(dry_run)},
     TEXT("Node acceptance:\n"),
@@ -251,13 +299,13 @@ const struct option_row option_table[] = {
     {"expect", 0, ARG_CUSTOM, "K=MB/s[,...]",
      "expected best rates, e.g. triad=90000,copy=85000; each\n"
      "kernel named must run",
-     .set = set_expect},
+     .set = set_expect, .show = show_expect},
     {"tolerance", 0, ARG_REAL, "PCT", "allowed shortfall below expectations (default 5)",
      AT(tolerance_pct), .min = 0, .max = 100, .hint = "a percentage, e.g. --tolerance 5"},
     {"reference", 0, ARG_CUSTOM, "FILE",
      "rates, profile and system fingerprint of a good node: this\n"
      "run must measure its kernels; its profile is compared",
-     .set = set_reference},
+     .set = set_reference, .show = show_reference},
     {"save-reference", 0, ARG_NAME, "FILE",
      "write this node's results as a reference (needs a kernel\n"
      "run that passes)",
@@ -272,7 +320,7 @@ const struct option_row option_table[] = {
     {"peak", 0, ARG_CUSTOM, "GB/s",
      "theoretical memory bandwidth, to report % of peak\n"
      "(default: estimated from SMBIOS when readable)",
-     .set = set_peak},
+     .set = set_peak, .show = show_peak},
     {.name = "help", .short_name = 'h', .kind = ARG_HELP, .help = "this help"},
     {.name = "version", .short_name = 'V', .kind = ARG_VERSION, .help = "version"},
     TEXT("\n"
@@ -294,7 +342,7 @@ const struct option_row option_table[] = {
     {"faults-size", 0, ARG_CUSTOM, "SIZE",
      "region and file size, a multiple of 2 MiB; a plain\n"
      "number is MiB (default 64)",
-     .set = set_faults_size, .group = GROUP_FAULTS, .col = 27},
+     .set = set_faults_size, .show = show_faults_size, .group = GROUP_FAULTS, .col = 27},
     {"faults-dir", 0, ARG_NAME, "DIR",
      "directory for the file, on a disk-backed filesystem\n"
      "(default $TMPDIR, else /var/tmp)",
@@ -302,7 +350,7 @@ const struct option_row option_table[] = {
     {"faults-backing", 0, ARG_CUSTOM, "LIST",
      "4k,thp,2m,file,file-readahead (default all; a listed\n"
      "backing that cannot run here is an error, exit 3)",
-     .set = set_faults_backing, .group = GROUP_FAULTS},
+     .set = set_faults_backing, .show = show_faults_backing, .group = GROUP_FAULTS},
     {"shootdown", 0, ARG_BITS, NULL,
      "TLB-shootdown cost: one pinned thread unmaps touched pages while\n"
      "0, 1, 2, ... sibling threads spin on other CPUs",

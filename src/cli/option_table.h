@@ -35,6 +35,7 @@ enum option_flag {
     OPTF_PROFILE = 1u << 0, /* chooses what is measured: --acceptance refuses it */
     OPTF_PROBE = 1u << 1,   /* runs a probe (and opens its group) */
     OPTF_ONCE = 1u << 2,    /* ARG_UINTS: a number listed twice is kept once */
+    OPTF_LOCAL = 1u << 3,   /* this process's own (-o, -q): ranks of a cluster run may differ */
 };
 
 struct option_row {
@@ -50,6 +51,8 @@ struct option_row {
     const char *const *choices;         /* NULL-terminated */
     const char *(*choice_at)(size_t i); /* instead of choices: the i-th, NULL after the last */
     int (*set)(struct options *o, const char *arg); /* ARG_CUSTOM: 0, or 1 after the error */
+    /* ARG_CUSTOM: the value set, as it would be given ("" when not given) */
+    void (*show)(const struct options *o, char *buf, size_t len);
     enum option_group group;
     unsigned flags;
     int col;       /* --help column of the text; 0: that of the row above */
@@ -69,8 +72,10 @@ int option_list(const char *option, const char *list, int (*each)(const char *, 
 /* --isa, or MEMBENCH_ISA (source names which): 0, or 1 after a usage error. */
 int option_force_isa(struct options *o, const char *source, const char *arg);
 
-/* The setters of the probe options (cli_probes.c). */
+/* The setters of the probe options (cli_probes.c), and what they set. */
 int set_faults_size(struct options *o, const char *arg);
 int set_faults_backing(struct options *o, const char *arg);
+void show_faults_size(const struct options *o, char *buf, size_t len);
+void show_faults_backing(const struct options *o, char *buf, size_t len);
 
 #endif

@@ -18,6 +18,7 @@
 
 #include "src/cluster/cluster.h"
 #include "src/node/node.h"
+#include "src/cli/option_values.h"
 #include "src/cluster/cluster_options.h"
 #include "src/base/interrupt.h"
 #include "src/base/log.h"
@@ -181,7 +182,7 @@ static int start(struct cluster *c, const struct options *opts, int shared_leade
 {
     struct hello me = {.leader = shared_leader};
     my_host(me.host, sizeof(me.host));
-    char *fp = options_fingerprint(opts);
+    char *fp = options_describe(opts);
     if (!fp) MPI_Abort(c->world, EXIT_RESOURCE);
     int word[2] = {EXIT_OK, shared_leader};
     if (c->rank != 0) {

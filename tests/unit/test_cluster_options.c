@@ -1,4 +1,4 @@
-/* One set of options across a cluster run: the fingerprint, its first difference, and the
+/* One set of options across a cluster run: the options as text, their first difference, and the
  * combinations a cluster run refuses. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,6 +10,8 @@
 #include <cmocka.h>
 
 #include "src/cli/cli.h"
+#include "src/cli/option_table.h"
+#include "src/cli/option_values.h"
 #include "src/cluster/cluster_options.h"
 #include "src/base/log.h"
 
@@ -22,7 +24,7 @@ static char *fingerprint_of(const char *a, const char *b, const char *c, const c
         argc++;
     struct options o;
     assert_int_equal(cli_parse(argc, argv, &o), CLI_RUN);
-    char *fp = options_fingerprint(&o);
+    char *fp = options_describe(&o);
     cli_free(&o);
     assert_non_null(fp);
     return fp;
@@ -73,6 +75,39 @@ static void first_difference_is_named(void **state)
     free(base);
 }
 
+/* The text comes from the option table: every option is in it, -o and -q (each rank's own)
+ * are not, and an option parsed by its own setter shows what was set. */
+static void every_option_is_described(void **state)
+{
+    (void)state;
+    char *text = fingerprint_of("--size", "4000000", NULL, NULL);
+    for (size_t i = 0; i < option_table_rows; i++) {
+        const struct option_row *r = &option_table[i];
+        if (!r->name || r->kind == ARG_HELP || r->kind == ARG_VERSION) continue;
+        char given[64], absent[64];
+        snprintf(given, sizeof(given), "\n--%s", r->name);
+        snprintf(absent, sizeof(absent), "\nno --%s\n", r->name);
+        bool found = strstr(text, given) || strstr(text, absent) ||
+                     (strncmp(text, given + 1, strlen(given + 1)) == 0);
+        if (r->flags & OPTF_LOCAL)
+            assert_false(found);
+        else if (!found)
+            fail_msg("--%s is not in the options' text", r->name);
+    }
+    free(text);
+    const char *custom[][3] = {{"--bind", "0,1", "--bind 0,1"},
+                               {"--isa", "sse2", "--isa sse2"},
+                               {"--peak", "102.4", "--peak 102.40000000000001"},
+                               {"--faults-size", "128", "--faults-size 128MiB"},
+                               {"--faults-backing", "2m", "--faults-backing 2m"}};
+    for (size_t i = 0; i < sizeof(custom) / sizeof(custom[0]); i++) {
+        const char *probe = strncmp(custom[i][0], "--faults", 8) == 0 ? "--faults" : "--triad";
+        char *t = fingerprint_of(probe, custom[i][0], custom[i][1], NULL);
+        if (!strstr(t, custom[i][2])) fail_msg("%s: no '%s' in\n%s", custom[i][0], custom[i][2], t);
+        free(t);
+    }
+}
+
 static void sweeps_and_save_reference_are_refused(void **state)
 {
     (void)state;
@@ -104,6 +139,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(same_options_same_text),
         cmocka_unit_test(first_difference_is_named),
+        cmocka_unit_test(every_option_is_described),
         cmocka_unit_test(sweeps_and_save_reference_are_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,104 @@
+/* The parsed options as text, from the option table: what a cluster run compares across its
+ * ranks. */
+#include "src/cli/option_values.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/cli/option_table.h"
+
+static size_t count_at(const void *at, size_t size)
+{
+    return size == sizeof(size_t) ? *(const size_t *)at : (size_t) * (const int *)at;
+}
+
+static const char *choice_name(const struct option_row *r, size_t i)
+{
+    if (r->choice_at) return r->choice_at(i);
+    for (size_t k = 0; r->choices[k]; k++)
+        if (k == i) return r->choices[k];
+    return "?";
+}
+
+/* The row's value into buf ("" when not given); false for a flag that is not set. */
+static bool row_value(const struct options *o, const struct option_row *r, char *buf, size_t len)
+{
+    const void *at = (const char *)o + r->field;
+    size_t used = 0;
+    buf[0] = '\0';
+    switch (r->kind) {
+    case ARG_SET: return *(const bool *)at;
+    case ARG_CLEAR: return !*(const bool *)at;
+    case ARG_BITS: return (*(const unsigned *)at & r->bits) != 0;
+    case ARG_UINT:
+        snprintf(buf, len, "%llu",
+                 r->field_size == sizeof(uint64_t) ? (unsigned long long)*(const uint64_t *)at
+                                                   : (unsigned long long)*(const unsigned *)at);
+        return true;
+    case ARG_REAL: snprintf(buf, len, "%.17g", *(const double *)at); return true;
+    case ARG_CHOICE: {
+        unsigned v = *(const unsigned *)at;
+        if (v < r->min) return false; /* an optional choice not given (--per-domain) */
+        snprintf(buf, len, "%s", choice_name(r, v - r->min));
+        return true;
+    }
+    case ARG_WORDS:
+    case ARG_UINTS: {
+        size_t n = count_at((const char *)o + r->count, r->count_size);
+        for (size_t i = 0; i < n && used < len; i++) {
+            const char *sep = i ? "," : "";
+            int w = r->kind == ARG_WORDS
+                        ? snprintf(buf + used, len - used, "%s%s", sep, ((const char **)at)[i])
+                        : snprintf(buf + used, len - used, "%s%u", sep, ((const unsigned *)at)[i]);
+            used += w > 0 ? (size_t)w : 0;
+        }
+        return n > 0;
+    }
+    case ARG_NAME:
+        if (!*(const char *const *)at) return false;
+        snprintf(buf, len, "%s", *(const char *const *)at);
+        return true;
+    case ARG_CUSTOM: r->show(o, buf, len); return buf[0] != '\0';
+    default: return false;
+    }
+}
+
+static void line(FILE *f, const char *flag, bool given, const char *value)
+{
+    if (!given)
+        fprintf(f, "no %s\n", flag);
+    else if (value[0])
+        fprintf(f, "%s %s\n", flag, value);
+    else
+        fprintf(f, "%s\n", flag);
+}
+
+char *options_describe(const struct options *o)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) return NULL;
+    char value[1024], flag[48];
+    for (size_t i = 0; i < option_table_rows; i++) {
+        const struct option_row *r = &option_table[i];
+        if (r->kind == ARG_TEXT || r->kind == ARG_HELP || r->kind == ARG_VERSION ||
+            (r->flags & OPTF_LOCAL))
+            continue;
+        if (r->kind == ARG_KERNELS) {
+            for (int k = 0; k < KERNEL_COUNT; k++)
+                if (r->bits & (1u << k))
+                    line(f, kernel_table[k].flag, o->kernel_mask & (1u << k), "");
+            continue;
+        }
+        snprintf(flag, sizeof(flag), "--%s", r->name);
+        bool given = row_value(o, r, value, sizeof(value));
+        line(f, flag, given, value);
+    }
+    if (fclose(f) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
