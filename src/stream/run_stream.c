@@ -270,6 +270,19 @@ static void finish_domains(const struct team *tm, struct run_result *out)
 }
 
 /* The time limit has passed: what took the time, and the remedy that fits the arrays' size. */
+/* membench-hooked: a kernel's best rate set, then scaled, its times following. */
+static void test_rates(const struct stream_hooks *h, struct kernel_result *r)
+{
+    double f = 1.0;
+    if (h->rate_fixed[r->kernel] > 0 && r->best_rate_mbps > 0)
+        f = h->rate_fixed[r->kernel] / r->best_rate_mbps;
+    if (h->rate_scale[r->kernel] > 0) f *= h->rate_scale[r->kernel];
+    r->best_rate_mbps *= f;
+    r->avg_time_s /= f;
+    r->min_time_s /= f;
+    r->max_time_s /= f;
+}
+
 /* Test-only kernel hooks; NULL in membench (src/base/test_hooks.h). */
 static const struct stream_hooks *kernel_hooks(void)
 {
@@ -399,13 +412,7 @@ int run_stream(const struct run_config *cfg, const struct topology *topo,
     for (int i = 0; i < out->n_results; i++) {
         struct kernel_result *r = &out->results[i];
         summarise(&tm.times[(size_t)r->kernel * cfg->ntimes], tm.reps_done, r);
-        if (kernel_hooks() && kernel_hooks()->rate_scale[r->kernel] > 0) {
-            double f = kernel_hooks()->rate_scale[r->kernel];
-            r->best_rate_mbps *= f;
-            r->avg_time_s /= f;
-            r->min_time_s /= f;
-            r->max_time_s /= f;
-        }
+        if (kernel_hooks()) test_rates(kernel_hooks(), r);
         r->min_ticks = timer->granularity_s > 0 ? r->min_time_s / timer->granularity_s : 0.0;
         if (r->min_ticks < TIMER_MIN_TICKS)
             WARNINGS_ADD(out,

@@ -8,7 +8,10 @@
 struct stream_hooks {
     /* the kernel to run instead of the variant the dispatch chose for k */
     kernel_fn (*kernel)(enum kernel_id k, enum elem_type type, kernel_fn chosen);
-    /* multiply kernel k's measured rates by this (its times divided); 0 = as measured */
+    /* report this best rate (MB/s) for kernel k instead of the measured one, its times
+     * following; 0 = as measured */
+    double rate_fixed[KERNEL_COUNT];
+    /* then multiply kernel k's rates by this (its times divided); 0 = as they are */
     double rate_scale[KERNEL_COUNT];
 };
 

@@ -9,6 +9,10 @@
  *                                     PMIX_RANK; 0 without them) reports that kernel's rates
  *                                     multiplied by factor (its times divided): a slow or
  *                                     too-fast node on demand
+ *   MEMBENCH_TEST_RATES=RANK:kernel=MBps[,...][;RANK:...]   ("*" = every rank)
+ *                                     that rank reports these best rates instead of the
+ *                                     measured ones (times follow), before RATE_SCALE:
+ *                                     cluster statistics without the noise of shared CPUs
  *   MEMBENCH_TEST_HOSTNAMES=a,b,c     world rank i is on host the i-th name (cluster runs)
  *   MEMBENCH_TEST_STOP_RANK=I         world rank I (a leader) stops itself instead of reporting
  *   MEMBENCH_TEST_CLUSTER_GRACE=S     the cluster deadline's grace is S seconds, not 30 */
@@ -76,16 +80,16 @@ static void cluster_hooks(void)
     }
 }
 
-/* "1:scale=0.5,triad=2;3:copy=1.6": this rank's factors into stream.rate_scale. */
-static void rate_scale(const char *value)
+/* "1:scale=0.5,triad=2;3:copy=1.6" ("*:" for every rank): this rank's numbers into into[]. */
+static void per_rank_kernel_numbers(const char *name, const char *value, double *into)
 {
-    static const char *const name = "MEMBENCH_TEST_RATE_SCALE";
-    static const char *const fix = "write RANK:kernel=factor[,kernel=factor][;RANK:...]";
+    static const char *const fix = "write RANK:kernel=number[,kernel=number][;RANK:...]";
     long me = world_rank() < 0 ? 0 : world_rank();
     const char *p = value;
     while (*p) {
         char *end;
-        long rank = strtol(p, &end, 10);
+        long rank = *p == '*' ? me : strtol(p, &end, 10);
+        if (*p == '*') end = (char *)p + 1;
         if (end == p || *end != ':') usage_error(name, value, fix);
         p = end + 1;
         for (;;) {
@@ -99,7 +103,7 @@ static void rate_scale(const char *value)
             double f = strtod(p + len + 1, &end);
             if (end == p + len + 1 || !(f > 0) || (*end && *end != ',' && *end != ';'))
                 usage_error(name, value, fix);
-            if (rank == me) stream.rate_scale[k] = f;
+            if (rank == me) into[k] = f;
             p = end;
             if (*p != ',') break;
             p++;
@@ -123,7 +127,10 @@ __attribute__((constructor)) static void install_test_hooks(void)
             usage_error("MEMBENCH_TEST_BROKEN_KERNEL", value, "name a kernel such as triad");
         stream.kernel = broken_kernel_substitute;
     }
-    if ((value = variable("MEMBENCH_TEST_RATE_SCALE"))) rate_scale(value);
+    if ((value = variable("MEMBENCH_TEST_RATES")))
+        per_rank_kernel_numbers("MEMBENCH_TEST_RATES", value, stream.rate_fixed);
+    if ((value = variable("MEMBENCH_TEST_RATE_SCALE")))
+        per_rank_kernel_numbers("MEMBENCH_TEST_RATE_SCALE", value, stream.rate_scale);
     cluster_hooks();
     test_hooks = &hooks;
 }
