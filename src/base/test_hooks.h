@@ -17,6 +17,9 @@ struct test_hooks {
     /* cluster runs: this rank's host name, and ranks grouped into nodes by it (not by shared
      * memory), so that one machine acts as several nodes */
     const char *hostname;
+    /* cluster runs: ranks grouped into nodes by gethostname() (each rank in a UTS namespace of
+     * its own), not by shared memory */
+    bool group_by_hostname;
     bool stop_before_report; /* cluster runs: raise SIGSTOP instead of reporting (a hung node) */
     double cluster_grace_s;  /* cluster runs: the deadline's grace instead of 30 s; 0 = as is */
 };

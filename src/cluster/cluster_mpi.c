@@ -161,7 +161,8 @@ static int check_hellos(struct cluster *c, const struct options *opts, const cha
     }
     for (int r = 0; r < c->size; r++) {
         leader[r] = c->hellos[r].leader;
-        if (test_hooks && test_hooks->hostname) { /* the first rank of each name leads */
+        if (test_hooks && (test_hooks->hostname || test_hooks->group_by_hostname)) {
+            /* the first rank of each name leads */
             leader[r] = 1;
             for (int q = 0; q < r && !opts->mpi_per_rank; q++)
                 if (strcmp(c->hellos[q].host, c->hellos[r].host) == 0) leader[r] = 0;

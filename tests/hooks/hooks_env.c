@@ -14,6 +14,8 @@
  *                                     measured ones (times follow), before RATE_SCALE:
  *                                     cluster statistics without the noise of shared CPUs
  *   MEMBENCH_TEST_HOSTNAMES=a,b,c     world rank i is on host the i-th name (cluster runs)
+ *   MEMBENCH_TEST_GROUP_BY_HOSTNAME=1 ranks are grouped into nodes by gethostname(), not by
+ *                                     shared memory (each rank in its own UTS namespace)
  *   MEMBENCH_TEST_STOP_RANK=I         world rank I (a leader) stops itself instead of reporting
  *   MEMBENCH_TEST_CLUSTER_GRACE=S     the cluster deadline's grace is S seconds, not 30 */
 #include <stdio.h>
@@ -69,6 +71,11 @@ static void cluster_hooks(void)
                         "give one non-empty name (under 128 bytes) per rank, e.g. a,b,c");
         memcpy(name, p, len);
         hooks.hostname = name;
+    }
+    if ((value = variable("MEMBENCH_TEST_GROUP_BY_HOSTNAME"))) {
+        if (strcmp(value, "1") != 0 && strcmp(value, "0") != 0)
+            usage_error("MEMBENCH_TEST_GROUP_BY_HOSTNAME", value, "give 1 (or 0)");
+        hooks.group_by_hostname = value[0] == '1';
     }
     if ((value = variable("MEMBENCH_TEST_STOP_RANK")))
         hooks.stop_before_report = rank >= 0 && atoi(value) == rank;
