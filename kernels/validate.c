@@ -82,9 +82,14 @@ void expected_rescale(struct expected_values *e, int exponent)
     e->c = ldexp(e->c, exponent);
 }
 
+double stream_epsilon(enum elem_type type)
+{
+    return type == TYPE_FLOAT ? 1e-6 : 1e-13;
+}
+
 double validation_tolerance(enum elem_type type, unsigned ntimes)
 {
-    double stream_eps = type == TYPE_FLOAT ? 1e-6 : 1e-13;
+    double stream_eps = stream_epsilon(type);
     double unit = type == TYPE_FLOAT ? FLT_EPSILON : DBL_EPSILON;
     double drift = 4.0 * unit * (double)(ntimes + 1);
     return drift > stream_eps ? drift : stream_eps;
@@ -98,23 +103,34 @@ static double rel_error(double got, double want)
 }
 
 // clang-format off
-/* Largest relative error of one array and the first index beyond tolerance (n if none). */
+/* Largest relative error of one array, its mean absolute error, the number of elements beyond
+ * tolerance and the first of them (n if none). */
 #define DEFINE_CHECK(T, SUFFIX)                                                                    \
     static double check_##SUFFIX(const T *x, size_t n, double want, double tol,                  \
-                                 unsigned threads, size_t *bad)                                    \
+                                 unsigned threads, size_t *bad, struct array_errors *errs)         \
     {                                                                                              \
-        double worst = 0.0;                                                                        \
-        size_t first = n;                                                                          \
+        double worst = 0.0, sum = 0.0;                                                             \
+        size_t first = n, n_bad = 0;                                                               \
         _Pragma("omp parallel for num_threads(threads) schedule(static)                           \
-                 reduction(max : worst) reduction(min : first)")                                   \
+                 reduction(max : worst) reduction(min : first) reduction(+ : sum, n_bad)")         \
         for (size_t j = 0; j < n; j++) {                                                           \
             double err = rel_error((double)x[j], want);                                            \
+            double diff = fabs((double)x[j] - want);                                               \
+            sum += isnan(diff) ? INFINITY : diff;                                                  \
             if (err > worst)                                                                       \
                 worst = err;                                                                       \
-            if (!(err <= tol) && j < first)                                                        \
-                first = j;                                                                         \
+            if (!(err <= tol)) {                                                                   \
+                n_bad++;                                                                           \
+                if (j < first)                                                                     \
+                    first = j;                                                                     \
+            }                                                                                      \
         }                                                                                          \
         *bad = first;                                                                              \
+        errs->expected = want;                                                                     \
+        errs->avg_abs_error = n ? sum / (double)n : 0.0;                                           \
+        errs->avg_rel_error =                                                                      \
+            want == 0.0 ? errs->avg_abs_error : errs->avg_abs_error / fabs(want);                  \
+        errs->n_bad = n_bad;                                                                       \
         return worst;                                                                              \
     }
 
@@ -132,15 +148,17 @@ void validate_arrays(const void *a, const void *b, const void *c, size_t n, enum
     out->passed = true;
     out->max_rel_error = 0.0;
     out->tolerance = tolerance;
+    out->stream_epsilon = stream_epsilon(type);
     out->failed_array = 0;
     out->first_bad_index = 0;
     out->first_bad_value = out->first_bad_expected = 0.0;
     out->failed_reduction = -1;
     for (int i = 0; i < 3; i++) {
         size_t bad;
-        double worst = type == TYPE_FLOAT
-                           ? check_float(arrays[i], n, wants[i], tolerance, threads, &bad)
-                           : check_double(arrays[i], n, wants[i], tolerance, threads, &bad);
+        double worst =
+            type == TYPE_FLOAT
+                ? check_float(arrays[i], n, wants[i], tolerance, threads, &bad, &out->arrays[i])
+                : check_double(arrays[i], n, wants[i], tolerance, threads, &bad, &out->arrays[i]);
         if (worst > out->max_rel_error) out->max_rel_error = worst;
         if (bad < n && out->passed) {
             out->passed = false;

@@ -33,12 +33,24 @@ void expected_rescale(struct expected_values *e, int exponent);
 /* Relative error allowed per element: STREAM's epsilon (1e-13 double, 1e-6 float), widened
  * by a few rounding errors per repetition so long float runs cannot fail falsely. */
 double validation_tolerance(enum elem_type type, unsigned ntimes);
+/* STREAM 5.10's epsilon for its average-error check: 1e-13 double, 1e-6 float. */
+double stream_epsilon(enum elem_type type);
+
+/* One array's errors as STREAM 5.10 reports them, so the report can print STREAM's lines. */
+struct array_errors {
+    double expected;
+    double avg_abs_error; /* STREAM's AvgAbsErr: mean |x - expected|, inf with a NaN */
+    double avg_rel_error; /* STREAM's AvgRelAbsErr: avg_abs_error / |expected| */
+    size_t n_bad;         /* elements beyond the tolerance */
+};
 
 struct validation_result {
     bool passed;
     double max_rel_error;
     double tolerance;
-    char failed_array; /* 'a', 'b', 'c' or 0 */
+    double stream_epsilon;
+    struct array_errors arrays[3]; /* a, b, c */
+    char failed_array;             /* 'a', 'b', 'c' or 0 */
     size_t first_bad_index;
     double first_bad_value, first_bad_expected;
     int failed_reduction; /* kernel id of a reduction off its closed form, else -1 */

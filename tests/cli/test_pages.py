@@ -310,14 +310,14 @@ class HugectlTest(membench_test.MembenchTestCase):
 class ABTest(membench_test.MembenchTestCase):
     """--pages A,B: one run each, then each kernel's change against the first value."""
 
-    LINE = r"(?m)^%s %s vs %s: [+-]\d+\.\d%%$"
+    LINE = r"(?m)^Comparison %s vs %s: %s [+-]\d+\.\d%%$"
 
     def check_text(self, pages):
         out, _ = self.run_ok(["--pages", ",".join(pages)] + SMALL)
         self.assertIn("Page backing A/B: best rates relative to --pages %s" % pages[0], out)
         for variant in pages[1:]:
             for k in KERNELS:
-                self.assertRegex(out, self.LINE % (k, variant, pages[0]))
+                self.assertRegex(out, self.LINE % (variant, pages[0], k))
 
     def test_4k_2m_text(self):
         skip_unless_2m_pool(self)
@@ -354,8 +354,8 @@ class ABTest(membench_test.MembenchTestCase):
         thread count, and the text names the runs."""
         skip_unless_thp(self)
         out, _ = self.run_ok(["--pages", "4k,thp", "--threads", "1,2", "--triad"] + SMALL)
-        self.assertRegex(out, r"(?m)^Triad thp vs 4k: [+-]\d+\.\d% \(run 3 vs run 1\)$")
-        self.assertRegex(out, r"(?m)^Triad thp vs 4k: [+-]\d+\.\d% \(run 4 vs run 2\)$")
+        self.assertRegex(out, r"(?m)^Comparison thp vs 4k: Triad [+-]\d+\.\d% \(run 3 vs run 1\)$")
+        self.assertRegex(out, r"(?m)^Comparison thp vs 4k: Triad [+-]\d+\.\d% \(run 4 vs run 2\)$")
 
 
 if __name__ == "__main__":

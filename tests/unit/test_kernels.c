@@ -160,12 +160,27 @@ static void detects_wrong_values(void **state)
     validate_arrays(a, b, c, N, TYPE_DOUBLE, &e, 1e-13, 2, &v);
     assert_true(v.passed);
     assert_true(v.max_rel_error == 0.0);
+    assert_true(v.stream_epsilon == 1e-13);
+    for (int i = 0; i < 3; i++) {
+        assert_true(v.arrays[i].avg_abs_error == 0.0);
+        assert_int_equal(v.arrays[i].n_bad, 0);
+    }
 
-    b[617] *= 1.0 + 1e-12; /* one element, barely off */
+    b[617] *= 1.0 + 1e-12; /* one element, barely off: STREAM's average error stays below */
     validate_arrays(a, b, c, N, TYPE_DOUBLE, &e, 1e-13, 2, &v);
     assert_false(v.passed);
     assert_int_equal(v.failed_array, 'b');
     assert_int_equal(v.first_bad_index, 617);
+    assert_int_equal(v.arrays[1].n_bad, 1);
+    assert_true(v.arrays[1].expected == 0.5);
+    assert_true(v.arrays[1].avg_rel_error > 0.0 && v.arrays[1].avg_rel_error < 1e-14);
+
+    b[100] = b[101] = 1.0; /* two elements off by 100%: the average is 2e-3 of the value */
+    validate_arrays(a, b, c, N, TYPE_DOUBLE, &e, 1e-13, 2, &v);
+    assert_int_equal(v.arrays[1].n_bad, 3);
+    assert_true(fabs(v.arrays[1].avg_abs_error - 1.0e-3) < 1e-12);
+    assert_true(fabs(v.arrays[1].avg_rel_error - 2.0e-3) < 1e-12);
+    b[100] = b[101] = 0.5;
     b[617] = 0.5;
 
     c[3] = NAN;
@@ -173,6 +188,7 @@ static void detects_wrong_values(void **state)
     assert_false(v.passed);
     assert_int_equal(v.failed_array, 'c');
     assert_int_equal(v.first_bad_index, 3);
+    assert_true(isinf(v.arrays[2].avg_abs_error));
 }
 
 static void chunks_cover_and_align(void **state)
