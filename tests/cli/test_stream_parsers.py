@@ -135,6 +135,17 @@ class StreamParsersTest(membench_test.MembenchTestCase):
             r"Validation: first bad element a\[\d+\] = \S+, expected \S+; "
             r"max relative error \S+ > \S+$", re.M), msg)
 
+    def test_failed_reduction_is_no_solution_that_validates(self):
+        """The three arrays are right but the Dot sum is not (a broken Dot, membench-hooked):
+        the run fails, and a STREAM sanity check must not find "Solution Validates"."""
+        args = SMALL + ["--dot", "--triad"]
+        rc, out, err = run(args, env_extra={"MEMBENCH_TEST_BROKEN_KERNEL": "dot"})
+        msg = describe(args, rc, out, err)
+        self.assertEqual(rc, 1, msg)
+        self.assertIsNone(SANITY.search(out), msg)
+        self.assertRegex(out, r"(?m)^Failed Validation on the Dot sum: it does not match its "
+                              r"closed form$", msg)
+
 
 if __name__ == "__main__":
     membench_test.main()
