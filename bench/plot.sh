@@ -15,7 +15,7 @@ set -euo pipefail
 usage_text="bench/plot.sh size|threads|pages REPORT.json OUT (writes OUT.png and OUT.svg)"
 usage() {
     echo "plot.sh: $1; usage: $usage_text" >&2
-    exit 2
+    exit "${2:-2}"
 }
 [ $# -ge 1 ] || usage "give a mode, a membench JSON report and an output name"
 case $1 in
@@ -27,19 +27,16 @@ esac
 mode=$1 report=$2 out=$3
 [ -f "$report" ] && [ -r "$report" ] || usage "cannot read the report '$report'"
 [ -n "$out" ] && [ -d "$(dirname -- "$out")" ] || usage "no folder for the output '$out'"
-gnuplot=${GNUPLOT:-gnuplot}
-command -v "$gnuplot" >/dev/null 2>&1 || {
-    echo "plot.sh: $gnuplot not found; install it (apt-get install -y gnuplot-nox)" >&2
-    exit 3
-}
-command -v python3 >/dev/null 2>&1 || {
-    echo "plot.sh: python3 not found; install it (apt-get install -y python3)" >&2
-    exit 3
-}
-out_gp=${out//\'/\'\'} # a quote inside a gnuplot string
+command -v python3 >/dev/null 2>&1 ||
+    usage "python3 not found; install it (apt-get install -y python3)" 3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# the report first: a bad one is exit 2 whether gnuplot is installed or not
 python3 "$(dirname -- "$0")/plot_report.py" plot.sh "$usage_text" "$mode" "$report" "$work"
+gnuplot=${GNUPLOT:-gnuplot}
+command -v "$gnuplot" >/dev/null 2>&1 ||
+    usage "$gnuplot not found; install it (apt-get install -y gnuplot-nox)" 3
+out_gp=${out//\'/\'\'} # a quote inside a gnuplot string
 # pngcairo where gnuplot has it, else the plain png terminal
 png="pngcairo size 1000,560 font ',10'"
 "$gnuplot" -e "set terminal $png" 2>/dev/null || png="png size 1000,560"

@@ -75,10 +75,11 @@ def load(path):
 
 def stream_runs(report, path):
     runs = [r for r in report.get("runs") or [] if r.get("results")]
+    if not runs and report.get("tlb"):
+        fail("'%s' is a --tlb report: plot it with bench/plot_tlb.sh" % path)
     if not runs:
-        hint = " (a --tlb report: plot it with bench/plot_tlb.sh)" if report.get("tlb") else (
-            " (a --dry-run?)" if report.get("dry_run") else "")
-        fail("'%s' has no STREAM results to plot%s" % (path, hint))
+        fail("'%s' has no STREAM results to plot%s" % (
+            path, " (a --dry-run report)" if report.get("dry_run") else ""))
     return runs
 
 
@@ -159,10 +160,11 @@ def stream_plot(mode, report, path, workdir):
 
 def tlb_plot(report, path, workdir):
     tlb = report.get("tlb")
+    if not isinstance(tlb, dict) and report.get("runs"):
+        fail("'%s' is a STREAM report, not --tlb: plot it with bench/plot.sh" % path)
     if not isinstance(tlb, dict) or not tlb.get("points"):
-        hint = " (a STREAM report: plot it with bench/plot.sh)" if report.get("runs") else ""
         fail("'%s' has no TLB sweep to plot (make one with membench --tlb --format json -o "
-             "FILE.json; a single --tlb-pages point is no sweep)%s" % (path, hint))
+             "FILE.json; a single --tlb-pages point is no sweep)" % path)
     cfg = tlb.get("config") or {}
     page = tlb.get("page_size_bytes") or 4096
     top = max(p["pages"] for p in tlb["points"])

@@ -16,7 +16,7 @@ set -eu
 usage_text="bench/plot_tlb.sh TLB.json [OUT.png|OUT.svg]"
 usage() {
     echo "plot_tlb.sh: $1; usage: $usage_text" >&2
-    exit 2
+    exit "${2:-2}"
 }
 
 [ $# -ge 1 ] || usage "give the JSON report of membench --tlb --format json -o FILE.json"
@@ -30,19 +30,15 @@ case $out in
 *) usage "the output must end in .png or .svg, not '$out'" ;;
 esac
 [ -d "$(dirname -- "$out")" ] || usage "no folder for the output '$out'"
-gnuplot=${GNUPLOT:-gnuplot}
-command -v "$gnuplot" >/dev/null 2>&1 || {
-    echo "plot_tlb.sh: $gnuplot not found; install it (apt-get install -y gnuplot-nox)" >&2
-    exit 3
-}
-command -v python3 >/dev/null 2>&1 || {
-    echo "plot_tlb.sh: python3 not found; install it (apt-get install -y python3)" >&2
-    exit 3
-}
-
+command -v python3 >/dev/null 2>&1 ||
+    usage "python3 not found; install it (apt-get install -y python3)" 3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
+# the report first: a bad one is exit 2 whether gnuplot is installed or not
 python3 "$(dirname -- "$0")/plot_report.py" plot_tlb.sh "$usage_text" tlb "$report" "$tmp"
+gnuplot=${GNUPLOT:-gnuplot}
+command -v "$gnuplot" >/dev/null 2>&1 ||
+    usage "$gnuplot not found; install it (apt-get install -y gnuplot-nox)" 3
 out_gp=$(printf '%s' "$out" | sed "s/'/''/g") # a quote inside a gnuplot string
 "$gnuplot" <<GP
 set terminal $term
