@@ -25,8 +25,8 @@ esac
 [ $# -ge 3 ] || usage "give a membench JSON report and an output name after the mode"
 [ $# -eq 3 ] || usage "too many arguments (the LLC size now comes from the report)"
 mode=$1 report=$2 out=$3
-[ -f "$report" ] && [ -r "$report" ] || usage "cannot read the report '$report'"
-[ -n "$out" ] && [ -d "$(dirname -- "$out")" ] || usage "no folder for the output '$out'"
+{ [ -f "$report" ] && [ -r "$report" ]; } || usage "cannot read the report '$report'"
+{ [ -n "$out" ] && [ -d "$(dirname -- "$out")" ]; } || usage "no folder for the output '$out'"
 command -v python3 >/dev/null 2>&1 ||
     usage "python3 not found; install it (apt-get install -y python3)" 3
 work=$(mktemp -d)

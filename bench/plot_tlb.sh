@@ -22,7 +22,7 @@ usage() {
 [ $# -ge 1 ] || usage "give the JSON report of membench --tlb --format json -o FILE.json"
 [ $# -le 2 ] || usage "too many arguments (the title now comes from the report)"
 report=$1
-[ -f "$report" ] && [ -r "$report" ] || usage "cannot read the report '$report'"
+{ [ -f "$report" ] && [ -r "$report" ]; } || usage "cannot read the report '$report'"
 out=${2:-${report%.json}.png}
 case $out in
 *.png) term="pngcairo size 1100,650 font ',10'" ;;
