@@ -14,12 +14,22 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+usage() {
+    echo "pages_ab.sh: $1; usage: bench/pages_ab.sh [ROUNDS [SIZE [THREADS]]]" >&2
+    exit "${2:-2}"
+}
+[ $# -le 3 ] || usage "too many arguments"
 rounds=${1:-5}
 size=${2:-1GiB}
 threads=${3:-2}
 bin=${MEMBENCH:-./build/membench}
 pages=${PAGES:-4k thp 2m}
 ntimes=${NTIMES:-10}
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || usage "ROUNDS must be a whole number of rounds, not '$rounds'"
+[[ $threads =~ ^[1-9][0-9]*$ ]] || usage "THREADS must be a whole number, not '$threads'"
+[ -n "$pages" ] || usage "PAGES is empty; give backings such as PAGES=\"4k thp\""
+[ -x "$bin" ] || usage "no membench at '$bin'; build it or set MEMBENCH=path/to/membench" 3
+command -v python3 >/dev/null 2>&1 || usage "python3 not found; apt-get install -y python3" 3
 
 export OMP_PROC_BIND=${OMP_PROC_BIND:-close} OMP_PLACES=${OMP_PLACES:-cores}
 
@@ -27,8 +37,9 @@ out=$(mktemp -d /tmp/pages_ab.XXXXXX)
 trap 'rm -rf "$out"' EXIT
 
 # Fail before the first run if a backing cannot be had (membench checks the pool in --dry-run).
+# (membench's own one-line error says what is missing; its exit status is this script's)
 for p in $pages; do
-    "$bin" --dry-run --pages "$p" --size "$size" --threads "$threads" >/dev/null
+    "$bin" --dry-run --pages "$p" --size "$size" --threads "$threads" -n "$ntimes" >/dev/null
 done
 
 echo "membench $("$bin" --version | cut -d' ' -f2), $(date -u +%Y-%m-%dT%H:%MZ)," \
