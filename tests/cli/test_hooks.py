@@ -104,7 +104,8 @@ class ProductIgnoresHooksTest(membench_test.MembenchTestCase):
         self.assertEqual({b: r["skipped"] for b, r in rows.items()}, want, msg)
 
     def test_install_puts_only_membench(self):
-        """cmake --install installs membench and nothing else (not membench-hooked)."""
+        """cmake --install installs membench and no other program of the build (not
+        membench-hooked): its programs are membench and the Slurm health check script."""
         build = os.path.dirname(BIN)
         cmake = os.environ.get("CMAKE_COMMAND") or shutil.which("cmake")
         if not cmake or not os.path.isfile(os.path.join(build, "cmake_install.cmake")):
@@ -117,7 +118,9 @@ class ProductIgnoresHooksTest(membench_test.MembenchTestCase):
         self.assertEqual(proc.returncode, 0, proc.stdout.decode(errors="replace"))
         installed = sorted(os.path.relpath(os.path.join(d, f), prefix)
                            for d, _, files in os.walk(prefix) for f in files)
-        self.assertEqual(installed, ["bin/membench"])
+        programs = [p for p in installed if p.startswith(("bin/", "sbin/"))]
+        self.assertEqual(programs, ["bin/membench", "sbin/membench-healthcheck"])
+        self.assertFalse([p for p in installed if "hooked" in p], installed)
         self.assertNotIn(b"MEMBENCH_TEST", read_bytes(os.path.join(prefix, "bin", "membench")))
 
 

@@ -1,0 +1,50 @@
+# What `cmake --install` puts where (GNUInstallDirs), and the Debian package (`cpack -G DEB`).
+# membench-hooked and the test programs are never installed.
+
+install(TARGETS membench RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+
+# The man page, gzipped as Debian policy asks (gzip -9n: no name or time stamp, reproducible).
+set(MEMBENCH_MAN_GZ ${PROJECT_BINARY_DIR}/membench.1.gz)
+add_custom_command(OUTPUT ${MEMBENCH_MAN_GZ}
+    COMMAND sh -c "gzip -9 -n -c \"$1\" > \"$2\"" sh ${PROJECT_SOURCE_DIR}/docs/membench.1
+            ${MEMBENCH_MAN_GZ}
+    DEPENDS ${PROJECT_SOURCE_DIR}/docs/membench.1
+    VERBATIM)
+add_custom_target(membench_man ALL DEPENDS ${MEMBENCH_MAN_GZ})
+install(FILES ${MEMBENCH_MAN_GZ} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+
+file(GLOB MEMBENCH_DOCS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/docs/*.md)
+install(FILES README.md LICENSE ${MEMBENCH_DOCS} DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
+# The Slurm health check is run by root's slurmd and drains nodes: a system administrator's
+# program, so sbin (/usr/sbin from the package, /usr/local/sbin from a source install), the
+# path docs/slurm.md gives for HealthCheckProgram.
+install(PROGRAMS contrib/slurm/membench-healthcheck DESTINATION ${CMAKE_INSTALL_SBINDIR})
+
+set(MEMBENCH_PACKAGE_MAINTAINER "the membench developers <dev@membench>" CACHE STRING
+    "Maintainer field of the Debian package (cpack -G DEB)")
+set(CPACK_PACKAGE_NAME membench)
+set(CPACK_PACKAGE_VENDOR "the membench developers")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
+    "STREAM-style memory bandwidth and TLB benchmark for HPC node acceptance")
+set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
+set(CPACK_STRIP_FILES ON)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${MEMBENCH_PACKAGE_MAINTAINER}")
+set(CPACK_DEBIAN_PACKAGE_SECTION utils)
+set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
+# The Depends line (libc6, libgomp1, libhwloc15, libhugetlbfs0, libjansson4 and, in an MPI
+# build, Open MPI) comes from dpkg-shlibdeps reading the binary, so it cannot drift.
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# membench-healthcheck needs scontrol and sinfo; python3 lets it name the failed check.
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "slurm-client, python3")
+# The first line of Description is CPACK_PACKAGE_DESCRIPTION_SUMMARY; this is the rest.
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
+    "membench measures the sustained memory bandwidth of a node with the four STREAM
+kernels (Copy, Scale, Add, Triad) on every core, with arrays sized from the
+last-level cache that hwloc finds and results validated as STREAM does. It also
+measures TLB sizes and miss costs, page-fault, TLB-shootdown and timer costs,
+verifies the page backing (4 KB, THP, 2 MB and 1 GB pages), and judges a node
+against expected rates or a reference for acceptance, with JSON and CSV reports.
+membench-healthcheck runs the acceptance check as a Slurm HealthCheckProgram.")
+include(CPack)
