@@ -1,5 +1,5 @@
 """docs/design.md is the contract: every JSON key that membench writes is listed there, and the
-README points only at files that are in the repository."""
+README and docs/*.md point only at files (and headings) that are in the repository."""
 
 import glob
 import json
@@ -97,6 +97,36 @@ class DesignDocTest(unittest.TestCase):
         self.assertEqual(missing, [], "README points at files that are not in the repository")
         self.assertNotRegex(readme, r"(?<!docs/)DESIGN\.md",
                             "DESIGN.md is not in the repository; the contract is docs/design.md")
+
+    def test_docs_point_only_at_files_and_headings_that_exist(self):
+        """Links in README.md and docs/*.md, relative to the file, reach a file; a #anchor
+        into a Markdown file reaches one of its headings (GitHub's slugs)."""
+        bad = []
+        for path in [os.path.join(ROOT, "README.md")] + glob.glob(os.path.join(ROOT, "docs",
+                                                                              "*.md")):
+            text = read(path)
+            for target, anchor in re.findall(r"\]\(([^)#\s]*)(?:#([^)\s]*))?\)", text):
+                if target.startswith(("http:", "https:", "mailto:")):
+                    continue
+                full = os.path.normpath(os.path.join(os.path.dirname(path), target)) \
+                    if target else path
+                where = "%s: %s" % (os.path.relpath(path, ROOT), target + ("#" + anchor
+                                                                            if anchor else ""))
+                if not os.path.exists(full):
+                    bad.append(where)
+                elif anchor and full.endswith(".md") and anchor not in slugs(read(full)):
+                    bad.append(where + " (no such heading)")
+        self.assertEqual(sorted(bad), [])
+
+
+def slugs(markdown):
+    """GitHub's anchors of a Markdown file's headings."""
+    found = set()
+    for heading in re.findall(r"(?m)^#{1,6}\s+(.*?)\s*$", re.sub(r"(?ms)^\s*```.*?^\s*```",
+                                                                  "", markdown)):
+        slug = re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+        found.add(slug)
+    return found
 
 
 if __name__ == "__main__":
