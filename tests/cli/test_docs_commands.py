@@ -171,7 +171,7 @@ def small(args):
 
 
 QUIET_LINE = re.compile(
-    r"^(?:(?:[A-Z][a-z]+: [0-9.]+ )+MB/s threads=\d+ .*validated=(?:yes|no)"
+    r"^(?:MB/s(?: [A-Z][a-z]+=[0-9.]+)+ threads=\d+ .*validated=(?:yes|no)"
     r"|threads=\d+ elements=\d+ bytes=\d+ planned"
     r"|(?:tlb|faults|shootdown|timer): \S.*"
     r"|(?:PASS|FAIL) \d+ of \d+ checks.*)$")

@@ -97,6 +97,15 @@ class StreamParsersTest(membench_test.MembenchTestCase):
                       "arrays\n", out)
         self.assertIn("\nThis system uses 4 bytes per array element.\n", out)
 
+    def test_quiet_line_is_no_rate_row(self):
+        """-q's one line per run names the kernels after "MB/s": no line starts with a kernel
+        name and a number, which STREAM parsers would read as a rate row."""
+        out = self.output(SMALL + ["-t", "1,2", "-q"])
+        self.assertEqual(len(out.splitlines()), 2, out)
+        self.assertIsNone(re.search(r"(?m)^(Copy|Scale|Add|Triad)\W+\d", out), out)
+        self.assertEqual(len(re.findall(r"(?m)^MB/s Copy=\S+ Scale=\S+ Add=\S+ Triad=\S+ ", out)),
+                         2, out)
+
     def test_triad_only(self):
         out = self.output(SMALL + ["--triad"])
         self.check_parsers(out, 1, ["Triad"])
