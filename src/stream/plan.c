@@ -175,12 +175,19 @@ static void share_largest_rule_size(struct plan *plan)
     }
 }
 
-static int check_arrays(const struct run_config *r, const struct memory_budget *b, const char *what)
+#define SMALLER_SIZE "choose a smaller --size"
+/* The acceptance profile fixes the size: the remedy is memory, or a run without the profile. */
+#define PROFILE_SIZE                                                                               \
+    "free memory on the node (the acceptance profile's arrays are 4x the LLC each), or run "       \
+    "without --acceptance and choose a smaller --size"
+
+static int check_arrays(const struct run_config *r, const struct memory_budget *b, const char *what,
+                        const char *remedy)
 {
     char size[32], each[48];
     format_bytes(r->array_bytes, size, sizeof(size));
     snprintf(each, sizeof(each), " (3 x %s)", size);
-    return memory_budget_check(b, r->total_bytes, what, each, "choose a smaller --size");
+    return memory_budget_check(b, r->total_bytes, what, each, remedy);
 }
 
 int plan_recheck_memory(const struct run_config *r, size_t index, size_t n_runs)
@@ -191,10 +198,10 @@ int plan_recheck_memory(const struct run_config *r, size_t index, size_t n_runs)
     memory_budget_now(&budget);
     char what[80];
     snprintf(what, sizeof(what), "run %zu of %zu: the three arrays need", index + 1, n_runs);
-    return check_arrays(r, &budget, what);
+    return check_arrays(r, &budget, what, SMALLER_SIZE);
 }
 
-static int check_memory(const struct run_config *r, const struct sys_info *sys)
+static int check_memory(const struct run_config *r, const struct sys_info *sys, const char *remedy)
 {
     struct memory_budget b;
     memory_budget_of(sys, &b);
@@ -203,7 +210,7 @@ static int check_memory(const struct run_config *r, const struct sys_info *sys)
                  (unsigned long long)r->total_bytes);
         return EXIT_OK;
     }
-    return check_arrays(r, &b, "the three arrays need");
+    return check_arrays(r, &b, "the three arrays need", remedy);
 }
 
 static bool fits_memory(const struct run_config *r, const struct sys_info *sys)
@@ -215,7 +222,7 @@ static bool fits_memory(const struct run_config *r, const struct sys_info *sys)
 
 /* hugetlb pages come from their pool, not from MemAvailable: the pool decides, unless the
  * arrays would not even fit in memory (then reserving pages is no remedy). */
-static int check_backing(const struct run_config *r, const struct sys_info *sys)
+static int check_backing(const struct run_config *r, const struct sys_info *sys, const char *remedy)
 {
     const struct mem_backend *b = mem_backend_find(r->pages);
     if (!b) {
@@ -223,12 +230,12 @@ static int check_backing(const struct run_config *r, const struct sys_info *sys)
         return EXIT_USAGE;
     }
     if (b->kind != BACKING_HUGETLB) {
-        int rc = check_memory(r, sys);
+        int rc = check_memory(r, sys, remedy);
         if (rc != EXIT_OK) return rc;
     }
     char why[600];
     if (b->probe(&mem_env_system, r->region_bytes, why, sizeof(why)) == 0) return EXIT_OK;
-    if (!fits_memory(r, sys)) return check_memory(r, sys);
+    if (!fits_memory(r, sys)) return check_memory(r, sys, remedy);
     log_error("--pages %s: %s", r->pages, why);
     return EXIT_RESOURCE;
 }
@@ -397,7 +404,7 @@ int plan_build(const struct stream_request *o, const struct topology *topology,
                       r->size_label);
             return EXIT_USAGE;
         }
-        int rc = check_backing(r, sys);
+        int rc = check_backing(r, sys, o->acceptance ? PROFILE_SIZE : SMALLER_SIZE);
         if (rc != EXIT_OK) return rc;
     }
     return EXIT_OK;

@@ -30,6 +30,18 @@ class MemoryTest(membench_test.MembenchTestCase):
         self.assertLess(time.monotonic() - start, 10)
 
 
+    def test_acceptance_too_large_names_a_remedy_it_allows(self):
+        """The acceptance profile refuses --size: out of memory, its remedy is memory or a run
+        without the profile, never "choose a smaller --size" alone."""
+        env = {"HWLOC_SYNTHETIC": "pack:1 l3:1(size=1TB) core:2 pu:1"}
+        rc, out, err = run(["--acceptance", "--dry-run"], env)
+        self.assertEqual(rc, 3, err)
+        lines = err.strip().splitlines()
+        self.assertEqual(len(lines), 1, err)
+        self.assertIn("free memory on the node", lines[0])
+        self.assertIn("run without --acceptance and choose a smaller --size", lines[0])
+
+
 class OutputTest(membench_test.MembenchTestCase):
     """An unwritable -o fails fast, before any measurement."""
 
