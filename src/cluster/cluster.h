@@ -9,9 +9,9 @@
 
 /* One node's result as rank 0 sees it, parsed from the node's JSON report. */
 struct node_summary {
-    char host[128];
-    int rank;      /* world rank of the node's leader */
-    int exit_code; /* the node run's own exit status */
+    char host[256]; /* as struct sys_info holds it */
+    int rank;       /* world rank of the node's leader */
+    int exit_code;  /* the node run's own exit status */
     char error[240];
     bool validated;
     bool acceptance_evaluated, acceptance_passed;

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "src/cluster/cluster.h"
 #include "src/node/node.h"
@@ -26,6 +25,7 @@
 #include "src/base/parse.h"
 #include "src/base/test_hooks.h"
 #include "src/base/clock.h"
+#include "src/sys/sysinfo.h"
 
 /* A node may overrun --time-limit by what the limit cannot cut: its first touch and two
  * repetitions (tens of seconds on a node with large caches). */
@@ -36,7 +36,7 @@ enum { TAG_HELLO = 1, TAG_START, TAG_REPORT, TAG_VERDICT };
 
 struct hello {
     int leader;
-    char host[128];
+    char host[256]; /* as struct sys_info holds it */
 };
 
 struct report_head {
@@ -114,16 +114,6 @@ static int collect(MPI_Comm world, int tag, const bool *want, int size, double d
     return missing;
 }
 
-static void my_host(char *host, size_t len)
-{
-    if (test_hooks && test_hooks->hostname)
-        snprintf(host, len, "%s", test_hooks->hostname);
-    else if (gethostname(host, len - 1) != 0)
-        snprintf(host, len, "unknown");
-    host[len - 1] = '\0';
-    utf8_trim_partial(host);
-}
-
 /* The shared state of one cluster run. */
 struct cluster {
     MPI_Comm world;
@@ -182,7 +172,7 @@ static int start(struct cluster *c, const struct options *opts, int shared_leade
                  struct output_file *out)
 {
     struct hello me = {.leader = shared_leader};
-    my_host(me.host, sizeof(me.host));
+    sysinfo_hostname(me.host, sizeof(me.host)); /* the name its report would give */
     char *fp = options_describe(opts);
     if (!fp) MPI_Abort(c->world, EXIT_RESOURCE);
     int word[2] = {EXIT_OK, shared_leader};

@@ -103,14 +103,20 @@ long long hugepage_pool_total(const struct sys_info *s, uint64_t page_size_bytes
     return -1;
 }
 
+void sysinfo_hostname(char *buf, size_t len)
+{
+    if (test_hooks && test_hooks->hostname)
+        snprintf(buf, len, "%s", test_hooks->hostname);
+    else if (gethostname(buf, len - 1) != 0)
+        snprintf(buf, len, "unknown");
+    buf[len - 1] = '\0';
+    utf8_escape_invalid(buf, len); /* else JSON cannot carry it */
+}
+
 void sysinfo_read(struct sys_info *s)
 {
     memset(s, 0, sizeof(*s));
-    if (gethostname(s->hostname, sizeof(s->hostname) - 1) != 0)
-        snprintf(s->hostname, sizeof(s->hostname), "unknown");
-    if (test_hooks && test_hooks->hostname)
-        snprintf(s->hostname, sizeof(s->hostname), "%s", test_hooks->hostname);
-    utf8_escape_invalid(s->hostname, sizeof(s->hostname)); /* else JSON cannot carry it */
+    sysinfo_hostname(s->hostname, sizeof(s->hostname));
     struct utsname u;
     snprintf(s->kernel, sizeof(s->kernel), "%s", uname(&u) == 0 ? u.release : "unknown");
     if (sysfs_selected_word("/sys/kernel/mm/transparent_hugepage/enabled", s->thp_enabled,

@@ -30,6 +30,10 @@ struct sys_info {
 
 void sysinfo_read(struct sys_info *out);
 
+/* This machine's name as every report gives it: the test build's name when its hook sets one,
+ * bytes that are not UTF-8 written as \xNN. */
+void sysinfo_hostname(char *buf, size_t len);
+
 /* Pages in the pool of one huge page size; -1 when the kernel has no such pool. */
 long long hugepage_pool_total(const struct sys_info *s, uint64_t page_size_bytes);
 
