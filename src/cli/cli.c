@@ -59,18 +59,13 @@ static const char *entry_name(const struct entry *e)
     return e->kernel >= 0 ? kernel_table[e->kernel].flag + 2 : e->row->name;
 }
 
-static const char *choice(const struct option_row *r, size_t i)
-{
-    return r->choice_at ? r->choice_at(i) : r->choices[i];
-}
-
 /* "text|csv|json" */
 static void join_choices(const struct option_row *r, const char *sep, char *buf, size_t len)
 {
     buf[0] = 0;
-    for (size_t i = 0; choice(r, i); i++) {
+    for (size_t i = 0; option_choice(r, i); i++) {
         strncat(buf, i ? sep : "", len - strlen(buf) - 1);
-        strncat(buf, choice(r, i), len - strlen(buf) - 1);
+        strncat(buf, option_choice(r, i), len - strlen(buf) - 1);
     }
 }
 
@@ -180,8 +175,8 @@ static int add_word(const char *item, void *vctx)
     struct list_ctx *ctx = vctx;
     const struct option_row *r = ctx->row;
     const char *word = NULL;
-    for (size_t i = 0; !word && choice(r, i); i++)
-        if (strcmp(choice(r, i), item) == 0) word = choice(r, i);
+    for (size_t i = 0; !word && option_choice(r, i); i++)
+        if (strcmp(option_choice(r, i), item) == 0) word = option_choice(r, i);
     if (!word) {
         char msg[300], accepted[128];
         snprintf(msg, sizeof(msg), "%s %s", ctx->option, item);
@@ -194,13 +189,6 @@ static int add_word(const char *item, void *vctx)
         return option_error("%s: more than %zu values", ctx->option, *count);
     words[(*count)++] = word;
     return 0;
-}
-
-/* The count of an ARG_UINTS list: a size_t or an int. */
-static size_t load_count(const void *at, size_t size)
-{
-    if (size == sizeof(size_t)) return *(const size_t *)at;
-    return (size_t) * (const int *)at;
 }
 
 static void store_count(void *at, size_t size, size_t n)
@@ -217,7 +205,7 @@ static int add_number(const char *item, void *vctx)
     const struct option_row *r = ctx->row;
     unsigned *values = (unsigned *)((char *)ctx->opts + r->field);
     void *count = (char *)ctx->opts + r->count;
-    size_t n = load_count(count, r->count_size);
+    size_t n = option_count(ctx->opts, r);
     char why[256];
     uint64_t v;
     if (parse_uint(item, r->min, r->max, &v, why, sizeof(why)) != 0)
@@ -263,8 +251,8 @@ static int apply(struct options *o, const struct entry *e, const char *arg)
         return 0;
     }
     case ARG_CHOICE:
-        for (size_t i = 0; choice(r, i); i++)
-            if (strcmp(arg, choice(r, i)) == 0) {
+        for (size_t i = 0; option_choice(r, i); i++)
+            if (strcmp(arg, option_choice(r, i)) == 0) {
                 *(unsigned *)at = (unsigned)(i + r->min);
                 return 0;
             }

@@ -178,6 +178,20 @@ static void show_cpu(const struct options *o, char *buf, size_t len)
     if (o->tlb.cpu_given) snprintf(buf, len, "%d", o->tlb.cpu);
 }
 
+const char *option_choice(const struct option_row *r, size_t i)
+{
+    if (r->choice_at) return r->choice_at(i);
+    for (size_t k = 0; r->choices[k]; k++)
+        if (k == i) return r->choices[k];
+    return NULL;
+}
+
+size_t option_count(const struct options *o, const struct option_row *r)
+{
+    const void *at = (const char *)o + r->count;
+    return r->count_size == sizeof(size_t) ? *(const size_t *)at : (size_t) * (const int *)at;
+}
+
 /* clang-format off */
 const struct option_row option_table[] = {
     TEXT("Usage: membench [KERNELS] [OPTIONS]\n"

@@ -62,6 +62,13 @@ struct option_row {
 extern const struct option_row option_table[];
 extern const size_t option_table_rows;
 
+/* The i-th accepted value of a row (.choices or .choice_at), NULL past the last. */
+const char *option_choice(const struct option_row *r, size_t i);
+
+/* How many values a list row (ARG_WORDS, ARG_UINTS) holds in o: its count is a size_t or an
+ * int. */
+size_t option_count(const struct options *o, const struct option_row *r);
+
 /* One usage error on stderr, "; see membench --help" appended; returns 1. */
 int option_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

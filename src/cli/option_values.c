@@ -8,19 +8,6 @@
 
 #include "src/cli/option_table.h"
 
-static size_t count_at(const void *at, size_t size)
-{
-    return size == sizeof(size_t) ? *(const size_t *)at : (size_t) * (const int *)at;
-}
-
-static const char *choice_name(const struct option_row *r, size_t i)
-{
-    if (r->choice_at) return r->choice_at(i);
-    for (size_t k = 0; r->choices[k]; k++)
-        if (k == i) return r->choices[k];
-    return "?";
-}
-
 /* The row's value into buf ("" when not given); false for a flag that is not set. */
 static bool row_value(const struct options *o, const struct option_row *r, char *buf, size_t len)
 {
@@ -40,12 +27,13 @@ static bool row_value(const struct options *o, const struct option_row *r, char 
     case ARG_CHOICE: {
         unsigned v = *(const unsigned *)at;
         if (v < r->min) return false; /* an optional choice not given (--per-domain) */
-        snprintf(buf, len, "%s", choice_name(r, v - r->min));
+        const char *name = option_choice(r, v - r->min);
+        snprintf(buf, len, "%s", name ? name : "?");
         return true;
     }
     case ARG_WORDS:
     case ARG_UINTS: {
-        size_t n = count_at((const char *)o + r->count, r->count_size);
+        size_t n = option_count(o, r);
         for (size_t i = 0; i < n && used < len; i++) {
             const char *sep = i ? "," : "";
             int w = r->kind == ARG_WORDS
