@@ -1,0 +1,299 @@
+"""Boot an emulated multi-socket NUMA guest (QEMU, -accel tcg) and run commands in it.
+
+The guest is the distribution kernel (/boot/vmlinuz-*-amd64, the newest) with an initramfs
+built here: busybox, the membench binary under test (MEMBENCH_BIN), numactl, and every shared
+library they load (from ldd). Its /init mounts proc, sysfs and devtmpfs, runs the given shell
+commands one by one and writes each one's stdout, stderr and exit status between markers on
+the second serial port (the first is the console, kept for failure messages), then powers off.
+
+stdlib only; no root needed (device nodes are written into the cpio archive, not created).
+"""
+
+import gzip
+import os
+import re
+import shutil
+import stat
+import subprocess
+import tempfile
+import time
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+TESTS_DIR = os.environ.get("TESTS_DIR") or os.path.dirname(_HERE)
+BIN = os.environ.get("MEMBENCH_BIN") or os.path.join(
+    os.path.dirname(TESTS_DIR), "build", "membench")
+
+QEMU = "qemu-system-x86_64"
+#: A CPU model whose CPUID describes the caches (leaf 4, an L3 per socket with l3-cache=on)
+#: and SMT topology, so that Linux's sysfs and hwloc see them; AVX2 is as far as TCG goes.
+CPU_MODEL = "Skylake-Client-v4,l3-cache=on,-hle,-rtm,-mpx"
+#: Per guest command, seconds (busybox timeout inside the guest).
+COMMAND_TIMEOUT_S = 120
+#: The whole boot, commands and power-off, seconds (host side).
+BOOT_TIMEOUT_S = 240
+
+_MARK = "@@MBVM"
+_RESULT_RE = re.compile(
+    r"^@@MBVM (\d+) BEGIN@@\n(.*?)\n@@MBVM \1 STDERR@@\n(.*?)\n@@MBVM \1 RC (\d+) ([\d.]+) ([\d.]+)@@$",
+    re.S | re.M)
+
+
+def newest_kernel():
+    """The newest /boot/vmlinuz-*-amd64 readable by this user, or None."""
+    def version_key(name):
+        return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", name)]
+    try:
+        names = [n for n in os.listdir("/boot")
+                 if n.startswith("vmlinuz-") and n.endswith("-amd64")]
+    except OSError:
+        return None
+    for name in sorted(names, key=version_key, reverse=True):
+        path = os.path.join("/boot", name)
+        if os.access(path, os.R_OK):
+            return path
+    return None
+
+
+def skip_reason():
+    """Why the VM tests cannot run here (a sentence), or None when they can."""
+    if os.environ.get("MEMBENCH_SANITIZE"):
+        return ("a sanitizer build (MEMBENCH_SANITIZE=%s): the VM tests run in the main "
+                "build only" % os.environ["MEMBENCH_SANITIZE"])
+    if not shutil.which(QEMU):
+        return "%s not found: apt-get install qemu-system-x86" % QEMU
+    if not newest_kernel():
+        return "no readable /boot/vmlinuz-*-amd64: apt-get install linux-image-amd64"
+    if not shutil.which("busybox"):
+        return "busybox not found: apt-get install busybox-static"
+    if not (os.path.isfile(BIN) and os.access(BIN, os.X_OK)):
+        return "membench binary not found: %s" % BIN
+    return None
+
+
+def shared_libraries(path):
+    """The absolute paths of every shared object path loads (ldd), the loader included;
+    empty for a static executable."""
+    proc = subprocess.run(["ldd", path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          timeout=30)
+    text = proc.stdout.decode("utf-8", "replace")
+    if proc.returncode != 0:
+        if "not a dynamic executable" in text or "statically linked" in text:
+            return []
+        raise RuntimeError("ldd %s failed: %s" % (path, text.strip()))
+    libs = []
+    for line in text.splitlines():
+        line = line.strip()
+        if "=>" in line:
+            target = line.split("=>", 1)[1].strip().split(" (")[0].strip()
+            if target == "not found":
+                raise RuntimeError("ldd %s: %s" % (path, line))
+            if target.startswith("/"):
+                libs.append(target)
+        elif line.startswith("/"):
+            libs.append(line.split(" (")[0].strip())
+    return libs
+
+
+class Cpio:
+    """An initramfs archive in the cpio "newc" format, written without cpio(1) or root."""
+
+    def __init__(self):
+        self._out = bytearray()
+        self._ino = 1000
+        self._dirs = set()
+
+    def _entry(self, name, mode, data=b"", rdev=(0, 0), nlink=1):
+        self._ino += 1
+        name_bytes = name.encode() + b"\0"
+        fields = (self._ino, mode, 0, 0, nlink, 0, len(data), 0, 0, rdev[0], rdev[1],
+                  len(name_bytes), 0)
+        self._out += b"070701" + b"".join(b"%08X" % f for f in fields) + name_bytes
+        self._out += b"\0" * (-len(self._out) % 4)
+        self._out += data
+        self._out += b"\0" * (-len(self._out) % 4)
+
+    def directory(self, name):
+        name = name.strip("/")
+        if not name or name in self._dirs:
+            return
+        self.directory(os.path.dirname(name))
+        self._dirs.add(name)
+        self._entry(name, stat.S_IFDIR | 0o755, nlink=2)
+
+    def file(self, name, data, mode=0o755):
+        name = name.strip("/")
+        self.directory(os.path.dirname(name))
+        self._entry(name, stat.S_IFREG | mode, data)
+
+    def copy(self, host_path, name=None):
+        """The file at host_path (symbolic links followed) as name (default: the same path)."""
+        with open(host_path, "rb") as f:
+            self.file(name or host_path, f.read(), 0o755)
+
+    def chardev(self, name, major, minor):
+        name = name.strip("/")
+        self.directory(os.path.dirname(name))
+        self._entry(name, stat.S_IFCHR | 0o600, rdev=(major, minor))
+
+    def symlink(self, name, target):
+        name = name.strip("/")
+        self.directory(os.path.dirname(name))
+        self._entry(name, stat.S_IFLNK | 0o777, target.encode())
+
+    def finish(self):
+        self._entry("TRAILER!!!", 0, nlink=1)
+        return bytes(self._out)
+
+
+def _init_script(commands):
+    """/init: mount, run each command with a timeout, write its output between markers on
+    /dev/ttyS1, power off. Each command is a /bin/sh string (its exit status is reported)."""
+    lines = [
+        "#!/bin/busybox sh",
+        "/bin/busybox mkdir -p /proc /sys /dev /tmp /usr/bin /usr/sbin /sbin",
+        "/bin/busybox --install -s",
+        "mount -t proc proc /proc",
+        "mount -t sysfs sysfs /sys",
+        "mount -t devtmpfs devtmpfs /dev",
+        "exec </dev/console >/dev/console 2>&1",
+        "export PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin LC_ALL=C HOME=/tmp",
+        "hostname membench-vm",
+        "cd /tmp",
+        "R=/dev/ttyS1",
+    ]
+    for i, command in enumerate(commands):
+        path = "/cmd%d.sh" % i
+        lines += [
+            "echo 'running command %d'" % i,
+            "read t0 rest </proc/uptime",
+            "timeout %d sh %s >/tmp/out 2>/tmp/err; rc=$?" % (COMMAND_TIMEOUT_S, path),
+            "read t1 rest </proc/uptime",
+            "{ echo '%s %d BEGIN@@'; cat /tmp/out; echo; echo '%s %d STDERR@@'; "
+            "cat /tmp/err; echo; echo \"%s %d RC $rc $t0 $t1@@\"; } >$R"
+            % (_MARK, i, _MARK, i, _MARK, i),
+        ]
+    lines += ["echo '%s DONE@@' >$R" % _MARK, "sync", "poweroff -f"]
+    return "\n".join(lines) + "\n"
+
+
+def build_initramfs(path, commands, membench=None):
+    """Write a gzip'd newc initramfs to path: busybox, membench at /usr/local/bin/membench,
+    numactl (when installed), their shared libraries, /init and one script per command."""
+    membench = membench or BIN
+    archive = Cpio()
+    for d in ("proc", "sys", "dev", "tmp", "bin", "sbin", "usr/bin", "usr/sbin",
+              "usr/local/bin", "etc"):
+        archive.directory(d)
+    archive.chardev("dev/console", 5, 1)
+    archive.chardev("dev/null", 1, 3)
+    programs = [(shutil.which("busybox"), "/bin/busybox"),
+                (membench, "/usr/local/bin/membench")]
+    numactl = shutil.which("numactl")
+    if numactl:
+        programs.append((numactl, "/usr/bin/numactl"))
+    libraries = set()
+    for host_path, guest_path in programs:
+        archive.copy(host_path, guest_path)
+        libraries.update(shared_libraries(host_path))
+    for lib in sorted(libraries):
+        archive.copy(lib)
+    archive.file("init", _init_script(commands).encode())
+    for i, command in enumerate(commands):
+        archive.file("cmd%d.sh" % i, (command + "\n").encode(), 0o644)
+    with open(path, "wb") as f:
+        f.write(gzip.compress(archive.finish(), compresslevel=1))
+
+
+class GuestResult:
+    """One command's stdout, stderr (text) and exit status inside the guest."""
+
+    def __init__(self, command, out, err, rc, seconds):
+        self.command, self.out, self.err, self.rc = command, out, err, rc
+        self.seconds = seconds
+
+    def __repr__(self):
+        return "guest command %r: rc=%d after %.1f s\n--- stdout ---\n%s\n--- stderr ---\n%s" % (
+            self.command, self.rc, self.seconds, self.out[-3000:], self.err[-3000:])
+
+
+class GuestError(AssertionError):
+    """The guest did not boot, hung, or did not report every command."""
+
+
+class Machine:
+    """A guest shape: QEMU's -smp and one NUMA node per entry of nodes (a CPU list such as
+    "0-3"), each with mem_mb of its own memory."""
+
+    def __init__(self, smp, nodes, mem_mb=256):
+        self.smp, self.nodes, self.mem_mb = smp, list(nodes), mem_mb
+
+    def cpus(self):
+        return int(self.smp.split(",")[0])
+
+    def tcg_threads(self):
+        """One host thread per guest CPU when the host has a CPU for each (and one for
+        QEMU); otherwise one thread for all: OpenMP threads spinning at barriers on vCPUs
+        that outnumber the host's CPUs make a run several times slower."""
+        return "multi" if len(os.sched_getaffinity(0)) > self.cpus() else "single"
+
+    def qemu_args(self, kernel, initrd, console, results):
+        total = self.mem_mb * len(self.nodes)
+        args = [QEMU, "-accel", "tcg,thread=" + self.tcg_threads(),
+                "-machine", "q35", "-cpu", CPU_MODEL,
+                "-smp", self.smp, "-m", "%dM" % total,
+                "-nographic", "-no-reboot", "-monitor", "none",
+                "-serial", "file:" + console, "-serial", "file:" + results,
+                "-kernel", kernel, "-initrd", initrd,
+                "-append", "console=ttyS0 quiet loglevel=3 panic=-1 rdinit=/init "
+                           "tsc=unstable nokaslr"]
+        for i, cpus in enumerate(self.nodes):
+            args += ["-object", "memory-backend-ram,id=mem%d,size=%dM" % (i, self.mem_mb),
+                     "-numa", "node,nodeid=%d,memdev=mem%d,cpus=%s" % (i, i, cpus)]
+        return args
+
+
+def _tail(path, chars=4000):
+    try:
+        with open(path, "rb") as f:
+            return f.read().decode("utf-8", "replace")[-chars:]
+    except OSError as exc:
+        return "(no console output: %s)" % exc
+
+
+def boot(machine, commands, timeout=BOOT_TIMEOUT_S):
+    """Boot machine, run commands (shell strings) in it, return (list of GuestResult, seconds
+    from start to power-off). Raises GuestError with the console's tail when the guest does
+    not power off within timeout or does not report every command."""
+    kernel = newest_kernel()
+    with tempfile.TemporaryDirectory(prefix="membench-vm-") as scratch:
+        initrd = os.path.join(scratch, "initramfs.gz")
+        console = os.path.join(scratch, "console.log")
+        results = os.path.join(scratch, "results.log")
+        build_initramfs(initrd, commands)
+        args = machine.qemu_args(kernel, initrd, console, results)
+        start = time.monotonic()
+        proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            qemu_out, _ = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, 9)
+            proc.communicate()
+            raise GuestError("the guest did not power off within %d s (%s); console tail:\n%s"
+                             % (timeout, " ".join(args), _tail(console)))
+        seconds = time.monotonic() - start
+        qemu_text = qemu_out.decode("utf-8", "replace")
+        with open(results, "rb") as f:
+            text = f.read().decode("utf-8", "replace").replace("\r\n", "\n")
+        found = {int(m.group(1)): m for m in _RESULT_RE.finditer(text)}
+        if proc.returncode != 0 or "%s DONE@@" % _MARK not in text or \
+                sorted(found) != list(range(len(commands))):
+            raise GuestError(
+                "the guest reported %d of %d commands (qemu exit %s)\n%s\n"
+                "--- qemu ---\n%s\n--- console tail ---\n%s\n--- results tail ---\n%s"
+                % (len(found), len(commands), proc.returncode, " ".join(args),
+                   qemu_text[-2000:], _tail(console), text[-2000:]))
+        return [GuestResult(commands[i], found[i].group(2), found[i].group(3),
+                            int(found[i].group(4)),
+                            float(found[i].group(6)) - float(found[i].group(5)))
+                for i in range(len(commands))], seconds
