@@ -26,6 +26,7 @@ class SplitSocketGuest(GuestTestCase):
         "list_numa": "membench -t 2 --bind 3,0 --per-domain numa " + JSON,
         "text": "membench -t 4 --bind scatter --per-domain numa " + SMALL,
         "cpunodebind01": "numactl --cpunodebind=0,1 membench -t 2 " + JSON,
+        "exit_status": "echo out; echo err >&2; exit 3",
     }
 
     def placement(self, run, *keys):
@@ -46,6 +47,10 @@ class SplitSocketGuest(GuestTestCase):
         out = self.result("numactl_hardware").out
         self.assertIn("available: 4 nodes (0-3)", out)
         self.assertIn("node 3 cpus: 3\n", out)
+
+    def test_harness_reports_output_and_exit_status(self):
+        res = self.result("exit_status", rc=3)
+        self.assertEqual((res.out, res.err), ("out\n", "err\n"))
 
     def test_hwloc_sees_four_nodes_in_two_packages(self):
         system = self.doc("scatter4_numa")["system"]

@@ -1,0 +1,68 @@
+"""The VM harness itself: the initramfs holds what membench needs, and a guest that does not
+power off in time fails with its console instead of hanging ctest."""
+
+import gzip
+import os
+import sys
+import tempfile
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import vm_case  # noqa: E402
+import vm_harness  # noqa: E402
+
+
+def cpio_names(data):
+    """The member names of a newc archive."""
+    names, pos = [], 0
+    while True:
+        assert data[pos:pos + 6] == b"070701", "bad cpio header at %d" % pos
+        size = int(data[pos + 54:pos + 62], 16)
+        name_size = int(data[pos + 94:pos + 102], 16)
+        name = data[pos + 110:pos + 110 + name_size - 1].decode()
+        if name == "TRAILER!!!":
+            return names
+        names.append(name)
+        pos += 110 + name_size
+        pos += -pos % 4
+        pos += size
+        pos += -pos % 4
+
+
+class HarnessTest(unittest.TestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        reason = vm_harness.skip_reason()
+        if reason:
+            raise unittest.SkipTest(reason)
+
+    def test_initramfs_holds_membench_and_every_library_it_loads(self):
+        with tempfile.TemporaryDirectory() as scratch:
+            path = os.path.join(scratch, "initramfs.gz")
+            vm_harness.build_initramfs(path, ["membench --version"])
+            with open(path, "rb") as f:
+                names = set(cpio_names(gzip.decompress(f.read())))
+        for name in ("init", "cmd0.sh", "bin/busybox", "usr/local/bin/membench",
+                     "usr/bin/numactl", "dev/console"):
+            self.assertIn(name, names)
+        libs = vm_harness.shared_libraries(vm_harness.BIN)
+        self.assertTrue(any("libhwloc" in lib for lib in libs), libs)
+        self.assertTrue(any("libnuma" in lib for lib in
+                            vm_harness.shared_libraries("/usr/bin/numactl")))
+        for lib in libs:
+            self.assertIn(lib.lstrip("/"), names)
+
+    def test_a_guest_that_does_not_finish_fails_in_time(self):
+        machine = vm_harness.Machine("2,sockets=2,cores=1,threads=1", ["0", "1"], mem_mb=128)
+        start = time.monotonic()
+        with self.assertRaises(vm_harness.GuestError) as caught:
+            vm_harness.boot(machine, ["sleep 600"], timeout=6)
+        self.assertLess(time.monotonic() - start, 60)
+        self.assertIn("did not power off within 6 s", str(caught.exception))
+        self.assertIn("console tail", str(caught.exception))
+
+
+if __name__ == "__main__":
+    vm_case.main()
