@@ -134,10 +134,12 @@ class TwoSocketGuest(GuestTestCase):
         run = self.run_of("cpunodebind1")
         self.assertEqual(self.placement(run, "pu", "package", "numa"), [(4, 1, 1), (6, 1, 1)])
 
-    # Locality. `numactl --membind=1` puts the arrays on node 1 while --bind compact -t 2
-    # keeps both threads on node 0: the page-locality feature (runs[].locality, another
-    # branch) must see it. Until it merges, the test checks the placement half and skips
-    # the locality half.
+    # Locality: the page-locality feature (runs[].locality, another branch) completes these
+    # two tests when it merges; until then each checks its placement half and skips the
+    # locality half. `numactl --membind=1` puts the arrays on node 1 while --bind compact
+    # -t 2 keeps both threads on node 0: local_fraction must fall below 0.99 and the run
+    # must warn (that warning's assertion comes with the feature); a bound run without
+    # numactl must be 100% local.
 
     def test_memory_bound_to_the_other_node(self):
         run = self.run_of("membind_other")

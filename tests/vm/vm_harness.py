@@ -34,7 +34,8 @@ BOOT_TIMEOUT_S = 240
 
 _MARK = "@@MBVM"
 _RESULT_RE = re.compile(
-    r"^@@MBVM (\d+) BEGIN@@\n(.*?)\n@@MBVM \1 STDERR@@\n(.*?)\n@@MBVM \1 RC (\d+) ([\d.]+) ([\d.]+)@@$",
+    r"^@@MBVM (\d+) BEGIN@@\n(.*?)\n@@MBVM \1 STDERR@@\n(.*?)\n"
+    r"@@MBVM \1 RC (\d+) ([\d.]+) ([\d.]+)@@$",
     re.S | re.M)
 
 
