@@ -72,9 +72,11 @@ class GuestTestCase(unittest.TestCase):
         names = list(cls.COMMANDS)
         results, seconds = vm_harness.boot(cls.MACHINE, [cls.COMMANDS[n] for n in names])
         cls.results = dict(zip(names, results))
-        sys.stderr.write("%s: guest -smp %s, %d NUMA nodes, %d commands: %.1f s from boot "
-                         "to power-off\n" % (cls.__name__, cls.MACHINE.smp,
-                                             len(cls.MACHINE.nodes), len(names), seconds))
+        sys.stderr.write("%s: guest -smp %s, %d NUMA nodes: %.1f s from start to power-off; "
+                         "in the guest: %s\n" % (
+                             cls.__name__, cls.MACHINE.smp, len(cls.MACHINE.nodes), seconds,
+                             ", ".join("%s %.1f s" % (n, r.seconds)
+                                       for n, r in cls.results.items())))
 
     def result(self, name, rc=0):
         """The named command's GuestResult, asserting its exit status."""
