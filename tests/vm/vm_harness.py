@@ -40,15 +40,17 @@ _RESULT_RE = re.compile(
 
 
 def newest_kernel():
-    """The newest /boot/vmlinuz-*-amd64 readable by this user, or None."""
-    def version_key(name):
-        return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", name)]
+    """The newest /boot/vmlinuz-*-amd64 readable by this user (the generic flavour before
+    -cloud-amd64 or -rt-amd64 ones), or None."""
+    def key(name):
+        generic = re.fullmatch(r"vmlinuz-[\d.]+-\d+-amd64", name) is not None
+        return [generic] + [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", name)]
     try:
         names = [n for n in os.listdir("/boot")
                  if n.startswith("vmlinuz-") and n.endswith("-amd64")]
     except OSError:
         return None
-    for name in sorted(names, key=version_key, reverse=True):
+    for name in sorted(names, key=key, reverse=True):
         path = os.path.join("/boot", name)
         if os.access(path, os.R_OK):
             return path
