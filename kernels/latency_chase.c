@@ -30,21 +30,70 @@ static bool clash_around(const uint32_t *order, size_t n, size_t k, size_t page_
     return clash_at(order, n, k + n - 1, page_lines) || clash_at(order, n, k, page_lines);
 }
 
+static void shuffle(uint32_t *v, size_t n, uint64_t *state)
+{
+    for (size_t i = n; i > 1; i--) { /* Fisher-Yates */
+        size_t j = (size_t)(next_random(state) % i);
+        uint32_t t = v[i - 1];
+        v[i - 1] = v[j];
+        v[j] = t;
+    }
+}
+
+/* Rounds over the pages: each round visits every page that has lines left once, in a random
+ * order that does not start on the page the last round ended on; within a page the lines come
+ * in a random order. Only the last page can be short, so it runs out first and two pages are
+ * left until the end. */
+static int interleave_pages(uint32_t *order, size_t n, size_t page_lines, uint64_t *state)
+{
+    size_t pages = (n + page_lines - 1) / page_lines;
+    uint32_t *lines = malloc(n * sizeof(uint32_t));
+    uint32_t *active = malloc(pages * sizeof(uint32_t));
+    if (!lines || !active) {
+        free(lines);
+        free(active);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        lines[i] = (uint32_t)i;
+    for (size_t p = 0; p < pages; p++) {
+        active[p] = (uint32_t)p;
+        size_t first = p * page_lines, len = n - first < page_lines ? n - first : page_lines;
+        shuffle(lines + first, len, state);
+    }
+    size_t n_active = pages, k = 0, round = 0;
+    uint32_t last = UINT32_MAX;
+    while (n_active > 0) {
+        shuffle(active, n_active, state);
+        if (active[0] == last && n_active > 1) {
+            size_t j = 1 + (size_t)(next_random(state) % (n_active - 1));
+            uint32_t t = active[0];
+            active[0] = active[j];
+            active[j] = t;
+        }
+        for (size_t i = 0; i < n_active; i++)
+            order[k++] = lines[(size_t)active[i] * page_lines + round];
+        last = active[n_active - 1];
+        round++;
+        size_t kept = 0;
+        for (size_t i = 0; i < n_active; i++)
+            if ((size_t)active[i] * page_lines + round < n && round < page_lines)
+                active[kept++] = active[i];
+        n_active = kept;
+    }
+    free(lines);
+    free(active);
+    return 0;
+}
+
 int latency_order_build(uint32_t *order, size_t n, size_t page_lines, uint64_t seed)
 {
     if (n < 3 || n > LATENCY_MAX_LINES || page_lines == 0 || n <= page_lines) return -1;
     uint64_t state = seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
-    for (size_t i = 0; i < n; i++)
-        order[i] = (uint32_t)i;
-    for (size_t i = n; i > 1; i--) { /* Fisher-Yates */
-        size_t j = (size_t)(next_random(&state) % i);
-        uint32_t t = order[i - 1];
-        order[i - 1] = order[j];
-        order[j] = t;
-    }
+    if (interleave_pages(order, n, page_lines, &state) != 0) return -1;
     /* Any arrangement of the ring is one cycle, so swapping two positions keeps it one:
-     * move a clashing successor away by swapping it with a random position that then clashes
-     * with neither of its neighbours. */
+     * a successor in the same 4 KiB line slot (or, at the end, the same page) is swapped with a
+     * random position where neither then clashes with its neighbours. */
     for (int pass = 0; pass < 8; pass++) {
         bool clean = true;
         for (size_t k = 0; k < n; k++) {
@@ -86,13 +135,16 @@ bool latency_order_check(const uint32_t *order, size_t n, size_t page_lines, cha
             snprintf(why, why_len, "position %zu holds line %u: %s", k, v,
                      v >= n ? "out of range" : "visited twice, so the ring is not one cycle");
             ok = false;
-        } else if (clash_at(order, n, k, page_lines)) {
-            snprintf(why, why_len, "lines %u and %u follow each other in one page or line slot", v,
-                     order[(k + 1) % n]);
+        } else {
+            seen[v / 8] |= (uint8_t)(1u << (v % 8));
+        }
+    }
+    for (size_t k = 0; k < n && ok; k++)
+        if (clash_at(order, n, k, page_lines)) {
+            snprintf(why, why_len, "lines %u and %u follow each other in one page or line slot",
+                     order[k], order[(k + 1) % n]);
             ok = false;
         }
-        if (v < n) seen[v / 8] |= (uint8_t)(1u << (v % 8));
-    }
     free(seen);
     return ok;
 }

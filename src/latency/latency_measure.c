@@ -57,7 +57,11 @@ int latency_chain_setup(struct latency_chain *c, const struct topology *topo, in
     uint64_t page = out->backing.page_size_bytes > PAGE_4K ? out->backing.page_size_bytes : PAGE_4K;
     size_t page_lines = (size_t)(page / LATENCY_LINE_BYTES);
     if (page_lines >= c->n) page_lines = LATENCY_LINES_PER_4K;
-    if (latency_order_build(c->order, c->n, page_lines, ORDER_SEED) != 0 ||
+    /* a buffer of one and a half 1 GiB pages cannot alternate pages: 4 KiB pages then */
+    if (latency_order_build(c->order, c->n, page_lines, ORDER_SEED) != 0)
+        page_lines = LATENCY_LINES_PER_4K;
+    if ((page_lines == LATENCY_LINES_PER_4K &&
+         latency_order_build(c->order, c->n, page_lines, ORDER_SEED) != 0) ||
         !latency_order_check(c->order, c->n, page_lines, why, sizeof(why))) {
         snprintf(out->why, sizeof(out->why), "the chase order is not valid: %.250s", why);
         log_error("--latency: %s", out->why);
