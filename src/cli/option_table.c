@@ -239,13 +239,13 @@ const struct option_row option_table[] = {
      AT(tlb.repeat), .min = 1, .max = 1000, .hint = "samples per point", .group = GROUP_TLB},
     TEXT("  with -t N: the probe runs on N placed threads at once, each on its own pages\n"),
     {"latency", 0, ARG_SET, NULL,
-     "idle memory latency (a random pointer chase over 4x the LLC\n"
-     "on huge pages when there are, one bound core) and the\n"
-     "loaded-latency curve (bandwidth vs latency, other cores loading)",
+     "idle memory latency: a random pointer chase over 4x the LLC,\n"
+     "huge pages when there are, one bound core; then the loaded\n"
+     "curve (bandwidth vs latency while the other cores stream)",
      AT(latency.enabled), .group = GROUP_LATENCY, .flags = OPTF_PROFILE | OPTF_PROBE, .col = 16},
     {"latency-size", 0, ARG_CUSTOM, "SIZE",
-     "the chase buffer and each load thread's arrays (default 4xLLC\n"
-     "of the chasing core; at least 4MiB)",
+     "chase buffer and each load thread's arrays\n"
+     "(default 4xLLC of the chasing core; at least 4MiB)",
      .set = set_latency_size, .show = show_latency_size, .group = GROUP_LATENCY, .col = 24},
     TEXT("\n"
          "Options (a comma list runs every combination, one result row each):\n"),
