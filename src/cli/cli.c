@@ -295,6 +295,7 @@ static int check_groups(const struct parser *p)
         [GROUP_FAULTS] = "%s only applies to %s; add it",
         [GROUP_SHOOTDOWN] = "%s only applies to %s; add it",
         [GROUP_TLB] = "%s is an option of the TLB probe; add %s",
+        [GROUP_LATENCY] = "%s only applies to %s; add it",
     };
     for (int g = GROUP_NONE + 1; g < GROUP_COUNT; g++) {
         int probe = 0, first = 0;
@@ -399,6 +400,21 @@ void cli_tlb_request(const struct options *o, struct tlb_request *r)
         .pages = o->pages,
         .n_pages = o->n_pages,
         .dry_run = o->dry_run,
+    };
+}
+
+void cli_latency_request(const struct options *o, struct latency_request *r)
+{
+    *r = (struct latency_request){
+        .enabled = o->latency.enabled,
+        .dry_run = o->dry_run,
+        .size_given = o->latency.size_given,
+        .size = o->latency.size,
+        .pages = o->pages,
+        .n_pages = o->n_pages,
+        .cpu = -1,
+        .mem_node = -1,
+        .loaded = true,
     };
 }
 
@@ -510,7 +526,7 @@ enum cli_action cli_parse(int argc, char **argv, struct options *o)
     if (check_groups(&p) != 0) return CLI_EXIT_USAGE;
     if (check_tlb_options(o) != 0) return CLI_EXIT_USAGE;
     /* probes alone replace the STREAM kernels; with a kernel flag both run */
-    if (o->kernel_mask == 0 && o->probes.mask == 0 && !o->tlb.enabled)
+    if (o->kernel_mask == 0 && o->probes.mask == 0 && !o->tlb.enabled && !o->latency.enabled)
         o->kernel_mask = KERNEL_MASK_STREAM;
     const char *env_isa = getenv("MEMBENCH_ISA");
     if (!o->isa_forced_by && env_isa && *env_isa &&

@@ -9,6 +9,7 @@
 #include "kernels/kernel_table.h"
 #include "src/verdict/acceptance.h"
 #include "src/base/parse.h"
+#include "src/latency/latency.h"
 #include "src/stream/plan.h"
 #include "src/probes/probes.h"
 #include "src/tlb/run_tlb.h"
@@ -49,10 +50,11 @@ struct options {
     double tolerance_pct;
     const char *reference;
     const char *save_reference;
-    double time_limit_s;         /* 0 = none; --acceptance defaults to 30 */
-    bool mpi_per_rank;           /* MPI builds: every rank is its own "node" */
-    struct probe_options probes; /* --faults, --shootdown, --timer and their options */
-    struct tlb_options tlb;      /* --tlb and its options */
+    double time_limit_s;            /* 0 = none; --acceptance defaults to 30 */
+    bool mpi_per_rank;              /* MPI builds: every rank is its own "node" */
+    struct probe_options probes;    /* --faults, --shootdown, --timer and their options */
+    struct tlb_options tlb;         /* --tlb and its options */
+    struct latency_options latency; /* --latency and its options */
 };
 
 enum cli_action { CLI_RUN, CLI_EXIT_OK, CLI_EXIT_USAGE };
@@ -68,5 +70,7 @@ void cli_free(struct options *opts);
 void cli_stream_request(const struct options *o, struct stream_request *r);
 /* The TLB probe's request: its options and the placement and page options it shares. */
 void cli_tlb_request(const struct options *o, struct tlb_request *r);
+/* The latency measurement's request (matrix stays false until --matrix is wired). */
+void cli_latency_request(const struct options *o, struct latency_request *r);
 
 #endif

@@ -67,3 +67,24 @@ void show_faults_size(const struct options *o, char *buf, size_t len)
     if (o->probes.faults_bytes)
         snprintf(buf, len, "%lluMiB", (unsigned long long)(o->probes.faults_bytes >> 20));
 }
+
+int set_latency_size(struct options *o, const char *arg)
+{
+    char why[256];
+    if (parse_size(arg, &o->latency.size, why, sizeof(why)) != 0)
+        return option_error("--latency-size: %s", why);
+    if (o->latency.size.kind == SIZE_ELEMENTS)
+        return option_error("--latency-size %s: give bytes such as 256MiB, or a multiple of the "
+                            "LLC such as 4xLLC",
+                            arg);
+    if (o->latency.size.kind == SIZE_BYTES && o->latency.size.bytes < LATENCY_MIN_BYTES)
+        return option_error("--latency-size %s: at least 4MiB (two 2 MiB pages to hop between)",
+                            arg);
+    o->latency.size_given = true;
+    return 0;
+}
+
+void show_latency_size(const struct options *o, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", o->latency.size_given ? o->latency.size.text : "");
+}

@@ -237,8 +237,17 @@ const struct option_row option_table[] = {
     {"repeat", 0, ARG_UINT, "K",
      "samples per point, min and median reported (default 5)",
      AT(tlb.repeat), .min = 1, .max = 1000, .hint = "samples per point", .group = GROUP_TLB},
-    TEXT("  with -t N: the probe runs on N placed threads at once, each on its own pages\n"
-         "\n"
+    TEXT("  with -t N: the probe runs on N placed threads at once, each on its own pages\n"),
+    {"latency", 0, ARG_SET, NULL,
+     "idle memory latency: a random pointer chase over 4x the LLC,\n"
+     "huge pages when there are, one bound core; then the loaded\n"
+     "curve (bandwidth vs latency while the other cores stream)",
+     AT(latency.enabled), .group = GROUP_LATENCY, .flags = OPTF_PROFILE | OPTF_PROBE, .col = 16},
+    {"latency-size", 0, ARG_CUSTOM, "SIZE",
+     "chase buffer and each load thread's arrays\n"
+     "(default 4xLLC of the chasing core; at least 4MiB)",
+     .set = set_latency_size, .show = show_latency_size, .group = GROUP_LATENCY, .col = 24},
+    TEXT("\n"
          "Options (a comma list runs every combination, one result row each):\n"),
     {"threads", 't', ARG_UINTS, "N[,N...]",
      "OpenMP threads (default $OMP_NUM_THREADS, else one per\n"

@@ -29,7 +29,14 @@ enum arg_kind {
 
 /* The probe an option belongs to: given without that probe, it is a usage error. In the order
  * those errors are checked. */
-enum option_group { GROUP_NONE, GROUP_FAULTS, GROUP_SHOOTDOWN, GROUP_TLB, GROUP_COUNT };
+enum option_group {
+    GROUP_NONE,
+    GROUP_FAULTS,
+    GROUP_SHOOTDOWN,
+    GROUP_TLB,
+    GROUP_LATENCY,
+    GROUP_COUNT
+};
 
 enum option_flag {
     OPTF_PROFILE = 1u << 0, /* chooses what is measured: --acceptance refuses it */
@@ -84,5 +91,7 @@ int set_faults_size(struct options *o, const char *arg);
 int set_faults_backing(struct options *o, const char *arg);
 void show_faults_size(const struct options *o, char *buf, size_t len);
 void show_faults_backing(const struct options *o, char *buf, size_t len);
+int set_latency_size(struct options *o, const char *arg);
+void show_latency_size(const struct options *o, char *buf, size_t len);
 
 #endif

@@ -10,6 +10,7 @@
 #include "src/base/interrupt.h"
 #include "src/base/log.h"
 #include "src/base/output_file.h"
+#include "src/latency/latency.h"
 #include "src/probes/probes.h"
 #include "src/report/report.h"
 #include "src/stream/compare.h"
@@ -52,7 +53,8 @@ static int write_report(const struct options *opts, const struct report *rep,
 /* Whether an interrupted run has anything to report: else the previous -o file is kept. */
 static bool measured_anything(const struct report *rep)
 {
-    return rep->n_runs > 0 || rep->tlb || (rep->probes && rep->probes->ran);
+    return rep->n_runs > 0 || rep->tlb || (rep->probes && rep->probes->ran) ||
+           (rep->latency && rep->latency->idle.measured);
 }
 
 /* The report, the reference read and the reference written must be three files (a reference
@@ -249,11 +251,15 @@ int node_main(struct options *o, char **json, size_t *json_len)
     struct tlb_plan tplan = {0};
     struct stream_request request;
     struct tlb_request tlb_request;
+    struct latency_request latency_request;
+    struct latency_plan lplan = {0};
     cli_stream_request(&opts, &request);
     cli_tlb_request(&opts, &tlb_request);
+    cli_latency_request(&opts, &latency_request);
     int rc = opts.kernel_mask ? plan_build(&request, &topo, &rep.sys, &plan) : EXIT_OK;
     if (rc == EXIT_OK) rc = probes_check(&opts.probes, &topo, &rep.sys);
     if (rc == EXIT_OK) rc = tlb_plan_build(&tlb_request, &topo, &rep.sys, &tplan);
+    if (rc == EXIT_OK) rc = latency_plan_build(&latency_request, &topo, &rep.sys, &lplan);
     struct output_file out = {0}, ref = {0};
     if (rc == EXIT_OK && json && output_open_memory(&out, json, json_len) != 0) rc = EXIT_RESOURCE;
     if (rc == EXIT_OK && !json) rc = output_prepare(&out, opts.output);
@@ -262,6 +268,7 @@ int node_main(struct options *o, char **json, size_t *json_len)
         output_abort(&out);
         plan_free(&plan);
         tlb_plan_free(&tplan);
+        latency_plan_free(&lplan);
         topology_unload(&topo);
         return rc;
     }
@@ -298,6 +305,7 @@ int node_main(struct options *o, char **json, size_t *json_len)
                  rep.n_runs + 1, plan.n_runs, rep.n_runs, rep.n_runs == 1 ? "" : "s",
                  rep.n_runs == 1 ? "is" : "are");
     }
+    bool latency_failed = false;
     struct tlb_result tres = {0};
     if (rc == EXIT_OK && tplan.enabled && !interrupt_signal() && !stopped_early) {
         if (opts.dry_run)
@@ -308,6 +316,21 @@ int node_main(struct options *o, char **json, size_t *json_len)
         if (!report_shows_warnings(&opts))
             for (int w = 0; w < tres.n_warnings; w++)
                 log_warn("tlb: %s", tres.warnings[w]);
+    }
+    struct latency_result lres = {0};
+    if (rc == EXIT_OK && lplan.enabled && !interrupt_signal() && !stopped_early) {
+        if (opts.dry_run)
+            latency_describe(&lplan, &lres);
+        else
+            rc = run_latency(&lplan, &topo, &lres);
+        rep.latency = &lres;
+        if (rc == EXIT_FAILED) { /* the chase failed its validation: reported, exit 1 */
+            latency_failed = true;
+            rc = EXIT_OK;
+        }
+        if (!report_shows_warnings(&opts))
+            for (int w = 0; w < lres.n_warnings; w++)
+                log_warn("latency: %s", lres.warnings[w]);
     }
     if (rc == EXIT_OK && !opts.dry_run && opts.n_pages > 1 &&
         compare_pages(rep.runs, rep.n_runs, opts.pages[0], &rep.comparisons, &rep.n_comparisons) !=
@@ -339,6 +362,7 @@ int node_main(struct options *o, char **json, size_t *json_len)
             if (run_failed(&rep.runs[i])) rc = EXIT_FAILED;
         if (rep.acceptance.evaluated && !rep.acceptance.passed) rc = EXIT_FAILED;
         if (rep.probes && probes_report_mismatches(rep.probes) > 0) rc = EXIT_FAILED;
+        if (latency_failed) rc = EXIT_FAILED;
         if (rep.interrupted) {
             output_abort(&ref);
             if (opts.save_reference)
@@ -361,6 +385,8 @@ int node_main(struct options *o, char **json, size_t *json_len)
     probes_free(rep.probes);
     tlb_result_free(&tres);
     tlb_plan_free(&tplan);
+    latency_result_free(&lres);
+    latency_plan_free(&lplan);
     plan_free(&plan);
     topology_unload(&topo);
     return rc;

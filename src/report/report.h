@@ -7,6 +7,7 @@
 
 #include "affinity/topology.h"
 #include "src/base/clock.h"
+#include "src/latency/latency.h"
 #include "src/stream/results.h"
 #include "src/sys/provenance.h"
 #include "src/sys/sysinfo.h"
@@ -36,6 +37,7 @@ struct report {
     struct page_comparison *comparisons;
     struct probe_results *probes; /* NULL unless --faults, --shootdown or --timer was given */
     const struct tlb_result *tlb; /* --tlb; NULL when not asked for */
+    const struct latency_result *latency; /* --latency; NULL when not asked for */
 };
 
 /* What the verdict needs of the node (src/verdict): pointers into the report. */

@@ -1,6 +1,7 @@
 #include "src/report/csv_field.h"
 #include "src/probes/probes.h"
 #include "src/report/report.h"
+#include "src/report/report_latency.h"
 #include "src/report/report_tlb.h"
 
 static const char *header = "run,threads,bind,pages,page_size_bytes,stores,type,array_elements,"
@@ -28,7 +29,7 @@ static void write_config(FILE *out, size_t index, const struct run_result *r)
 int report_write_csv(FILE *out, const struct report *rep)
 {
     /* probes alone: only their tables */
-    bool stream_table = rep->n_runs > 0 || (!rep->probes && !rep->tlb);
+    bool stream_table = rep->n_runs > 0 || (!rep->probes && !rep->tlb && !rep->latency);
     if (stream_table) fputs(header, out);
     for (size_t i = 0; i < rep->n_runs; i++) {
         const struct run_result *r = &rep->runs[i];
@@ -52,6 +53,10 @@ int report_write_csv(FILE *out, const struct report *rep)
     if (rep->tlb) { /* after any other table: a blank line, then the probe's table */
         if (stream_table || rep->probes) fputc('\n', out);
         report_tlb_csv(out, rep->tlb);
+    }
+    if (rep->latency) {
+        if (stream_table || rep->probes || rep->tlb) fputc('\n', out);
+        report_latency_csv(out, rep->latency);
     }
     return ferror(out) ? -1 : 0;
 }

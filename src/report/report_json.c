@@ -5,6 +5,7 @@
 #include "src/base/interrupt.h"
 #include "src/probes/probes.h"
 #include "src/report/report.h"
+#include "src/report/report_latency.h"
 #include "src/report/report_tlb.h"
 
 #define JSON_SCHEMA 1
@@ -252,6 +253,7 @@ int report_write_json(FILE *out, const struct report *rep)
     if (rep->acceptance.evaluated) json_object_set_new(root, "acceptance", acceptance_json(rep));
     report_probes_json(root, rep->probes);
     if (rep->tlb) json_object_set_new(root, "tlb", report_tlb_json(rep->tlb));
+    if (rep->latency) json_object_set_new(root, "latency", report_latency_json(rep->latency));
     int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
     fputc('\n', out);
     json_decref(root);

@@ -4,6 +4,7 @@
 #include "src/base/interrupt.h"
 #include "src/probes/probes.h"
 #include "src/report/report.h"
+#include "src/report/report_latency.h"
 #include "src/report/report_tlb.h"
 
 #define RULE "-------------------------------------------------------------\n"
@@ -373,6 +374,7 @@ int report_write_text(FILE *out, const struct report *rep)
     }
     write_comparisons(out, rep);
     if (rep->tlb) report_tlb_text(out, rep->tlb);
+    if (rep->latency) report_latency_text(out, rep->latency);
     if (rep->dry_run)
         fprintf(out, "Dry run: nothing was allocated or measured.\n");
     else if (rep->n_runs > 1)
@@ -415,5 +417,6 @@ int report_write_quiet(FILE *out, const struct report *rep)
                 a->n_checks - failed, a->n_checks);
     }
     if (rep->tlb) report_tlb_quiet(out, rep->tlb);
+    if (rep->latency) report_latency_quiet(out, rep->latency);
     return ferror(out) ? -1 : 0;
 }

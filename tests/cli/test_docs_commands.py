@@ -19,7 +19,8 @@ built binary for ./build/membench, and:
     nothing is measured. node-ref.json, which the docs check against, is saved first by a
     small run (`-s 2000000 -n 3 --save-reference node-ref.json`);
   - --tlb: `--tlb-max-pages 256 --repeat 1` unless --tlb-pages gives one point;
-  - --faults: `--faults-size 4` (MiB); --shootdown: `--shootdown-pages 1,33`; when not given;
+  - --faults: `--faults-size 4` (MiB); --shootdown: `--shootdown-pages 1,33`; --latency:
+    `--latency-size 8MiB`; when not given;
   - --dry-run commands run as written (nothing is allocated).
 Identical commands (after these rules) run once.
 
@@ -61,7 +62,7 @@ SKIPPED = {
 KERNELS = ("--copy", "--scale", "--add", "--triad", "--dot", "--read", "--write", "--nstream")
 STREAM_ROWS = {"--copy": "Copy", "--scale": "Scale", "--add": "Add", "--triad": "Triad",
                "--dot": "Dot", "--read": "Read", "--write": "Write", "--nstream": "Nstream"}
-PROBES = ("--tlb", "--faults", "--shootdown", "--timer")
+PROBES = ("--tlb", "--faults", "--shootdown", "--timer", "--latency")
 SIZE = 2000000
 TIME_LIMIT_S = 60
 
@@ -167,13 +168,15 @@ def small(args):
         args += ["--faults-size", "4"]
     if "--shootdown" in args and not option_values(args, "--shootdown-pages"):
         args += ["--shootdown-pages", "1,33"]
+    if "--latency" in args and not option_values(args, "--latency-size"):
+        args += ["--latency-size", "8MiB"]
     return args
 
 
 QUIET_LINE = re.compile(
     r"^(?:MB/s(?: [A-Z][a-z]+=[0-9.]+)+ threads=\d+ .*validated=(?:yes|no)"
     r"|threads=\d+ elements=\d+ bytes=\d+ planned"
-    r"|(?:tlb|faults|shootdown|timer): \S.*"
+    r"|(?:tlb|faults|shootdown|timer|latency): \S.*"
     r"|(?:PASS|FAIL) \d+ of \d+ checks.*)$")
 
 
@@ -302,6 +305,8 @@ class DocsCommandsTest(unittest.TestCase):
             self.assertIn("TLB shootdown (--shootdown):", text, what)
         if "--timer" in args:
             self.assertIn("Timer probe (--timer):", text, what)
+        if "--latency" in args:
+            self.assertRegex(text, r"(?m)^Latency: idle [0-9.]+ ns ", what)
         if runs_stream(args):
             kernels = [STREAM_ROWS[a] for a in args if a in STREAM_ROWS]
             for name in kernels or ["Copy", "Scale", "Add", "Triad"]:

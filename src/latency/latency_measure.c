@@ -1,0 +1,166 @@
+/* The idle measurement: the chase buffer (allocated, bound to its node, first-touched,
+ * verified in smaps, linked as one random cycle) and the timed repetitions on a bound core. */
+#include "src/latency/latency_chain.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "affinity/bind.h"
+#include "affinity/membind.h"
+#include "kernels/latency_chase.h"
+#include "kernels/tlb_probe.h"
+#include "src/base/clock.h"
+#include "src/base/interrupt.h"
+#include "src/base/log.h"
+#include "src/base/stats.h"
+
+#define SMAPS_PATH "/proc/self/smaps"
+#define ORDER_SEED 0x6c6174656e6379ull
+
+int latency_chain_setup(struct latency_chain *c, const struct topology *topo, int mem_node,
+                        uint64_t bytes, const struct mem_backend *backend,
+                        struct latency_point *out)
+{
+    memset(c, 0, sizeof(*c));
+    char why[300];
+    out->mem_node = mem_node;
+    out->pages = backend->name;
+    if (backend->alloc(&c->region, (size_t)bytes, why, sizeof(why)) != 0) {
+        log_error("--latency: %s", why);
+        return EXIT_RESOURCE;
+    }
+    c->backend = backend;
+    c->base = c->region.base;
+    c->n = (size_t)(bytes / LATENCY_LINE_BYTES);
+    out->buffer_bytes = (uint64_t)c->n * LATENCY_LINE_BYTES;
+    out->lines = c->n;
+    out->mem_bound = membind_area(topo, c->base, c->region.bytes, mem_node, why, sizeof(why)) == 0;
+    if (!out->mem_bound && topo->facts.numa_nodes > 1) {
+        log_error("--latency: %s; the memory would not be on node %d as reported: check that "
+                  "the kernel has NUMA support (numactl --hardware)",
+                  why, mem_node);
+        return EXIT_RESOURCE;
+    }
+    memset(c->base, 0, c->region.bytes); /* first touch, after the binding */
+    backing_verify(SMAPS_PATH, backend, (uintptr_t)c->base, (uintptr_t)(c->base + c->region.bytes),
+                   c->region.how, &out->backing);
+    c->order = malloc(c->n * sizeof(uint32_t));
+    if (!c->order) {
+        log_error("--latency: out of memory for the chase order (%zu lines); give a smaller "
+                  "--latency-size",
+                  c->n);
+        return EXIT_RESOURCE;
+    }
+    /* no hop stays in a 4 KiB page, nor in a page of the size really mapped */
+    uint64_t page = out->backing.page_size_bytes > PAGE_4K ? out->backing.page_size_bytes : PAGE_4K;
+    size_t page_lines = (size_t)(page / LATENCY_LINE_BYTES);
+    if (page_lines >= c->n) page_lines = LATENCY_LINES_PER_4K;
+    /* a buffer of one and a half 1 GiB pages cannot alternate pages: 4 KiB pages then */
+    if (latency_order_build(c->order, c->n, page_lines, ORDER_SEED) != 0)
+        page_lines = LATENCY_LINES_PER_4K;
+    if ((page_lines == LATENCY_LINES_PER_4K &&
+         latency_order_build(c->order, c->n, page_lines, ORDER_SEED) != 0) ||
+        !latency_order_check(c->order, c->n, page_lines, why, sizeof(why))) {
+        snprintf(out->why, sizeof(out->why), "the chase order is not valid: %.250s", why);
+        log_error("--latency: %s", out->why);
+        return EXIT_FAILED;
+    }
+    latency_chain_link(c->base, c->order, c->n);
+    c->cursor = c->base + (size_t)c->order[0] * LATENCY_LINE_BYTES;
+    c->valid = true;
+    return EXIT_OK;
+}
+
+double latency_chain_rep(struct latency_chain *c)
+{
+    double t0 = timer_now();
+    void *end = latency_chase(c->cursor, c->hops);
+    double dt = timer_now() - t0;
+    c->pos = (size_t)((c->pos + c->hops) % c->n);
+    if (end != c->base + (size_t)c->order[c->pos] * LATENCY_LINE_BYTES) c->valid = false;
+    c->cursor = end;
+    return dt * 1e9 / (double)c->hops;
+}
+
+void latency_chain_calibrate(struct latency_chain *c)
+{
+    c->hops = 1u << 12;
+    for (;;) {
+        double t0 = timer_now();
+        latency_chain_rep(c);
+        if (timer_now() - t0 >= LATENCY_REP_TARGET_S / 4 || c->hops >= (1ull << 36)) break;
+        c->hops *= 2;
+    }
+    c->hops *= 4;
+}
+
+void latency_chain_free(struct latency_chain *c)
+{
+    if (c->backend) c->backend->release(&c->region);
+    free(c->order);
+    memset(c, 0, sizeof(*c));
+}
+
+/* Idle repetitions on an already set-up chain; the thread is bound. */
+static int idle_reps(struct latency_chain *c, struct latency_point *out)
+{
+    double ns[LATENCY_IDLE_REPS];
+    out->core_ghz = tlb_core_ghz_estimate();
+    latency_chain_calibrate(c);
+    latency_chain_rep(c); /* warm-up: TLB and page tables as in the timed ones */
+    int reps = 0;
+    for (; reps < LATENCY_IDLE_REPS && !interrupt_signal(); reps++)
+        ns[reps] = latency_chain_rep(c);
+    out->core_ghz_after = tlb_core_ghz_estimate();
+    out->hops = c->hops;
+    out->repetitions = reps;
+    if (reps == 0) {
+        snprintf(out->why, sizeof(out->why), "interrupted before the first repetition");
+        return EXIT_OK;
+    }
+    out->ns = median_sorting(ns, (size_t)reps);
+    out->ns_min = ns[0];
+    out->ns_max = ns[reps - 1];
+    out->measured = true;
+    out->validated = c->valid;
+    if (!c->valid) {
+        snprintf(out->why, sizeof(out->why),
+                 "the chase did not end on the line its order predicts: the buffer was changed "
+                 "under it or a load returned a wrong value");
+        log_error("--latency: %s", out->why);
+        return EXIT_FAILED;
+    }
+    return EXIT_OK;
+}
+
+int latency_measure_on(struct latency_chain *c, const struct topology *topo, int pu, int mem_node,
+                       uint64_t bytes, const struct mem_backend *backend, struct latency_point *out)
+{
+    memset(out, 0, sizeof(*out));
+    memset(c, 0, sizeof(*c));
+    out->cpu = pu;
+    bool bound = false;
+    bind_this_thread(topo, BIND_LIST, pu, &bound);
+    if (!bound) {
+        log_error("--latency: cannot bind the chasing thread to PU %d; check taskset or the "
+                  "cgroup's cpuset",
+                  pu);
+        return EXIT_RESOURCE;
+    }
+    int rc = latency_chain_setup(c, topo, mem_node, bytes, backend, out);
+    if (rc == EXIT_OK) rc = idle_reps(c, out);
+    return rc;
+}
+
+int latency_measure(const struct topology *topo, int pu, int mem_node, uint64_t bytes,
+                    const struct mem_backend *backend, struct latency_point *out)
+{
+    struct latency_chain c;
+    int rc = latency_measure_on(&c, topo, pu, mem_node, bytes, backend, out);
+    latency_chain_free(&c);
+    bool bound;
+    bind_this_thread(topo, BIND_NONE, -1, &bound);
+    return rc;
+}

@@ -1,0 +1,189 @@
+/* Planning --latency before anything is measured: the chasing PU and memory node, the buffer
+ * (4x the chasing core's LLC, the STREAM rule's source), the page backing, the load threads,
+ * and whether it all fits in memory. */
+#include "src/latency/latency.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "affinity/membind.h"
+#include "affinity/policy.h"
+#include "kernels/latency_chase.h"
+#include "src/base/log.h"
+#include "src/sys/memory_budget.h"
+
+static int plan_cpu(const struct latency_request *r, const struct topology *topo,
+                    struct latency_plan *plan)
+{
+    if (r->cpu >= 0) {
+        if (!hwloc_bitmap_isset(topo->usable, (unsigned)r->cpu)) {
+            char list[128];
+            hwloc_bitmap_list_snprintf(list, sizeof(list), topo->usable);
+            log_error("--latency: PU %d is not one this process may use (allowed: %s); pick one "
+                      "of those",
+                      r->cpu, list);
+            return EXIT_USAGE;
+        }
+        plan->cpu = r->cpu;
+    } else {
+        plan->cpu = hwloc_bitmap_first(topo->usable);
+        if (plan->cpu < 0) {
+            log_error("--latency: no usable PU to run the chase on; check taskset or the cgroup");
+            return EXIT_RESOURCE;
+        }
+    }
+    plan->mem_node = r->mem_node >= 0 ? r->mem_node : membind_local_node(topo, plan->cpu);
+    if (plan->mem_node < 0) plan->mem_node = 0; /* hwloc shows no node: the machine's memory */
+    if (!membind_node_exists(topo, plan->mem_node)) {
+        log_error("--latency: NUMA node %d does not exist here (hwloc shows %d node%s); pick "
+                  "another memory node",
+                  plan->mem_node, topo->facts.numa_nodes, topo->facts.numa_nodes == 1 ? "" : "s");
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+static int plan_size(const struct latency_request *r, const struct topology *topo,
+                     struct latency_plan *plan)
+{
+    int count = 0;
+    llc_in_use(topo, &plan->cpu, 1, &count, &plan->llc_bytes);
+    char llc[32];
+    format_bytes(plan->llc_bytes, llc, sizeof(llc));
+    double multiple = LATENCY_LLC_MULTIPLE;
+    if (r->size_given && r->size.kind == SIZE_BYTES) {
+        plan->bytes = r->size.bytes;
+        snprintf(plan->size_rule, sizeof(plan->size_rule), "--latency-size %s", r->size.text);
+    } else {
+        if (r->size_given) multiple = r->size.llc_multiple;
+        if (plan->llc_bytes == 0) {
+            log_error("--latency: the last-level cache of PU %d is unknown (hwloc and sysfs "
+                      "report none); give the buffer size with --latency-size, e.g. 1GiB",
+                      plan->cpu);
+            return EXIT_RESOURCE;
+        }
+        double bytes = multiple * (double)plan->llc_bytes;
+        if (bytes > (double)LATENCY_MAX_LINES * LATENCY_LINE_BYTES) {
+            log_error("--latency: %gx the %s LLC is more than the chase can index (256 GiB); "
+                      "give --latency-size",
+                      multiple, llc);
+            return EXIT_USAGE;
+        }
+        plan->bytes = (uint64_t)bytes;
+        snprintf(plan->size_rule, sizeof(plan->size_rule), "%gx the %s LLC of PU %d", multiple, llc,
+                 plan->cpu);
+    }
+    if (plan->bytes < LATENCY_MIN_BYTES) plan->bytes = LATENCY_MIN_BYTES;
+    if (plan->bytes > (uint64_t)LATENCY_MAX_LINES * LATENCY_LINE_BYTES) {
+        log_error("--latency-size %s: more than the chase can index (256 GiB); give less",
+                  r->size.text);
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+/* --pages as given (all or nothing), else the first of 2m (a reserved pool that can serve the
+ * buffer), thp (madvise mode) and 4k, with the reasons the others were passed over. */
+static int plan_pages(const struct latency_request *r, struct latency_plan *plan)
+{
+    char why[300];
+    uint64_t round = PAGE_2M; /* the probes need the whole buffer */
+    uint64_t need = (plan->bytes + round - 1) / round * round;
+    if (r->n_pages > 1) {
+        log_error("--latency: give one --pages value (4k, thp, 2m, 1g or default), not a list");
+        return EXIT_USAGE;
+    }
+    if (r->n_pages == 1) {
+        plan->backend = mem_backend_find(r->pages[0]);
+        if (!plan->backend) {
+            log_error("--latency: --pages %s is not a page backing", r->pages[0]);
+            return EXIT_USAGE;
+        }
+        if (!r->dry_run && plan->backend->probe(&mem_env_system, need, why, sizeof(why)) != 0) {
+            log_error("--latency --pages %s: %s", r->pages[0], why);
+            return EXIT_RESOURCE;
+        }
+        return EXIT_OK;
+    }
+    plan->pages_automatic = true;
+    const struct mem_backend *b2m = mem_backend_find("2m"), *thp = mem_backend_find("thp");
+    char why_thp[200];
+    if (b2m->probe(&mem_env_system, need, why, sizeof(why)) == 0) {
+        plan->backend = b2m;
+    } else if (thp->probe(&mem_env_system, need, why_thp, sizeof(why_thp)) == 0) {
+        plan->backend = thp;
+        snprintf(plan->pages_why, sizeof(plan->pages_why), "no hugetlb pages: %.250s", why);
+    } else {
+        plan->backend = mem_backend_find("4k");
+        snprintf(plan->pages_why, sizeof(plan->pages_why),
+                 "no hugetlb pages (%.120s) and no THP "
+                 "(%.120s)",
+                 why, why_thp);
+    }
+    return EXIT_OK;
+}
+
+/* One PU per core other than the chasing one, cores in logical order (compact). */
+static int plan_load(const struct topology *topo, struct latency_plan *plan)
+{
+    int cores = hwloc_get_nbobjs_by_type(topo->hw, HWLOC_OBJ_CORE);
+    plan->load_pus = calloc((size_t)(cores > 0 ? cores : 1), sizeof(int));
+    if (!plan->load_pus) {
+        log_error("out of memory planning the latency load threads");
+        return EXIT_RESOURCE;
+    }
+    hwloc_obj_t mine = hwloc_get_pu_obj_by_os_index(topo->hw, (unsigned)plan->cpu);
+    for (int c = 0; c < cores && plan->n_load < LATENCY_MAX_LOAD_THREADS; c++) {
+        hwloc_obj_t core = hwloc_get_obj_by_type(topo->hw, HWLOC_OBJ_CORE, (unsigned)c);
+        if (!core || !core->cpuset || (mine && hwloc_bitmap_isset(core->cpuset, mine->os_index)))
+            continue;
+        hwloc_bitmap_t pus = hwloc_bitmap_dup(core->cpuset);
+        hwloc_bitmap_and(pus, pus, topo->usable);
+        int pu = hwloc_bitmap_first(pus);
+        hwloc_bitmap_free(pus);
+        if (pu >= 0) plan->load_pus[plan->n_load++] = pu;
+    }
+    return EXIT_OK;
+}
+
+int latency_plan_build(const struct latency_request *r, const struct topology *topo,
+                       const struct sys_info *sys, struct latency_plan *plan)
+{
+    memset(plan, 0, sizeof(*plan));
+    if (!r->enabled) return EXIT_OK;
+    plan->enabled = true;
+    plan->dry_run = r->dry_run;
+    plan->matrix = r->matrix;
+    if (!topo->facts.this_system && !r->dry_run) {
+        log_error("--latency measures this machine, but %s describes another; unset it, or add "
+                  "--dry-run",
+                  topo->facts.source);
+        return EXIT_USAGE;
+    }
+    int rc = plan_cpu(r, topo, plan);
+    if (rc == EXIT_OK) rc = plan_size(r, topo, plan);
+    if (rc == EXIT_OK) rc = plan_pages(r, plan);
+    if (rc == EXIT_OK && r->loaded) rc = plan_load(topo, plan);
+    if (rc != EXIT_OK) return rc;
+    plan->loaded = r->loaded && plan->n_load > 0;
+    /* the chase buffer and its order (4 bytes a line), and each load thread's arrays */
+    uint64_t need = plan->bytes + plan->bytes / LATENCY_LINE_BYTES * 4;
+    if (plan->loaded) need += (uint64_t)plan->n_load * plan->bytes;
+    struct memory_budget budget;
+    memory_budget_of(sys, &budget);
+    if (!r->dry_run && !memory_budget_fits(&budget, need)) {
+        char detail[120];
+        snprintf(detail, sizeof(detail), " (the chase buffer and %d load thread%s' arrays)",
+                 plan->n_load, plan->n_load == 1 ? "" : "s");
+        return memory_budget_check(&budget, need, "--latency needs", detail,
+                                   "free memory, or give a smaller --latency-size");
+    }
+    return EXIT_OK;
+}
+
+void latency_plan_free(struct latency_plan *plan)
+{
+    free(plan->load_pus);
+    plan->load_pus = NULL;
+}

@@ -1,0 +1,282 @@
+/* --latency: the idle chase, then the loaded curve: the chase on its core while one load
+ * thread per other core (compact, bound) streams b = s * a over its own arrays, pausing
+ * `delay` spin iterations between chunks, from the longest delay down to none (MLC's -d
+ * steps). At each step the chase's ns per load and the load threads' bandwidth are taken over
+ * the same timed windows. */
+#include "src/latency/latency.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "affinity/bind.h"
+#include "affinity/membind.h"
+#include "affinity/thread_start.h"
+#include "kernels/latency_chase.h"
+#include "src/base/clock.h"
+#include "src/base/interrupt.h"
+#include "src/base/log.h"
+#include "src/base/stats.h"
+#include "src/base/warnings.h"
+#include "src/latency/latency_chain.h"
+
+#define CHUNK_DOUBLES 512 /* 4 KiB read + 4 KiB written per chunk */
+#define SETTLE_S 0.02
+#define STEP_STOP (-2)
+#define STEP_WAIT (-1)
+
+static const uint64_t delays[] = {50000, 20000, 10000, 5000, 2000, 1000, 500, 200, 100, 0};
+#define N_DELAYS (sizeof(delays) / sizeof(delays[0]))
+
+struct load_counter {
+    _Alignas(64) _Atomic uint64_t bytes;
+};
+
+struct load_team {
+    const struct latency_plan *plan;
+    const struct topology *topo;
+    const struct mem_backend *backend;
+    _Atomic int step;
+    _Atomic int ready, failed;
+    struct load_counter *counters;
+    char why[300];
+};
+
+static uint64_t load_bytes(struct load_team *t)
+{
+    uint64_t sum = 0;
+    for (int i = 0; i < t->plan->n_load; i++)
+        sum += atomic_load_explicit(&t->counters[i].bytes, memory_order_relaxed);
+    return sum;
+}
+
+static void load_thread(struct load_team *t, int i)
+{
+    bool bound = false;
+    bind_this_thread(t->topo, BIND_LIST, t->plan->load_pus[i], &bound);
+    struct mem_region r = {0};
+    char why[300];
+    uint64_t bytes = t->plan->bytes;
+    int ok = t->backend->alloc(&r, (size_t)bytes, why, sizeof(why)) == 0;
+    if (ok && membind_area(t->topo, r.base, r.bytes, t->plan->mem_node, why, sizeof(why)) != 0 &&
+        t->topo->facts.numa_nodes > 1)
+        ok = 0;
+    if (!ok || !bound) {
+        if (!bound) snprintf(why, sizeof(why), "cannot bind to PU %d", t->plan->load_pus[i]);
+#pragma omp critical(latency_load_why)
+        snprintf(t->why, sizeof(t->why), "load thread %d: %.250s", i, why);
+        atomic_store(&t->failed, 1);
+    }
+    size_t n = ok ? (size_t)(bytes / 2 / sizeof(double)) / CHUNK_DOUBLES * CHUNK_DOUBLES : 0;
+    double *a = r.base, *b = ok ? a + n : NULL;
+    for (size_t k = 0; k < 2 * n; k++) /* first touch by the thread that streams them */
+        a[k] = 1.0;
+    atomic_fetch_add(&t->ready, 1);
+    size_t at = 0;
+    int s;
+    while ((s = atomic_load_explicit(&t->step, memory_order_relaxed)) != STEP_STOP) {
+        if (s < 0 || n == 0) {
+            latency_spin(1000);
+            continue;
+        }
+        latency_load_chunk(b + at, a + at, CHUNK_DOUBLES, 1.0000001);
+        at = at + CHUNK_DOUBLES >= n ? 0 : at + CHUNK_DOUBLES;
+        atomic_fetch_add_explicit(&t->counters[i].bytes, 2 * CHUNK_DOUBLES * sizeof(double),
+                                  memory_order_relaxed);
+        latency_spin(delays[s]);
+    }
+    if (ok) t->backend->release(&r);
+}
+
+/* Thread 0: the chase, one step after the other. */
+static void chase_steps(struct load_team *t, struct latency_chain *c, struct latency_result *out)
+{
+    while (atomic_load(&t->ready) < t->plan->n_load)
+        latency_spin(1000);
+    if (atomic_load(&t->failed)) return;
+    for (size_t s = 0; s < N_DELAYS && !interrupt_signal(); s++) {
+        atomic_store(&t->step, (int)s);
+        double t0 = timer_now();
+        while (timer_now() - t0 < SETTLE_S)
+            latency_chain_rep(c);
+        double ns[LATENCY_LOADED_REPS], mbps[LATENCY_LOADED_REPS];
+        for (int r = 0; r < LATENCY_LOADED_REPS; r++) {
+            uint64_t b0 = load_bytes(t);
+            double w0 = timer_now();
+            ns[r] = latency_chain_rep(c);
+            double w1 = timer_now();
+            mbps[r] = (double)(load_bytes(t) - b0) / (w1 - w0) * 1e-6;
+        }
+        struct latency_step *st = &out->steps[out->n_steps++];
+        st->delay = delays[s];
+        st->ns = median_sorting(ns, LATENCY_LOADED_REPS);
+        st->bandwidth_mbps = median_sorting(mbps, LATENCY_LOADED_REPS);
+    }
+}
+
+/* The load threads' arrays: the chase's backing, but THP (else 4 KB) instead of a hugetlb
+ * pool that was sized for the chase alone. */
+static const struct mem_backend *load_backend(const struct latency_plan *plan)
+{
+    if (plan->backend->kind != BACKING_HUGETLB) return plan->backend;
+    char why[200];
+    const struct mem_backend *thp = mem_backend_find("thp");
+    return thp->probe(&mem_env_system, PAGE_2M, why, sizeof(why)) == 0 ? thp
+                                                                       : mem_backend_find("4k");
+}
+
+static int loaded_curve(const struct latency_plan *plan, const struct topology *topo,
+                        struct latency_chain *c, struct latency_result *out)
+{
+    char why[300];
+    unsigned threads = (unsigned)plan->n_load + 1;
+    if (threads_can_start(threads, why, sizeof(why)) != 0) {
+        log_error("--latency: %s", why);
+        return EXIT_RESOURCE;
+    }
+    struct load_team t = {.plan = plan, .topo = topo, .backend = load_backend(plan)};
+    atomic_init(&t.step, STEP_WAIT);
+    atomic_init(&t.ready, 0);
+    atomic_init(&t.failed, 0);
+    t.counters = aligned_alloc(64, (size_t)plan->n_load * sizeof(*t.counters));
+    if (!t.counters) {
+        log_error("--latency: out of memory for the load threads");
+        return EXIT_RESOURCE;
+    }
+    for (int i = 0; i < plan->n_load; i++)
+        atomic_init(&t.counters[i].bytes, 0);
+    omp_set_dynamic(0);
+#pragma omp parallel num_threads(threads)
+    {
+        int id = omp_get_thread_num();
+        if (id == 0) {
+            chase_steps(&t, c, out);
+            atomic_store(&t.step, STEP_STOP);
+        } else {
+            load_thread(&t, id - 1);
+        }
+    }
+    free(t.counters);
+    if (atomic_load(&t.failed)) {
+        log_error("--latency: the loaded curve cannot run: %s; free memory or give a smaller "
+                  "--latency-size",
+                  t.why);
+        return EXIT_RESOURCE;
+    }
+    out->loaded_measured = out->n_steps == N_DELAYS;
+    if (!out->loaded_measured)
+        snprintf(out->loaded_why, sizeof(out->loaded_why), "interrupted after %zu of %zu steps",
+                 out->n_steps, N_DELAYS);
+    return EXIT_OK;
+}
+
+static void fill_config(const struct latency_plan *plan, struct latency_result *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->dry_run = plan->dry_run;
+    snprintf(out->size_rule, sizeof(out->size_rule), "%s", plan->size_rule);
+    out->llc_bytes = plan->llc_bytes;
+    out->idle.cpu = plan->cpu;
+    out->idle.mem_node = plan->mem_node;
+    out->idle.buffer_bytes = plan->bytes / LATENCY_LINE_BYTES * LATENCY_LINE_BYTES;
+    out->idle.lines = plan->bytes / LATENCY_LINE_BYTES;
+    out->idle.pages = plan->backend->name;
+    out->load_threads = plan->loaded ? plan->n_load : 0;
+    if (!plan->loaded)
+        snprintf(out->loaded_why, sizeof(out->loaded_why), "%s",
+                 plan->n_load == 0
+                     ? "one core only: no other core to load the memory, so the loaded curve is "
+                       "not measurable; idle latency only"
+                     : "not asked for");
+    if (plan->pages_automatic && plan->pages_why[0])
+        WARNINGS_ADD(out, "the chase runs on %s pages: %s", plan->backend->name, plan->pages_why);
+}
+
+void latency_describe(const struct latency_plan *plan, struct latency_result *out)
+{
+    fill_config(plan, out);
+}
+
+/* --matrix numa: idle latency from the first usable PU of each node to each node's memory. */
+static int matrix(const struct latency_plan *plan, const struct topology *topo,
+                  struct latency_result *out)
+{
+    int nodes = hwloc_get_nbobjs_by_type(topo->hw, HWLOC_OBJ_NUMANODE);
+    out->pairs = calloc((size_t)(nodes > 0 ? nodes * nodes : 1), sizeof(*out->pairs));
+    if (!out->pairs) {
+        log_error("--latency: out of memory for the matrix");
+        return EXIT_RESOURCE;
+    }
+    for (int i = 0; i < nodes; i++) {
+        hwloc_obj_t from = hwloc_get_obj_by_type(topo->hw, HWLOC_OBJ_NUMANODE, (unsigned)i);
+        hwloc_bitmap_t pus = hwloc_bitmap_dup(from->cpuset);
+        hwloc_bitmap_and(pus, pus, topo->usable);
+        int pu = hwloc_bitmap_first(pus);
+        hwloc_bitmap_free(pus);
+        if (pu < 0) continue; /* a memory-only node, or none of its PUs usable */
+        for (int j = 0; j < nodes && !interrupt_signal(); j++) {
+            hwloc_obj_t to = hwloc_get_obj_by_type(topo->hw, HWLOC_OBJ_NUMANODE, (unsigned)j);
+            struct latency_point p;
+            int rc = latency_measure(topo, pu, (int)to->os_index, plan->bytes, plan->backend, &p);
+            if (rc != EXIT_OK) return rc;
+            out->pairs[out->n_pairs++] =
+                (struct latency_pair){(int)from->os_index, (int)to->os_index, pu, p.ns};
+        }
+    }
+    return EXIT_OK;
+}
+
+int run_latency(const struct latency_plan *plan, const struct topology *topo,
+                struct latency_result *out)
+{
+    fill_config(plan, out);
+    struct latency_chain c;
+    int rc = latency_measure_on(&c, topo, plan->cpu, plan->mem_node, plan->bytes, plan->backend,
+                                &out->idle);
+    if (rc == EXIT_OK && plan->loaded && !interrupt_signal())
+        rc = loaded_curve(plan, topo, &c, out);
+    latency_chain_free(&c);
+    bool bound;
+    bind_this_thread(topo, BIND_NONE, -1, &bound);
+    if (rc == EXIT_OK && plan->matrix && !interrupt_signal()) rc = matrix(plan, topo, out);
+    if (rc != EXIT_OK) return rc;
+    const struct latency_point *p = &out->idle;
+    if (!p->backing.verified)
+        WARNINGS_ADD(out, "%s",
+                     p->backing.mismatch[0] ? p->backing.mismatch
+                                            : "the chase's pages could not be verified");
+    else if (p->backing.page_size_bytes < PAGE_2M && strcmp(p->pages, "4k") != 0)
+        WARNINGS_ADD(out,
+                     "--pages %s: only %.0f%% of the buffer is on transparent huge pages, so "
+                     "most hops also miss the TLB",
+                     p->pages, 100.0 * p->backing.thp_fraction);
+    if (!p->mem_bound)
+        WARNINGS_ADD(out,
+                     "the memory binding to node %d failed (one NUMA node: all memory is "
+                     "there anyway)",
+                     p->mem_node);
+    if (p->core_ghz > 0 && p->core_ghz_after > 0 &&
+        fabs(p->core_ghz_after - p->core_ghz) > 0.05 * p->core_ghz)
+        WARNINGS_ADD(out,
+                     "the core clock moved during the chase (%.2f GHz before, %.2f after): "
+                     "cycles use the mean",
+                     p->core_ghz, p->core_ghz_after);
+    if (plan->llc_bytes && p->buffer_bytes < LATENCY_LLC_MULTIPLE * plan->llc_bytes)
+        WARNINGS_ADD(out,
+                     "the buffer is below 4x the LLC of PU %d: part of the chase hits the cache, "
+                     "so this is not memory latency",
+                     p->cpu);
+    out->stopped = interrupt_signal() != 0;
+    out->measured = p->measured;
+    return EXIT_OK;
+}
+
+void latency_result_free(struct latency_result *out)
+{
+    free(out->pairs);
+    out->pairs = NULL;
+    out->n_pairs = 0;
+}
