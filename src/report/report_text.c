@@ -4,6 +4,8 @@
 #include "src/base/interrupt.h"
 #include "src/probes/probes.h"
 #include "src/report/report.h"
+#include "src/report/report_locality.h"
+#include "src/report/report_matrix.h"
 #include "src/report/report_tlb.h"
 
 #define RULE "-------------------------------------------------------------\n"
@@ -172,6 +174,14 @@ static void write_config(FILE *out, const struct report *rep, size_t index)
             c->tuned ? " -- a TUNED run under STREAM's rules" : "");
     write_placement(out, r);
     write_backing(out, r);
+    if (!r->measured) return;
+    char against[48], line[300];
+    if (c->numa_cell)
+        snprintf(against, sizeof(against), "NUMA node %d (bound there)", c->mem_node);
+    else
+        snprintf(against, sizeof(against), "their thread's NUMA node");
+    locality_text(&r->locality, against, line, sizeof(line));
+    fprintf(out, "Memory: %s\n", line);
 }
 
 static void write_reductions(FILE *out, const struct run_result *r)
@@ -364,7 +374,8 @@ static void write_acceptance(FILE *out, const struct acceptance_result *a)
 int report_write_text(FILE *out, const struct report *rep)
 {
     write_system(out, rep);
-    for (size_t i = 0; i < rep->n_runs; i++) {
+    if (report_is_matrix(rep)) report_matrix_text(out, rep);
+    for (size_t i = 0; i < rep->n_runs && !report_is_matrix(rep); i++) {
         write_config(out, rep, i);
         if (rep->runs[i].measured)
             write_results(out, &rep->runs[i], rep->prov.peak_mbps);
@@ -375,7 +386,7 @@ int report_write_text(FILE *out, const struct report *rep)
     if (rep->tlb) report_tlb_text(out, rep->tlb);
     if (rep->dry_run)
         fprintf(out, "Dry run: nothing was allocated or measured.\n");
-    else if (rep->n_runs > 1)
+    else if (rep->n_runs > 1 && !report_is_matrix(rep))
         write_summary(out, rep);
     report_probes_text(out, rep->probes);
     write_acceptance(out, &rep->acceptance);
