@@ -301,20 +301,17 @@ static void check_locality(const struct team *tm, const int *pus_start, struct r
     if (!loc->verified || loc->local_fraction >= LOCALITY_MIN_FRACTION) return;
     if (cfg->numa_cell)
         WARNINGS_ADD(out,
-                     "only %.1f%% of sampled pages are on NUMA node %d, where this cell binds "
-                     "them (%llu pages, %llu not present): node %d may be short of free memory "
-                     "(see numactl -H), or a memory policy overrides the binding",
+                     "only %.1f%% of sampled pages on NUMA node %d, where the cell binds them "
+                     "(%llu pages): the node may lack free memory (numactl -H), or a memory "
+                     "policy overrides the binding",
                      100.0 * loc->local_fraction, cfg->mem_node,
-                     (unsigned long long)loc->pages_sampled, (unsigned long long)loc->pages_absent,
-                     cfg->mem_node);
+                     (unsigned long long)loc->pages_sampled);
     else
         WARNINGS_ADD(out,
-                     "only %.1f%% of sampled pages are on their thread's NUMA node (%llu pages, "
-                     "%llu not present): remote memory lowers the rates; likely a memory policy "
-                     "(numactl --membind/--interleave: run without it) or unbound threads (use "
-                     "--bind compact or scatter)",
-                     100.0 * loc->local_fraction, (unsigned long long)loc->pages_sampled,
-                     (unsigned long long)loc->pages_absent);
+                     "only %.1f%% of sampled pages on their thread's NUMA node (%llu pages): "
+                     "remote memory; a memory policy (numactl --membind/--interleave: drop it) "
+                     "or unbound threads (use --bind)",
+                     100.0 * loc->local_fraction, (unsigned long long)loc->pages_sampled);
 }
 
 /* The time limit has passed: what took the time, and the remedy that fits the arrays' size. */
