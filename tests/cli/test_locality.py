@@ -96,6 +96,11 @@ class LocalityTest(MembenchTestCase):
     def test_dry_run_reports_no_locality(self):
         doc = self.run_json(RUN + ["--dry-run"])
         self.assertNotIn("locality", doc["runs"][0])
+        out, _ = self.run_ok(RUN + ["--dry-run", "--format", "csv"])
+        rows = list(csv.DictReader(io.StringIO(out)))
+        self.assertEqual(rows[0]["local_fraction"], "")  # nothing measured: empty, not 0
+        out, _ = self.run_ok(RUN + ["--dry-run"])
+        self.assertNotIn("Memory:", out)
 
     def test_tlb_probe_reports_its_pages(self):
         args = ["--tlb", "--tlb-pages", "16", "--repeat", "2"]
