@@ -411,10 +411,12 @@ int report_write_quiet(FILE *out, const struct report *rep)
         for (int k = 0; k < r->n_results; k++)
             fprintf(out, " %s=%.1f", kernel_table[r->results[k].kernel].name,
                     r->results[k].best_rate_mbps);
-        fprintf(out, " threads=%u bind=%s pages=%s elements=%llu type=%s validated=%s\n",
-                r->config.threads, r->config.bind, r->config.pages,
-                (unsigned long long)r->config.elements, elem_type_name(r->config.type),
-                r->validation.passed ? "yes" : "NO");
+        fprintf(out, " threads=%u bind=%s pages=%s elements=%llu type=%s", r->config.threads,
+                r->config.bind, r->config.pages, (unsigned long long)r->config.elements,
+                elem_type_name(r->config.type));
+        if (r->config.numa_cell)
+            fprintf(out, " cpu_node=%d mem_node=%d", r->config.cpu_node, r->config.mem_node);
+        fprintf(out, " validated=%s\n", r->validation.passed ? "yes" : "NO");
     }
     report_probes_quiet(out, rep->probes);
     const struct acceptance_result *a = &rep->acceptance;

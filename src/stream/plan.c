@@ -119,7 +119,7 @@ static int place_cell(const struct topology *topo, int cpu, int mem, struct run_
     r->threads = (unsigned)placement_numa_node(topo, cpu, r->pus, MAX_THREADS);
     r->threads_from = "cores of the NUMA node (--matrix)";
     r->bind_kind = BIND_COMPACT;
-    snprintf(r->bind, sizeof(r->bind), "compact on NUMA node %d", cpu);
+    snprintf(r->bind, sizeof(r->bind), "compact:node%d", cpu);
     r->numa_cell = true;
     r->cpu_node = cpu;
     r->mem_node = mem;

@@ -124,6 +124,15 @@ class MeasuredMatrixTest(MembenchTestCase):
             self.assertIn("NOTE: this machine has one NUMA node: the matrix is 1x1", out)
             self.assertRegex(out, r"\n      0 +\d+\.\d\n")
 
+    def test_quiet_line_per_cell(self):
+        out, _ = self.run_ok(MATRIX + ["-q"])
+        lines = out.splitlines()
+        self.assertTrue(lines)
+        for line in lines:
+            self.assertRegex(line, r"^MB/s Triad=[0-9.]+ threads=\d+ bind=compact:node(\d+) "
+                                   r"pages=\S+ elements=2000000 type=double cpu_node=\1 "
+                                   r"mem_node=\d+ validated=yes$")
+
     def test_csv_names_the_nodes(self):
         out, _ = self.run_ok(MATRIX + ["--format", "csv"])
         rows = list(csv.DictReader(io.StringIO(out)))
