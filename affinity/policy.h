@@ -38,6 +38,14 @@ int bind_text_is_list(const char *text);
 int placement_plan(const struct topology *topo, const struct bind_spec *spec, int n, int *pus,
                    char *why, size_t why_len);
 
+/* The NUMA nodes of the topology (logical indexes 0..n-1). */
+int numa_node_count(const struct topology *topo);
+
+/* One PU per allowed core of NUMA node `node` (logical index), cores in logical order (compact
+ * within the node), at most max. Returns how many: 0 for a node without usable cores (memory
+ * only, or outside this process's cpuset). */
+int placement_numa_node(const struct topology *topo, int node, int *pus, int max);
+
 /* LLC instances and bytes that cover the given PUs (all allowed PUs when pus is NULL). */
 void llc_in_use(const struct topology *topo, const int *pus, int n, int *count, uint64_t *bytes);
 

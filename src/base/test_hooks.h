@@ -22,6 +22,8 @@ struct test_hooks {
     bool group_by_hostname;
     bool stop_before_report; /* cluster runs: raise SIGSTOP instead of reporting (a hung node) */
     double cluster_grace_s;  /* cluster runs: the deadline's grace instead of 30 s; 0 = as is */
+    int move_pages_errno;    /* page locality: move_pages(2) fails with this errno; 0 = as is */
+    int pages_on_node; /* page locality: 1 + the OS node every page is reported on; 0 = as is */
 };
 
 extern const struct test_hooks *test_hooks;

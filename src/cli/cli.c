@@ -335,6 +335,24 @@ static int check_tlb_options(const struct options *o)
     return 0;
 }
 
+/* --matrix plans its own runs: one per NUMA node pair, threads one per core of the row's node. */
+static int check_matrix_options(const struct options *o)
+{
+    if (!o->matrix) return 0;
+    const char *clash = o->n_threads        ? "--threads (each row runs one thread per core)"
+                        : o->n_binds        ? "--bind (each row binds to its node's cores)"
+                        : o->per_domain     ? "--per-domain (every cell is one domain pair)"
+                        : o->acceptance     ? "--acceptance (it judges one run)"
+                        : o->checks         ? "--expect/--reference (they judge one run)"
+                        : o->save_reference ? "--save-reference (it records one run)"
+                        : o->n_sizes > 1    ? "a --size list (give one size)"
+                        : o->n_pages > 1    ? "a --pages list (give one backing)"
+                        : o->n_stores > 1   ? "a --stores list (give one kind)"
+                                            : NULL;
+    if (clash) return option_error("--matrix numa plans its own runs and cannot take %s", clash);
+    return 0;
+}
+
 /* A verdict must check what it names: the profile as documented, kernels that run. */
 static int check_verdict_options(const struct options *o, const struct parser *p)
 {
@@ -433,6 +451,8 @@ void cli_stream_request(const struct options *o, struct stream_request *r)
         .binds = o->binds,
         .n_binds = o->n_binds,
         .per_domain = o->per_domain,
+        .matrix = o->matrix,
+        .dry_run = o->dry_run,
         .stores = o->stores,
         .n_stores = o->n_stores,
         .ntimes = o->ntimes,
@@ -525,6 +545,8 @@ enum cli_action cli_parse(int argc, char **argv, struct options *o)
     }
     if (check_groups(&p) != 0) return CLI_EXIT_USAGE;
     if (check_tlb_options(o) != 0) return CLI_EXIT_USAGE;
+    if (check_matrix_options(o) != 0) return CLI_EXIT_USAGE;
+    if (o->matrix && o->kernel_mask == 0) o->kernel_mask = 1u << KERNEL_TRIAD;
     /* probes alone replace the STREAM kernels; with a kernel flag both run */
     if (o->kernel_mask == 0 && o->probes.mask == 0 && !o->tlb.enabled && !o->latency.enabled)
         o->kernel_mask = KERNEL_MASK_STREAM;

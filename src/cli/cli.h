@@ -34,6 +34,7 @@ struct options {
     size_t n_binds; /* 0 = scatter (compact from one thread per core up), or OpenMP's own
                        binding when OMP_PROC_BIND/OMP_PLACES/GOMP_CPU_AFFINITY are set */
     enum domain_kind per_domain;
+    enum matrix_kind matrix; /* --matrix numa: the runs are the NUMA matrix's cells */
     const char *stores[LIST_MAX];
     size_t n_stores;
     unsigned ntimes;

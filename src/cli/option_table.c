@@ -26,6 +26,7 @@
 static const char *const types[] = {"double", "float", NULL};
 static const char *const formats[] = {"text", "csv", "json", NULL};
 static const char *const domains[] = {"numa", "package", "llc", NULL};
+static const char *const matrices[] = {"numa", NULL};
 static const char *const stores[] = {"auto", "normal", "nt", NULL};
 static const char *const orders[] = {"random", "seq", NULL};
 static const char *const modes[] = {"chase", "inc", NULL};
@@ -283,6 +284,12 @@ const struct option_row option_table[] = {
     {"per-domain", 0, ARG_CHOICE, NULL,
      "also report each domain's bandwidth, all measured at once",
      AT(per_domain), .min = DOMAIN_NUMA, .choices = domains},
+    {"matrix", 0, ARG_CHOICE, NULL,
+     "bandwidth matrix: a run for every pair of NUMA nodes,\n"
+     "threads on the cores of one (rows, one per core, bound),\n"
+     "arrays bound to the other (columns); kernels chosen by\n"
+     "the kernel options, Triad without one",
+     AT(matrix), .min = MATRIX_NUMA, .choices = matrices},
     {"pages", 0, ARG_WORDS, "4k|thp|2m|1g|default[,...]",
      "page backing of the arrays, verified in /proc/self/smaps:\n"
      "4k (no THP), thp (transparent huge pages), 2m/1g (hugetlb\n"

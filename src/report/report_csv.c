@@ -7,7 +7,8 @@
 static const char *header = "run,threads,bind,pages,page_size_bytes,stores,type,array_elements,"
                             "array_bytes,offset,ntimes,kernel,best_rate_mbps,avg_time_s,"
                             "min_time_s,max_time_s,bytes_counted,bytes_estimated_traffic,"
-                            "validated,below_stream_rule,isa,tuned\n";
+                            "validated,below_stream_rule,isa,tuned,local_fraction,cpu_node,"
+                            "mem_node\n";
 
 static void write_config(FILE *out, size_t index, const struct run_result *r)
 {
@@ -42,11 +43,18 @@ int report_write_csv(FILE *out, const struct report *rep)
                         x->min_time_s, x->max_time_s);
             else
                 fprintf(out, ",,,,");
-            fprintf(out, "%llu,%llu,%s,%s,%s,%s\n", (unsigned long long)x->bytes_counted,
+            fprintf(out, "%llu,%llu,%s,%s,%s,%s,", (unsigned long long)x->bytes_counted,
                     (unsigned long long)x->bytes_estimated_traffic,
                     r->measured ? (r->validation.passed ? "true" : "false") : "",
                     r->config.below_stream_rule ? "true" : "false", isa_name(r->config.isa),
                     r->config.tuned ? "true" : "false");
+            if (r->measured && r->locality.verified)
+                fprintf(out, "%.4f", r->locality.local_fraction);
+            if (r->config.numa_cell)
+                fprintf(out, ",%d,%d", r->config.cpu_node, r->config.mem_node);
+            else
+                fprintf(out, ",,");
+            fputc('\n', out);
         }
     }
     report_probes_csv(out, rep->probes, stream_table); /* a table per probe, blank-line separated */

@@ -6,6 +6,8 @@
 #include "src/probes/probes.h"
 #include "src/report/report.h"
 #include "src/report/report_latency.h"
+#include "src/report/report_locality.h"
+#include "src/report/report_matrix.h"
 #include "src/report/report_tlb.h"
 
 #define JSON_SCHEMA 1
@@ -96,6 +98,8 @@ static json_t *config_json(const struct run_config *c)
     json_object_set_new(o, "stores_requested", json_string(c->stores_requested));
     json_object_set_new(o, "tuned", json_boolean(c->tuned));
     json_object_set_new(o, "isa", json_string(isa_name(c->isa)));
+    json_object_set_new(o, "cpu_node", c->numa_cell ? json_integer(c->cpu_node) : json_null());
+    json_object_set_new(o, "mem_node", c->numa_cell ? json_integer(c->mem_node) : json_null());
     return o;
 }
 
@@ -183,6 +187,7 @@ static json_t *run_json(const struct run_result *r, double peak_mbps)
     json_object_set_new(o, "threads_migrated", json_boolean(r->migrated));
     json_object_set_new(o, "repetitions_done", json_integer((json_int_t)r->reps_done));
     json_object_set_new(o, "backing", backing_json(r));
+    json_object_set_new(o, "locality", locality_json(&r->locality));
     json_object_set_new(o, "results", results_json(r, peak_mbps));
     if (r->config.per_domain != DOMAIN_NONE) json_object_set_new(o, "domains", domains_json(r));
     json_object_set_new(o, "threads_misplaced", json_integer(r->n_misplaced));
@@ -238,6 +243,7 @@ int report_write_json(FILE *out, const struct report *rep)
     for (size_t i = 0; i < rep->n_runs; i++)
         json_array_append_new(runs, run_json(&rep->runs[i], rep->prov.peak_mbps));
     json_object_set_new(root, "runs", runs);
+    if (report_is_matrix(rep)) json_object_set_new(root, "matrix", report_matrix_json(rep));
     json_t *comparisons = json_array();
     for (size_t i = 0; i < rep->n_comparisons; i++) {
         const struct page_comparison *c = &rep->comparisons[i];

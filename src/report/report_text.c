@@ -5,6 +5,8 @@
 #include "src/probes/probes.h"
 #include "src/report/report.h"
 #include "src/report/report_latency.h"
+#include "src/report/report_locality.h"
+#include "src/report/report_matrix.h"
 #include "src/report/report_tlb.h"
 
 #define RULE "-------------------------------------------------------------\n"
@@ -173,6 +175,14 @@ static void write_config(FILE *out, const struct report *rep, size_t index)
             c->tuned ? " -- a TUNED run under STREAM's rules" : "");
     write_placement(out, r);
     write_backing(out, r);
+    if (!r->measured) return;
+    char against[48], line[300];
+    if (c->numa_cell)
+        snprintf(against, sizeof(against), "NUMA node %d (bound there)", c->mem_node);
+    else
+        snprintf(against, sizeof(against), "their thread's NUMA node");
+    locality_text(&r->locality, against, line, sizeof(line));
+    fprintf(out, "Memory: %s\n", line);
 }
 
 static void write_reductions(FILE *out, const struct run_result *r)
@@ -365,7 +375,8 @@ static void write_acceptance(FILE *out, const struct acceptance_result *a)
 int report_write_text(FILE *out, const struct report *rep)
 {
     write_system(out, rep);
-    for (size_t i = 0; i < rep->n_runs; i++) {
+    if (report_is_matrix(rep)) report_matrix_text(out, rep);
+    for (size_t i = 0; i < rep->n_runs && !report_is_matrix(rep); i++) {
         write_config(out, rep, i);
         if (rep->runs[i].measured)
             write_results(out, &rep->runs[i], rep->prov.peak_mbps);
@@ -377,7 +388,7 @@ int report_write_text(FILE *out, const struct report *rep)
     if (rep->latency) report_latency_text(out, rep->latency);
     if (rep->dry_run)
         fprintf(out, "Dry run: nothing was allocated or measured.\n");
-    else if (rep->n_runs > 1)
+    else if (rep->n_runs > 1 && !report_is_matrix(rep))
         write_summary(out, rep);
     report_probes_text(out, rep->probes);
     write_acceptance(out, &rep->acceptance);
@@ -402,10 +413,12 @@ int report_write_quiet(FILE *out, const struct report *rep)
         for (int k = 0; k < r->n_results; k++)
             fprintf(out, " %s=%.1f", kernel_table[r->results[k].kernel].name,
                     r->results[k].best_rate_mbps);
-        fprintf(out, " threads=%u bind=%s pages=%s elements=%llu type=%s validated=%s\n",
-                r->config.threads, r->config.bind, r->config.pages,
-                (unsigned long long)r->config.elements, elem_type_name(r->config.type),
-                r->validation.passed ? "yes" : "NO");
+        fprintf(out, " threads=%u bind=%s pages=%s elements=%llu type=%s", r->config.threads,
+                r->config.bind, r->config.pages, (unsigned long long)r->config.elements,
+                elem_type_name(r->config.type));
+        if (r->config.numa_cell)
+            fprintf(out, " cpu_node=%d mem_node=%d", r->config.cpu_node, r->config.mem_node);
+        fprintf(out, " validated=%s\n", r->validation.passed ? "yes" : "NO");
     }
     report_probes_quiet(out, rep->probes);
     const struct acceptance_result *a = &rep->acceptance;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "src/base/parse.h"
+#include "src/report/report_locality.h"
 #include "src/report/report_tlb_words.h"
 
 #define RULE "-------------------------------------------------------------\n"
@@ -186,6 +187,9 @@ static void write_header(FILE *out, const struct tlb_result *t)
         else
             fprintf(out, "Pages: %s (%s); page size unverified (smaps unreadable)\n", t->pages_name,
                     b->how);
+        char line[300];
+        locality_text(&t->locality, "the thread's NUMA node", line, sizeof(line));
+        fprintf(out, "Memory: %s\n", line);
     } else {
         fprintf(out, "Pages: %s\n", t->pages_name);
     }

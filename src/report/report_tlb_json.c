@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "src/report/json_values.h"
+#include "src/report/report_locality.h"
 #include "src/report/report_tlb_words.h"
 
 static json_t *points_json(const struct tlb_curve *c, double ghz, bool control)
@@ -182,6 +183,7 @@ json_t *report_tlb_json(const struct tlb_result *t)
                                   : t->tsc_ghz > 0 ? "TSC"
                                                    : "unknown"));
     json_object_set_new(root, "backing", backing_json(&t->backing));
+    if (t->measured) json_object_set_new(root, "locality", locality_json(&t->locality));
     const struct tlb_sweep *s = &t->per_thread[0].small;
     /* the contract: tlb.points and tlb.levels are thread 0's main sweep */
     json_object_set_new(root, "page_size_bytes", json_integer((json_int_t)s->page_bytes));

@@ -108,6 +108,49 @@ static int place_threads(const struct topology *topo, const struct bind_spec *sp
     return EXIT_OK;
 }
 
+/* A --matrix cell: one thread per core of NUMA node cpu, compact, the arrays bound to mem. */
+static int place_cell(const struct topology *topo, int cpu, int mem, struct run_config *r)
+{
+    r->pus = malloc(MAX_THREADS * sizeof(int));
+    if (!r->pus) {
+        log_error("out of memory planning placement");
+        return EXIT_RESOURCE;
+    }
+    r->threads = (unsigned)placement_numa_node(topo, cpu, r->pus, MAX_THREADS);
+    r->threads_from = "cores of the NUMA node (--matrix)";
+    r->bind_kind = BIND_COMPACT;
+    snprintf(r->bind, sizeof(r->bind), "compact:node%d", cpu);
+    r->numa_cell = true;
+    r->cpu_node = cpu;
+    r->mem_node = mem;
+    llc_in_use(topo, r->pus, (int)r->threads, &r->llc_count, &r->llc_bytes);
+    return EXIT_OK;
+}
+
+/* The matrix's rows are the NUMA nodes with usable cores (cpu_nodes counts them); its columns
+ * every NUMA node. */
+static int matrix_nodes(const struct stream_request *o, const struct topology *topo, int *cpu_nodes,
+                        int *mem_nodes)
+{
+    if (!topo->facts.this_system && !o->dry_run) {
+        log_error("--matrix numa measures this machine, but %s describes another; unset it, or "
+                  "add --dry-run",
+                  topo->facts.source);
+        return EXIT_USAGE;
+    }
+    *mem_nodes = numa_node_count(topo);
+    int pus[1];
+    *cpu_nodes = 0;
+    for (int n = 0; n < *mem_nodes; n++)
+        *cpu_nodes += placement_numa_node(topo, n, pus, 1) > 0;
+    if (*cpu_nodes == 0 || *mem_nodes == 0) {
+        log_error("--matrix numa: hwloc finds no NUMA node with usable cores; run without "
+                  "--matrix");
+        return EXIT_RESOURCE;
+    }
+    return EXIT_OK;
+}
+
 static const char *topo_no_llc_reason = "hwloc and sysfs report none";
 
 static int resolve_size(const struct stream_request *o, size_t index, struct run_config *r)
@@ -146,6 +189,22 @@ static int resolve_size(const struct stream_request *o, size_t index, struct run
     }
     snprintf(r->size_label, sizeof(r->size_label), "%s", spec->text);
     return EXIT_OK;
+}
+
+/* What every run takes from the options, once its threads are placed. */
+static int fill_run(const struct stream_request *o, size_t is, const char *pages,
+                    const char *pages_from, size_t ist, struct run_config *r)
+{
+    r->pages = pages;
+    r->pages_from = pages_from;
+    r->per_domain = o->per_domain;
+    r->stores_requested = o->n_stores ? o->stores[ist] : "auto";
+    r->type = o->type;
+    r->ntimes = o->ntimes;
+    r->offset = o->offset;
+    r->kernel_mask = o->kernel_mask;
+    if (!r->numa_cell) r->cpu_node = r->mem_node = -1;
+    return resolve_size(o, is, r);
 }
 
 /* Non-temporal stores skip the write-allocate read but bypass the caches, so they only help
@@ -306,6 +365,12 @@ int plan_build(const struct stream_request *o, const struct topology *topology,
     size_t n_pages = o->n_pages ? o->n_pages : 1;
     size_t n_stores = o->n_stores ? o->n_stores : 1;
     size_t total = n_threads * n_sizes * n_binds * n_pages * n_stores;
+    int cpu_nodes = 0, mem_nodes = 0;
+    if (o->matrix) {
+        int rc = matrix_nodes(o, topology, &cpu_nodes, &mem_nodes);
+        if (rc != EXIT_OK) return rc;
+        total = (size_t)cpu_nodes * (size_t)mem_nodes;
+    }
     if (total > 4096) {
         log_error("the option lists make %zu runs; at most 4096, shorten the lists", total);
         return EXIT_USAGE;
@@ -343,7 +408,7 @@ int plan_build(const struct stream_request *o, const struct topology *topology,
     }
 
     size_t k = 0;
-    for (size_t is = 0; is < n_sizes; is++)
+    for (size_t is = 0; is < n_sizes && !o->matrix; is++)
         for (size_t ip = 0; ip < n_pages; ip++)
             for (size_t ib = 0; ib < n_binds; ib++)
                 for (size_t ist = 0; ist < n_stores; ist++)
@@ -352,8 +417,6 @@ int plan_build(const struct stream_request *o, const struct topology *topology,
                         plan->n_runs = k;
                         r->threads = o->n_threads ? o->threads[it] : env_threads;
                         r->threads_from = o->n_threads ? "--threads" : env_from;
-                        r->pages = o->n_pages ? o->pages[ip] : env_pages;
-                        r->pages_from = o->n_pages ? "--pages" : env_pages_from;
                         struct bind_spec fallback;
                         default_bind(topo, r->threads, &fallback);
                         if (o->acceptance) { /* the profile: scatter, whatever OpenMP says */
@@ -361,16 +424,23 @@ int plan_build(const struct stream_request *o, const struct topology *topology,
                             snprintf(fallback.text, sizeof(fallback.text), "scatter");
                         }
                         int rc = place_threads(topology, o->n_binds ? &o->binds[ib] : &fallback, r);
-                        if (rc != EXIT_OK) return rc;
-                        r->per_domain = o->per_domain;
-                        r->stores_requested = o->n_stores ? o->stores[ist] : "auto";
-                        r->type = o->type;
-                        r->ntimes = o->ntimes;
-                        r->offset = o->offset;
-                        r->kernel_mask = o->kernel_mask;
-                        rc = resolve_size(o, is, r);
+                        if (rc == EXIT_OK)
+                            rc = fill_run(o, is, o->n_pages ? o->pages[ip] : env_pages,
+                                          o->n_pages ? "--pages" : env_pages_from, ist, r);
                         if (rc != EXIT_OK) return rc;
                     }
+    int first_pu[1];
+    for (int cpu = 0; o->matrix && cpu < mem_nodes; cpu++)
+        for (int mem = 0; mem < mem_nodes && placement_numa_node(topology, cpu, first_pu, 1);
+             mem++) {
+            struct run_config *r = &plan->runs[k++];
+            plan->n_runs = k;
+            int rc = place_cell(topology, cpu, mem, r);
+            if (rc == EXIT_OK)
+                rc = fill_run(o, 0, o->n_pages ? o->pages[0] : env_pages,
+                              o->n_pages ? "--pages" : env_pages_from, 0, r);
+            if (rc != EXIT_OK) return rc;
+        }
     plan->n_runs = k;
     if (o->n_sizes == 0) share_largest_rule_size(plan);
     enum isa isa = o->isa_forced_by ? o->isa : isa_best();

@@ -20,6 +20,9 @@ enum domain_kind { DOMAIN_NONE, DOMAIN_NUMA, DOMAIN_PACKAGE, DOMAIN_LLC };
 
 const char *domain_kind_name(enum domain_kind kind);
 
+/* --matrix: a run per (cpu domain, memory domain) pair. */
+enum matrix_kind { MATRIX_NONE, MATRIX_NUMA };
+
 /* What the command line asks of the STREAM runs (src/cli fills it: cli_stream_request). The
  * lists are the options' own arrays; an empty list means the default. */
 struct stream_request {
@@ -35,6 +38,8 @@ struct stream_request {
     const struct bind_spec *binds;
     size_t n_binds;
     enum domain_kind per_domain;
+    enum matrix_kind matrix; /* MATRIX_NUMA: the runs are the cells of the NUMA matrix */
+    bool dry_run;            /* a matrix of another machine's topology can only be planned */
     const char *const *stores;
     size_t n_stores;
     unsigned ntimes;
@@ -75,6 +80,11 @@ struct run_config {
     bool below_stream_rule; /* arrays smaller than 4x the LLCs in use: caches inflate rates */
     double time_limit_s;    /* --time-limit; 0 = none */
     double started;         /* timer_now() when membench started: the limit counts from here */
+    /* --matrix numa: the threads run on the cores of NUMA node cpu_node and the arrays are
+     * bound to NUMA node mem_node (hwloc logical indexes) before first touch; without it
+     * both are -1 and the arrays land where their threads first touch them */
+    bool numa_cell;
+    int cpu_node, mem_node;
 };
 
 struct plan {

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "affinity/page_locality.h"
 #include "affinity/placement.h"
 #include "affinity/topology.h"
 #include "hugepages/backend.h"
@@ -47,6 +48,9 @@ struct run_result {
     int n_domains;
     struct domain_result *domains;
     struct backing_info backing;
+    /* sampled pages of each thread's share of the arrays, against the NUMA node of the PU it
+     * first touched them on (a --matrix cell: against config.mem_node) */
+    struct page_locality locality;
     int n_results;
     struct kernel_result results[KERNEL_COUNT];
     struct validation_result validation;

@@ -269,6 +269,51 @@ static void finish_domains(const struct team *tm, struct run_result *out)
     }
 }
 
+/* Each thread's share of each array, sampled once per MiB, against the node it should be on:
+ * the NUMA node of the PU the thread first touched it from, or the --matrix cell's memory
+ * node. */
+static void check_locality(const struct team *tm, const int *pus_start, struct run_result *out)
+{
+    const struct run_config *cfg = tm->cfg;
+    struct page_locality *loc = &out->locality;
+    struct numa_map map;
+    numa_map_build(tm->topo, &map);
+    page_locality_begin(loc);
+    if (!tm->topo->facts.this_system)
+        page_locality_fail(loc, "the topology (%.100s) is not this machine's",
+                           tm->topo->facts.source);
+    size_t es = elem_size(cfg->type);
+    const char *arrays[3] = {tm->a, tm->b, tm->c};
+    for (int t = 0; t < tm->team_size && loc->verified; t++) {
+        int expected = cfg->numa_cell ? cfg->mem_node : out->placement[t].numa;
+        if (expected < 0)
+            page_locality_fail(loc, "the NUMA node of PU %d (thread %d) is unknown", pus_start[t],
+                               t);
+        size_t lo = stream_chunk_begin(tm->n, tm->team_size, t, cfg->type);
+        size_t hi = t + 1 < tm->team_size
+                        ? stream_chunk_begin(tm->n, tm->team_size, t + 1, cfg->type)
+                        : tm->n;
+        for (int i = 0; i < 3; i++)
+            page_locality_sample(loc, &map, arrays[i] + lo * es, (hi - lo) * es,
+                                 LOCALITY_STEP_BYTES, expected);
+    }
+    page_locality_end(loc);
+    if (!loc->verified || loc->local_fraction >= LOCALITY_MIN_FRACTION) return;
+    if (cfg->numa_cell)
+        WARNINGS_ADD(out,
+                     "only %.1f%% of sampled pages on NUMA node %d, where the cell binds them "
+                     "(%llu pages): the node may lack free memory (numactl -H), or a memory "
+                     "policy overrides the binding",
+                     100.0 * loc->local_fraction, cfg->mem_node,
+                     (unsigned long long)loc->pages_sampled);
+    else
+        WARNINGS_ADD(out,
+                     "only %.1f%% of sampled pages on their thread's NUMA node (%llu pages): "
+                     "remote memory; a memory policy (numactl --membind/--interleave: drop it) "
+                     "or unbound threads (use --bind)",
+                     100.0 * loc->local_fraction, (unsigned long long)loc->pages_sampled);
+}
+
 /* The time limit has passed: what took the time, and the remedy that fits the arrays' size. */
 /* membench-hooked: a kernel's best rate set, then scaled, its times following. */
 static void test_rates(const struct stream_hooks *h, struct kernel_result *r)
@@ -375,6 +420,14 @@ int run_stream(const struct run_config *cfg, const struct topology *topo,
         rc = EXIT_RESOURCE;
         goto done;
     }
+    if (cfg->numa_cell &&
+        bind_memory_to_node(topo, base, 3 * stride, cfg->mem_node, why, sizeof(why)) != 0) {
+        log_error("--matrix numa: %s; membench cannot place the arrays (a container may forbid "
+                  "mbind: run with CAP_SYS_NICE, or without --matrix)",
+                  why);
+        rc = EXIT_RESOURCE;
+        goto done;
+    }
     omp_set_dynamic(0);
     run_team(&tm, out, pus_start, pus_end);
     if (interrupt_signal()) { /* not finished: nothing of this run is reported */
@@ -407,6 +460,7 @@ int run_stream(const struct run_config *cfg, const struct topology *topo,
         out->placement[t].pu = pus_start[t];
     placement_locate(topo, out->placement, out->n_placement);
     check_placement(cfg, pus_start, pus_end, out);
+    check_locality(&tm, pus_start, out);
     if (tm.thread_domain) finish_domains(&tm, out);
 
     for (int i = 0; i < out->n_results; i++) {

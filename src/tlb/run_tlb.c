@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "affinity/bind.h"
+#include "affinity/page_locality.h"
 #include "src/base/log.h"
 #include "affinity/thread_start.h"
 #include "src/tlb/tlb_curve.h"
@@ -85,6 +86,20 @@ static void pu_caches(const struct topology *topo, int pu, uint64_t *l1, uint64_
     }
 }
 
+/* Run by the thread that touched the region, on the PU it touched it from. */
+static void sample_locality(struct tlb_team *tm, const struct tlb_region *r)
+{
+    struct page_locality *loc = &tm->out->locality;
+    struct numa_map map;
+    numa_map_build(tm->topo, &map);
+    page_locality_begin(loc);
+    int pu = sched_getcpu();
+    int node = pu >= 0 ? topology_locate_pu(tm->topo, pu).numa : -1;
+    if (node < 0) page_locality_fail(loc, "the NUMA node of PU %d is unknown", pu);
+    page_locality_sample(loc, &map, r->base, r->bytes, LOCALITY_STEP_BYTES, node);
+    page_locality_end(loc);
+}
+
 static int team_setup(struct tlb_team *tm, int t)
 {
     const struct tlb_plan *plan = tm->plan;
@@ -114,7 +129,10 @@ static int team_setup(struct tlb_team *tm, int t)
     struct backing_info b;
     backing_verify(SMAPS, w->main.backend, (uintptr_t)w->main.base,
                    (uintptr_t)(w->main.base + w->main.bytes), w->main.how, &b);
-    if (t == 0) tm->out->backing = b;
+    if (t == 0) {
+        tm->out->backing = b;
+        sample_locality(tm, &w->main);
+    }
     if (strcmp(plan->pages_name, "4k") == 0 && b.verified &&
         (b.anon_huge_bytes > 0 || b.page_size_bytes != PAGE_4K)) {
         tlb_team_fail(tm,
@@ -289,6 +307,12 @@ int run_tlb(const struct tlb_plan *plan, const struct topology *topo, const stru
                      "stride is one access per %llu bytes but the pages are smaller",
                      plan->pages_name, (unsigned long long)out->backing.page_size_bytes,
                      (unsigned long long)plan->page_bytes, (unsigned long long)plan->page_bytes);
+    if (out->locality.verified && out->locality.local_fraction < LOCALITY_MIN_FRACTION)
+        WARNINGS_ADD(out,
+                     "only %.1f%% of the sweep's sampled pages are on its thread's NUMA node: "
+                     "misses cost remote memory; run without a memory policy (numactl "
+                     "--membind/--interleave)",
+                     100.0 * out->locality.local_fraction);
     if (plan->pus[0] < 0)
         WARNINGS_ADD(out, "the probe is not pinned (--cpu -1): moving to another core leaves the "
                           "TLB cold and spoils points");

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "affinity/page_locality.h"
 #include "hugepages/backend.h"
 #include "src/sys/cpuid_tlb.h"
 #include "src/tlb/tlb_knees.h"
@@ -102,6 +103,9 @@ struct tlb_result {
     double tsc_ghz, core_ghz; /* 0 = unknown */
     double timer_call_s;
     struct backing_info backing; /* the main sweep's memory (thread 0) */
+    /* the main sweep's pages (thread 0), sampled once per MiB, against the NUMA node of the PU
+     * that first touched them */
+    struct page_locality locality;
     struct cpuid_tlb_info cpuid;
     uint64_t l1d_bytes, l2_bytes, l3_bytes; /* of thread 0's PU, 0 unknown */
     int n_threads;

@@ -188,6 +188,19 @@ static void whole_node_check(const struct topology_facts *t, struct acceptance_r
              t->machine_pus);
 }
 
+/* Pages on their threads' NUMA nodes; only a verified tally is judged (move_pages may be
+ * forbidden, e.g. by a container's seccomp profile: the run says so). */
+static void locality_check(const struct run_result *run, struct acceptance_result *out)
+{
+    const struct page_locality *loc = &run->locality;
+    if (!loc->verified) return;
+    char got[64];
+    snprintf(got, sizeof(got), "%.1f%% of %llu pages local", 100.0 * loc->local_fraction,
+             (unsigned long long)loc->pages_sampled);
+    describe(add(out, "locality", loc->local_fraction >= LOCALITY_MIN_FRACTION), got,
+             ">= %.0f%% on their thread's NUMA node", 100.0 * LOCALITY_MIN_FRACTION);
+}
+
 static void system_checks(const struct node_facts *node, const struct expectations *e,
                           struct acceptance_result *out)
 {
@@ -232,6 +245,7 @@ void acceptance_evaluate(const struct node_facts *node, const struct run_result 
     rate_checks(run, e, tolerance_pct, out);
     run_checks(run, out);
     if (e->whole_node) whole_node_check(node->topo, out);
+    if (e->whole_node) locality_check(run, out);
     profile_checks(run, &e->profile, out);
     system_checks(node, e, out);
 }

@@ -307,6 +307,12 @@ class DocsCommandsTest(unittest.TestCase):
             self.assertIn("Timer probe (--timer):", text, what)
         if "--latency" in args:
             self.assertRegex(text, r"(?m)^Latency: idle [0-9.]+ ns ", what)
+        if "--matrix" in args:  # a table per kernel instead of STREAM's rows (docs/numa.md)
+            self.assertIn("NUMA bandwidth matrix (--matrix numa)", text, what)
+            for name in [STREAM_ROWS[a] for a in args if a in STREAM_ROWS] or ["Triad"]:
+                self.assertRegex(text, r"(?m)^%s best rate, MB/s" % name, what)
+            self.assertNotIn("FAILED validation", text, what)
+            return
         if runs_stream(args):
             kernels = [STREAM_ROWS[a] for a in args if a in STREAM_ROWS]
             for name in kernels or ["Copy", "Scale", "Add", "Triad"]:

@@ -17,7 +17,10 @@
  *   MEMBENCH_TEST_GROUP_BY_HOSTNAME=1 ranks are grouped into nodes by gethostname(), not by
  *                                     shared memory (each rank in its own UTS namespace)
  *   MEMBENCH_TEST_STOP_RANK=I         world rank I (a leader) stops itself instead of reporting
- *   MEMBENCH_TEST_CLUSTER_GRACE=S     the cluster deadline's grace is S seconds, not 30 */
+ *   MEMBENCH_TEST_CLUSTER_GRACE=S     the cluster deadline's grace is S seconds, not 30
+ *   MEMBENCH_TEST_MOVE_PAGES=ENOSYS   move_pages(2) fails with that errno (ENOSYS or EPERM)
+ *   MEMBENCH_TEST_PAGES_NODE=N        move_pages(2) reports every present page on OS node N */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +90,26 @@ static void cluster_hooks(void)
     }
 }
 
+static void locality_hooks(void)
+{
+    const char *value;
+    if ((value = variable("MEMBENCH_TEST_MOVE_PAGES"))) {
+        if (strcmp(value, "ENOSYS") == 0)
+            hooks.move_pages_errno = ENOSYS;
+        else if (strcmp(value, "EPERM") == 0)
+            hooks.move_pages_errno = EPERM;
+        else
+            usage_error("MEMBENCH_TEST_MOVE_PAGES", value, "give ENOSYS or EPERM");
+    }
+    if ((value = variable("MEMBENCH_TEST_PAGES_NODE"))) {
+        char *end;
+        long node = strtol(value, &end, 10);
+        if (end == value || *end || node < 0 || node > 1023)
+            usage_error("MEMBENCH_TEST_PAGES_NODE", value, "give an OS NUMA node number, e.g. 1");
+        hooks.pages_on_node = (int)node + 1;
+    }
+}
+
 /* "1:scale=0.5,triad=2;3:copy=1.6" ("*:" for every rank): this rank's numbers into into[]. */
 static void per_rank_kernel_numbers(const char *name, const char *value, double *into)
 {
@@ -139,5 +162,6 @@ __attribute__((constructor)) static void install_test_hooks(void)
     if ((value = variable("MEMBENCH_TEST_RATE_SCALE")))
         per_rank_kernel_numbers("MEMBENCH_TEST_RATE_SCALE", value, stream.rate_scale);
     cluster_hooks();
+    locality_hooks();
     test_hooks = &hooks;
 }

@@ -130,6 +130,8 @@ static struct tlb_result sweep_result(void)
     t.tsc_ghz = 2.1;
     t.core_ghz = 3.0;
     t.timer_call_s = 20e-9;
+    t.locality = (struct page_locality){
+        .verified = true, .pages_sampled = 16, .pages_local = 16, .local_fraction = 1.0};
     t.backing = (struct backing_info){.page_size_bytes = 4096,
                                       .verified = true,
                                       .thp_fraction = 0,

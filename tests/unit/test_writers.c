@@ -68,6 +68,9 @@ static void fill_run(struct run_result *r, unsigned mask, bool passed)
     r->backing = (struct backing_info){
         .page_size_bytes = 4096, .verified = true, .thp_fraction = 0.0, .rss_bytes = 503316480};
     snprintf(r->backing.how, sizeof(r->backing.how), "anonymous mmap");
+    r->locality = (struct page_locality){
+        .verified = true, .pages_sampled = 480, .pages_local = 480, .local_fraction = 1.0};
+    c->cpu_node = c->mem_node = -1;
     for (int k = 0; k < KERNEL_COUNT; k++) {
         if (!(mask & (1u << k))) continue;
         struct kernel_result *x = &r->results[r->n_results++];
