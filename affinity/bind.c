@@ -23,20 +23,3 @@ int bind_this_thread(const struct topology *topo, enum bind_kind kind, int pu, b
     hwloc_bitmap_free(want);
     return sched_getcpu();
 }
-
-int bind_memory_to_node(const struct topology *topo, void *addr, size_t len, int node, char *why,
-                        size_t why_len)
-{
-    hwloc_obj_t obj = hwloc_get_obj_by_type(topo->hw, HWLOC_OBJ_NUMANODE, (unsigned)node);
-    if (!obj) {
-        snprintf(why, why_len, "NUMA node %d is not in the topology", node);
-        return -1;
-    }
-    if (hwloc_set_area_membind(topo->hw, addr, len, obj->nodeset, HWLOC_MEMBIND_BIND,
-                               HWLOC_MEMBIND_BYNODESET) != 0) {
-        snprintf(why, why_len, "binding memory to NUMA node %d (mbind) failed: %s", node,
-                 strerror(errno));
-        return -1;
-    }
-    return 0;
-}

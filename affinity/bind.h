@@ -13,10 +13,5 @@
  * back as requested. */
 int bind_this_thread(const struct topology *topo, enum bind_kind kind, int pu, bool *bound);
 
-/* Binds the pages of [addr, addr + len) to one NUMA node (hwloc logical index), before they
- * are first touched (hwloc_set_area_membind, HWLOC_MEMBIND_BIND). Returns 0, or -1 with the
- * reason. */
-int bind_memory_to_node(const struct topology *topo, void *addr, size_t len, int node, char *why,
-                        size_t why_len);
 
 #endif

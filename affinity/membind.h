@@ -5,13 +5,15 @@
 
 #include "affinity/topology.h"
 
-/* The NUMA node (OS index) local to a PU (OS index); -1 when hwloc does not say. */
+/* NUMA nodes are named by hwloc logical index here, as in every report. */
+
+/* The NUMA node local to a PU (OS index); -1 when hwloc does not say. */
 int membind_local_node(const struct topology *topo, int pu);
 
-/* Whether a NUMA node with this OS index exists. */
+/* Whether a NUMA node with this logical index exists. */
 int membind_node_exists(const struct topology *topo, int node);
 
-/* Binds [base, base + bytes) to NUMA node `node` (OS index) with hwloc_set_area_membind
+/* Binds [base, base + bytes) to NUMA node `node` with hwloc_set_area_membind
  * (HWLOC_MEMBIND_BIND, HWLOC_MEMBIND_BYNODESET | HWLOC_MEMBIND_STRICT), before the first touch
  * places any page. Returns 0, or -1 with the reason in why. */
 int membind_area(const struct topology *topo, void *base, size_t bytes, int node, char *why,

@@ -433,6 +433,7 @@ void cli_latency_request(const struct options *o, struct latency_request *r)
         .cpu = -1,
         .mem_node = -1,
         .loaded = true,
+        .matrix = o->matrix == MATRIX_NUMA,
     };
 }
 
@@ -546,7 +547,8 @@ enum cli_action cli_parse(int argc, char **argv, struct options *o)
     if (check_groups(&p) != 0) return CLI_EXIT_USAGE;
     if (check_tlb_options(o) != 0) return CLI_EXIT_USAGE;
     if (check_matrix_options(o) != 0) return CLI_EXIT_USAGE;
-    if (o->matrix && o->kernel_mask == 0) o->kernel_mask = 1u << KERNEL_TRIAD;
+    if (o->matrix && o->kernel_mask == 0 && !o->latency.enabled)
+        o->kernel_mask = 1u << KERNEL_TRIAD; /* --latency --matrix: the latency matrix alone */
     /* probes alone replace the STREAM kernels; with a kernel flag both run */
     if (o->kernel_mask == 0 && o->probes.mask == 0 && !o->tlb.enabled && !o->latency.enabled)
         o->kernel_mask = KERNEL_MASK_STREAM;

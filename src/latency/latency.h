@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "affinity/page_locality.h"
 #include "affinity/topology.h"
 #include "hugepages/backend.h"
 #include "src/base/parse.h"
@@ -39,7 +40,7 @@ struct latency_request {
     const char *const *pages; /* --pages: one value; none = 2m pool, else thp, else 4k */
     size_t n_pages;
     int cpu;      /* the chasing PU (OS index); -1 = the first usable PU */
-    int mem_node; /* NUMA node (OS index) of the memory; -1 = the chasing PU's own */
+    int mem_node; /* NUMA node (logical index) of the memory; -1 = the chasing PU's own */
     bool loaded;  /* also the loaded-latency curve (when there is a second core) */
     bool matrix;  /* --matrix numa, wired by the integrator: idle latency per node pair */
 };
@@ -51,9 +52,10 @@ struct latency_point {
     uint64_t buffer_bytes, lines;
     const char *pages; /* the page backend used */
     struct backing_info backing;
-    double core_ghz;           /* measured on `cpu` (dependent-add loop); 0 = unknown */
-    double core_ghz_after;     /* the same after the chase */
-    double ns, ns_min, ns_max; /* median, min, max over the repetitions */
+    struct page_locality locality; /* sampled pages on mem_node */
+    double core_ghz;               /* measured on `cpu` (dependent-add loop); 0 = unknown */
+    double core_ghz_after;         /* the same after the chase */
+    double ns, ns_min, ns_max;     /* median, min, max over the repetitions */
     int repetitions;
     uint64_t hops;  /* per repetition */
     bool validated; /* the order is one cycle and every repetition ended where predicted */
@@ -71,6 +73,7 @@ struct latency_step {
 struct latency_pair {
     int cpu_node, mem_node, cpu;
     double ns;
+    struct page_locality locality;
 };
 
 struct latency_result {

@@ -9,6 +9,7 @@
 
 #include "affinity/bind.h"
 #include "affinity/membind.h"
+#include "affinity/page_locality.h"
 #include "kernels/latency_chase.h"
 #include "kernels/tlb_probe.h"
 #include "src/base/clock.h"
@@ -44,6 +45,12 @@ int latency_chain_setup(struct latency_chain *c, const struct topology *topo, in
         return EXIT_RESOURCE;
     }
     memset(c->base, 0, c->region.bytes); /* first touch, after the binding */
+    struct numa_map map;
+    numa_map_build(topo, &map);
+    page_locality_begin(&out->locality);
+    page_locality_sample(&out->locality, &map, c->base, c->region.bytes, LOCALITY_STEP_BYTES,
+                         mem_node);
+    page_locality_end(&out->locality);
     backing_verify(SMAPS_PATH, backend, (uintptr_t)c->base, (uintptr_t)(c->base + c->region.bytes),
                    c->region.how, &out->backing);
     c->order = malloc(c->n * sizeof(uint32_t));

@@ -220,10 +220,11 @@ static int matrix(const struct latency_plan *plan, const struct topology *topo,
         for (int j = 0; j < nodes && !interrupt_signal(); j++) {
             hwloc_obj_t to = hwloc_get_obj_by_type(topo->hw, HWLOC_OBJ_NUMANODE, (unsigned)j);
             struct latency_point p;
-            int rc = latency_measure(topo, pu, (int)to->os_index, plan->bytes, plan->backend, &p);
+            int rc =
+                latency_measure(topo, pu, (int)to->logical_index, plan->bytes, plan->backend, &p);
             if (rc != EXIT_OK) return rc;
-            out->pairs[out->n_pairs++] =
-                (struct latency_pair){(int)from->os_index, (int)to->os_index, pu, p.ns};
+            out->pairs[out->n_pairs++] = (struct latency_pair){
+                (int)from->logical_index, (int)to->logical_index, pu, p.ns, p.locality};
         }
     }
     return EXIT_OK;
@@ -264,6 +265,20 @@ int run_latency(const struct latency_plan *plan, const struct topology *topo,
                      "the core clock moved during the chase (%.2f GHz before, %.2f after): "
                      "cycles use the mean",
                      p->core_ghz, p->core_ghz_after);
+    if (p->locality.verified && p->locality.local_fraction < LOCALITY_MIN_FRACTION)
+        WARNINGS_ADD(out,
+                     "only %.1f%% of the chase's sampled pages are on memory node %d: the "
+                     "figure mixes nodes (is the node's memory full?)",
+                     100.0 * p->locality.local_fraction, p->mem_node);
+    for (size_t i = 0; i < out->n_pairs; i++) {
+        const struct page_locality *loc = &out->pairs[i].locality;
+        if (loc->verified && loc->local_fraction < LOCALITY_MIN_FRACTION)
+            WARNINGS_ADD(out,
+                         "latency matrix: only %.1f%% of the sampled pages of cell %d -> %d "
+                         "are on node %d",
+                         100.0 * loc->local_fraction, out->pairs[i].cpu_node,
+                         out->pairs[i].mem_node, out->pairs[i].mem_node);
+    }
     if (plan->llc_bytes && p->buffer_bytes < LATENCY_LLC_MULTIPLE * plan->llc_bytes)
         WARNINGS_ADD(out,
                      "the buffer is below 4x the LLC of PU %d: part of the chase hits the cache, "

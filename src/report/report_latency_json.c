@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "src/report/json_values.h"
+#include "src/report/report_locality.h"
 
 static json_t *backing_json(const struct backing_info *b)
 {
@@ -44,6 +45,7 @@ json_t *report_latency_json(const struct latency_result *l)
     json_object_set_new(o, "cpu", json_integer(p->cpu));
     json_object_set_new(o, "mem_node", json_integer(p->mem_node));
     json_object_set_new(o, "mem_bound", json_boolean(p->mem_bound));
+    json_object_set_new(o, "locality", m ? locality_json(&p->locality) : json_null());
     json_object_set_new(o, "load_threads", json_integer(l->load_threads));
     json_object_set_new(o, "loaded_measured", json_boolean(l->loaded_measured));
     json_object_set_new(o, "loaded_why", string_or_null(l->loaded_why));
@@ -59,10 +61,11 @@ json_t *report_latency_json(const struct latency_result *l)
     if (l->n_pairs) {
         json_t *pairs = json_array();
         for (size_t i = 0; i < l->n_pairs; i++)
-            json_array_append_new(pairs,
-                                  json_pack("{s:i,s:i,s:i,s:o}", "cpu_node", l->pairs[i].cpu_node,
-                                            "mem_node", l->pairs[i].mem_node, "cpu",
-                                            l->pairs[i].cpu, "ns", real_or_null(l->pairs[i].ns)));
+            json_array_append_new(pairs, json_pack("{s:i,s:i,s:i,s:o,s:o}", "cpu_node",
+                                                   l->pairs[i].cpu_node, "mem_node",
+                                                   l->pairs[i].mem_node, "cpu", l->pairs[i].cpu,
+                                                   "ns", real_or_null(l->pairs[i].ns), "locality",
+                                                   locality_json(&l->pairs[i].locality)));
         json_object_set_new(o, "matrix", pairs);
     }
     json_t *w = json_array();

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "src/base/parse.h"
+#include "src/report/report_locality.h"
 
 void report_latency_page_words(uint64_t bytes, char *buf, size_t len)
 {
@@ -58,6 +59,40 @@ static void write_idle(FILE *out, const struct latency_result *l)
     if (p->backing.thp_fraction > 0)
         fprintf(out, "  transparent huge pages: %.0f%% of the buffer\n",
                 100.0 * p->backing.thp_fraction);
+    char node[32], loc[240];
+    snprintf(node, sizeof(node), "memory node %d", p->mem_node);
+    locality_text(&p->locality, node, loc, sizeof(loc));
+    fprintf(out, "  memory: %s\n", loc);
+}
+
+/* --latency --matrix numa: rows the chasing CPU's node, columns the memory's node. */
+static void write_matrix(FILE *out, const struct latency_result *l)
+{
+    int nodes = 0;
+    for (size_t i = 0; i < l->n_pairs; i++)
+        if (l->pairs[i].mem_node + 1 > nodes) nodes = l->pairs[i].mem_node + 1;
+    fprintf(out,
+            "Idle latency matrix, ns: rows = the chasing CPU's NUMA node (its first usable "
+            "PU), columns = the buffer's NUMA node\n%8s",
+            "cpu\\mem");
+    for (int j = 0; j < nodes; j++)
+        fprintf(out, " %9d", j);
+    int row = -1;
+    for (size_t i = 0; i < l->n_pairs; i++) {
+        const struct latency_pair *q = &l->pairs[i];
+        if (q->cpu_node != row) {
+            row = q->cpu_node;
+            fprintf(out, "\n%8d", row);
+            for (int j = 0; j < q->mem_node; j++)
+                fprintf(out, " %9s", "-");
+        }
+        bool low = q->locality.verified && q->locality.local_fraction < LOCALITY_MIN_FRACTION;
+        fprintf(out, " %8.1f%c", q->ns, !q->locality.verified ? '?' : low ? '*' : ' ');
+    }
+    fprintf(out,
+            "\n  * = under %.0f%% of sampled pages on the column's node, ? = locality "
+            "unknown\n",
+            100.0 * LOCALITY_MIN_FRACTION);
 }
 
 static void write_loaded(FILE *out, const struct latency_result *l)
@@ -99,9 +134,7 @@ void report_latency_text(FILE *out, const struct latency_result *l)
     }
     write_idle(out, l);
     if (l->idle.measured) write_loaded(out, l);
-    for (size_t i = 0; i < l->n_pairs; i++)
-        fprintf(out, "  matrix: CPU node %d -> memory node %d (PU %d): %.1f ns\n",
-                l->pairs[i].cpu_node, l->pairs[i].mem_node, l->pairs[i].cpu, l->pairs[i].ns);
+    if (l->n_pairs) write_matrix(out, l);
     for (int w = 0; w < l->n_warnings; w++)
         fprintf(out, "  warning: %s\n", l->warnings[w]);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "affinity/bind.h"
+#include "affinity/membind.h"
 #include "affinity/thread_start.h"
 #include "src/base/interrupt.h"
 #include "src/base/log.h"
@@ -421,7 +422,7 @@ int run_stream(const struct run_config *cfg, const struct topology *topo,
         goto done;
     }
     if (cfg->numa_cell &&
-        bind_memory_to_node(topo, base, 3 * stride, cfg->mem_node, why, sizeof(why)) != 0) {
+        membind_area(topo, base, 3 * stride, cfg->mem_node, why, sizeof(why)) != 0) {
         log_error("--matrix numa: %s; membench cannot place the arrays (a container may forbid "
                   "mbind: run with CAP_SYS_NICE, or without --matrix)",
                   why);
