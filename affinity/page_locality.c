@@ -110,3 +110,16 @@ void page_locality_sample(struct page_locality *loc, const struct numa_map *map,
     }
     flush(loc, map, pages, n, expected);
 }
+
+size_t page_locality_sample_share(struct page_locality *loc, const struct numa_map *map,
+                                  const void *start, size_t bytes, size_t step, size_t page_bytes,
+                                  int expected)
+{
+    if (page_bytes < QUERY_PAGE) page_bytes = QUERY_PAGE;
+    uintptr_t lo = ((uintptr_t)start + page_bytes - 1) / page_bytes * page_bytes;
+    uintptr_t hi = ((uintptr_t)start + bytes) / page_bytes * page_bytes;
+    if (hi <= lo) return 0;
+    uint64_t before = loc->pages_sampled;
+    page_locality_sample(loc, map, (const void *)lo, hi - lo, step, expected);
+    return (size_t)(loc->pages_sampled - before);
+}

@@ -46,4 +46,12 @@ void page_locality_end(struct page_locality *loc);
 void page_locality_sample(struct page_locality *loc, const struct numa_map *map, const void *start,
                           size_t bytes, size_t step, int expected);
 
+/* The same for one thread's share of an array shared by threads: only the pages of page_bytes
+ * (the size really mapped) lying wholly inside the share are sampled, because a page that
+ * straddles two shares is placed by whichever thread touched it first. Returns the pages it
+ * sampled (0 when the share holds no whole page). */
+size_t page_locality_sample_share(struct page_locality *loc, const struct numa_map *map,
+                                  const void *start, size_t bytes, size_t step, size_t page_bytes,
+                                  int expected);
+
 #endif

@@ -12,6 +12,8 @@
 #include "affinity/thread_start.h"
 #include "src/base/interrupt.h"
 #include "src/base/log.h"
+#include "src/base/page_sizes.h"
+#include "src/base/parse.h"
 #include "src/base/test_hooks.h"
 #include "src/base/warnings.h"
 #include "src/stream/stream_hooks.h"
@@ -285,6 +287,10 @@ static void check_locality(const struct team *tm, const int *pus_start, struct r
                            tm->topo->facts.source);
     size_t es = elem_size(cfg->type);
     const char *arrays[3] = {tm->a, tm->b, tm->c};
+    size_t page =
+        out->backing.page_size_bytes > PAGE_4K ? (size_t)out->backing.page_size_bytes : PAGE_4K;
+    char page_words[32];
+    format_bytes(page, page_words, sizeof(page_words));
     for (int t = 0; t < tm->team_size && loc->verified; t++) {
         int expected = cfg->numa_cell ? cfg->mem_node : out->placement[t].numa;
         if (expected < 0)
@@ -295,9 +301,14 @@ static void check_locality(const struct team *tm, const int *pus_start, struct r
                         ? stream_chunk_begin(tm->n, tm->team_size, t + 1, cfg->type)
                         : tm->n;
         for (int i = 0; i < 3; i++)
-            page_locality_sample(loc, &map, arrays[i] + lo * es, (hi - lo) * es,
-                                 LOCALITY_STEP_BYTES, expected);
+            page_locality_sample_share(loc, &map, arrays[i] + lo * es, (hi - lo) * es,
+                                       LOCALITY_STEP_BYTES, page, expected);
     }
+    if (loc->verified && loc->pages_sampled == 0)
+        page_locality_fail(loc,
+                           "no thread's share of the arrays holds a whole %s page: give a "
+                           "larger --size",
+                           page_words);
     page_locality_end(loc);
     if (!loc->verified || loc->local_fraction >= LOCALITY_MIN_FRACTION) return;
     if (cfg->numa_cell)
@@ -315,7 +326,6 @@ static void check_locality(const struct team *tm, const int *pus_start, struct r
                      100.0 * loc->local_fraction, (unsigned long long)loc->pages_sampled);
 }
 
-/* The time limit has passed: what took the time, and the remedy that fits the arrays' size. */
 /* membench-hooked: a kernel's best rate set, then scaled, its times following. */
 static void test_rates(const struct stream_hooks *h, struct kernel_result *r)
 {
@@ -335,6 +345,7 @@ static const struct stream_hooks *kernel_hooks(void)
     return test_hooks ? test_hooks->stream : NULL;
 }
 
+/* The time limit has passed: what took the time, and the remedy that fits the arrays' size. */
 static void missed_time_limit(const struct run_config *cfg, const struct team *tm,
                               struct run_result *out)
 {

@@ -120,6 +120,38 @@ static void samples_one_page_per_step(void **state)
     munmap(p, bytes);
 }
 
+/* A thread's share is sampled only on pages wholly inside it: a page it shares with a
+ * neighbour was placed by whichever of them touched it first. */
+static void shares_sample_only_their_whole_pages(void **state)
+{
+    (void)state;
+    size_t bytes = 4u << 20;
+    char *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    assert_true(p != MAP_FAILED);
+    memset(p, 1, bytes);
+    struct numa_map map;
+    for (int i = 0; i < NUMA_OS_MAX; i++)
+        map.logical[i] = 0;
+    map.n = NUMA_OS_MAX;
+    struct page_locality loc;
+    page_locality_begin(&loc);
+    /* 4 KiB pages: 100 bytes into page 0 up to 100 bytes into page 3 holds pages 1 and 2 */
+    assert_int_equal(page_locality_sample_share(&loc, &map, p + 100, 3 * 4096, 4096, 4096, 0),
+                     loc.verified ? 2 : 0);
+    /* less than one whole page: nothing */
+    assert_int_equal(page_locality_sample_share(&loc, &map, p + 100, 4096, 4096, 4096, 0), 0);
+    /* 2 MiB pages: a share from 1 MiB to 3 MiB + 1 of a 2 MiB-aligned area holds none */
+    char *huge = (char *)(((uintptr_t)p + (2u << 20) - 1) & ~(uintptr_t)((2u << 20) - 1));
+    size_t none = page_locality_sample_share(&loc, &map, huge - (1u << 20), (2u << 20) + 1,
+                                             LOCALITY_STEP_BYTES, 2u << 20, 0);
+    assert_int_equal(none, 0);
+    page_locality_end(&loc);
+    munmap(p, bytes);
+    if (!loc.verified) skip();
+    assert_int_equal(loc.pages_sampled, 2);
+    assert_int_equal(loc.pages_local, 2);
+}
+
 static void untouched_pages_are_absent(void **state)
 {
     (void)state;
@@ -221,6 +253,7 @@ int main(void)
         cmocka_unit_test(unknown_expected_node_counts_nothing_local),
         cmocka_unit_test(failure_keeps_first_reason_and_no_fraction),
         cmocka_unit_test(samples_one_page_per_step),
+        cmocka_unit_test(shares_sample_only_their_whole_pages),
         cmocka_unit_test(untouched_pages_are_absent),
         cmocka_unit_test(synthetic_numa_nodes),
         cmocka_unit_test(acceptance_fails_remote_pages_and_skips_unknown),

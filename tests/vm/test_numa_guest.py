@@ -8,7 +8,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import vm_case  # noqa: E402
-from vm_case import SMALL, GuestTestCase, locality_fraction  # noqa: E402
+from vm_case import SMALL, GuestTestCase  # noqa: E402
 from vm_harness import Machine  # noqa: E402
 
 JSON = SMALL + " --format json"
@@ -33,6 +33,9 @@ class TwoSocketGuest(GuestTestCase):
         "text": "membench -t 4 --bind compact " + SMALL,
         "cpunodebind1": "numactl --cpunodebind=1 membench -t 2 " + JSON,
         "membind_other": "numactl --membind=1 membench --bind compact -t 2 " + JSON,
+        "matrix": "membench --matrix numa --copy --triad " + JSON,
+        "matrix_text": "membench --matrix numa " + SMALL,
+        "latency_matrix": "membench --latency --matrix numa --latency-size 8MiB --format json",
     }
 
     def placement(self, run, *keys):
@@ -134,31 +137,73 @@ class TwoSocketGuest(GuestTestCase):
         run = self.run_of("cpunodebind1")
         self.assertEqual(self.placement(run, "pu", "package", "numa"), [(4, 1, 1), (6, 1, 1)])
 
-    # Locality: the page-locality feature (runs[].locality, another branch) completes these
-    # two tests when it merges; until then each checks its placement half and skips the
-    # locality half. `numactl --membind=1` puts the arrays on node 1 while --bind compact
-    # -t 2 keeps both threads on node 0: local_fraction must fall below 0.99 and the run
-    # must warn (that warning's assertion comes with the feature); a bound run without
-    # numactl must be 100% local.
+    # Locality: `numactl --membind=1` puts the arrays on node 1 while --bind compact -t 2 keeps
+    # both threads on node 0; the sampled pages say so and the run warns. Without numactl a
+    # bound run is 100% local, wherever its threads are.
 
     def test_memory_bound_to_the_other_node(self):
         run = self.run_of("membind_other")
         self.assertEqual(self.placement(run, "pu", "numa"), [(0, 0), (2, 0)])
         self.assertEqual((run["config"]["llc_count_used"], run["config"]["llc_bytes_used"]),
                          (1, self.facts()["caches"][3][0]), "both threads share one L3")
-        fraction = locality_fraction(run)
-        if fraction is None:
-            self.skipTest("this membench reports no runs[].locality: the page-locality "
-                          "feature adds the assertion that local_fraction < 0.99 and warns")
-        self.assertLess(fraction, 0.99)
+        locality = run["locality"]
+        self.assertTrue(locality["verified"], locality)
+        self.assertGreater(locality["pages_sampled"], 0)
+        self.assertEqual(locality["local_fraction"], 0.0, locality)
+        self.assertTrue(any("NUMA node" in w and "0.0%" in w for w in run["warnings"]),
+                        run["warnings"])
 
     def test_page_locality_with_binding(self):
-        run = self.run_of("compact4")
-        fraction = locality_fraction(run)
-        if fraction is None:
-            self.skipTest("this membench reports no runs[].locality: the page-locality "
-                          "feature adds the assertion that bound runs are 100% local")
-        self.assertEqual(fraction, 1.0)
+        for name in ("compact4", "scatter4", "compact8", "scatter6", "compact5_numa", "list"):
+            with self.subTest(run=name):
+                locality = self.run_of(name)["locality"]
+                self.assertTrue(locality["verified"], locality)
+                self.assertGreater(locality["pages_sampled"], 0)
+                self.assertEqual(locality["local_fraction"], 1.0, locality)
+                self.assertEqual(locality["pages_local"], locality["pages_sampled"])
+        self.assertRegex(self.result("text").out,
+                         r"(?m)^Memory: 100\.0% of sampled pages on their thread's NUMA node "
+                         r"\(\d+ pages\)$")
+
+    # --matrix numa: a run per (cpu node, memory node) pair; every cell's pages on its column.
+
+    def test_bandwidth_matrix_binds_memory_to_each_node(self):
+        doc = self.doc("matrix")
+        matrix = doc["matrix"]
+        self.assertEqual((matrix["domain"], matrix["kernels"]), ("numa", ["Copy", "Triad"]))
+        cells = sorted((c["cpu_node"], c["mem_node"]) for c in matrix["cells"])
+        self.assertEqual(cells, [(0, 0), (0, 1), (1, 0), (1, 1)])
+        for cell in matrix["cells"]:
+            with self.subTest(cell=(cell["cpu_node"], cell["mem_node"])):
+                self.assertTrue(cell["validated"])
+                self.assertEqual(cell["threads"], 2, "one thread per core of the row's node")
+                self.assertEqual(set(cell["rates"]), {"Copy", "Triad"})
+                self.assertTrue(all(v > 0 for v in cell["rates"].values()), cell["rates"])
+                self.assertTrue(cell["locality"]["verified"], cell["locality"])
+                self.assertEqual(cell["locality"]["local_fraction"], 1.0, cell["locality"])
+                run = doc["runs"][cell["run"]]
+                self.assertEqual((run["config"]["cpu_node"], run["config"]["mem_node"]),
+                                 (cell["cpu_node"], cell["mem_node"]))
+                self.assertEqual({p["numa"] for p in run["placement"]}, {cell["cpu_node"]})
+                self.assertEqual(sorted({p["core"] for p in run["placement"]}),
+                                 [0, 1] if cell["cpu_node"] == 0 else [2, 3])
+        text = self.result("matrix_text").out
+        self.assertIn("NUMA bandwidth matrix (--matrix numa): 4 cells", text)
+        self.assertRegex(text, r"(?m)^Triad best rate, MB/s")
+        self.assertNotIn("*", text.split("Triad best rate")[1], "no cell below 99% local")
+
+    def test_latency_matrix_chases_every_node_pair(self):
+        latency = self.doc("latency_matrix")["latency"]
+        self.assertTrue(latency["validated"], latency["why"])
+        self.assertEqual(latency["mem_node"], 0)
+        self.assertEqual(latency["locality"]["local_fraction"], 1.0, latency["locality"])
+        pairs = sorted((p["cpu_node"], p["mem_node"], p["cpu"]) for p in latency["matrix"])
+        self.assertEqual(pairs, [(0, 0, 0), (0, 1, 0), (1, 0, 4), (1, 1, 4)])
+        for pair in latency["matrix"]:
+            with self.subTest(pair=(pair["cpu_node"], pair["mem_node"])):
+                self.assertGreater(pair["ns"], 0)
+                self.assertTrue(pair["locality"]["verified"], pair["locality"])
+                self.assertEqual(pair["locality"]["local_fraction"], 1.0, pair["locality"])
 
 
 if __name__ == "__main__":

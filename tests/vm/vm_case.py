@@ -49,13 +49,6 @@ def parse_facts(text):
     return facts
 
 
-def locality_fraction(run):
-    """runs[].locality.local_fraction (the page-locality feature, another branch), or None
-    when this membench does not report it."""
-    locality = run.get("locality")
-    return None if locality is None else locality.get("local_fraction")
-
-
 class GuestTestCase(unittest.TestCase):
     """Subclasses set MACHINE (a vm_harness.Machine) and COMMANDS ({name: shell command});
     membench is on the guest's PATH as `membench`, numactl as `numactl`."""
