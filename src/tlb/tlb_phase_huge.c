@@ -55,7 +55,7 @@ void tlb_huge_phase(struct tlb_team *tm)
     struct tlb_sweep *small = &out->per_thread[0].small;
     if (small->analysis.n_levels > 0 && isfinite(small->analysis.levels[0].entries)) {
         /* the control lives on 4 KB pages: its own misses follow the 4 KB first level */
-        p.control_tlb_entries = small->analysis.levels[0].entries;
+        p.control_tlb_entries = small->analysis.levels[0].entries_low;
         p.control_tlb_high = small->analysis.levels[0].entries_high;
         p.control_tlb_penalty_ns = small->analysis.levels[0].miss_penalty_ns;
     }
