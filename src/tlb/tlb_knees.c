@@ -482,9 +482,10 @@ static size_t refine_one(const struct knee *kn, const struct knee_params *p, con
             if (v <= lo || v >= hi || contains(x, n, v) || contains(out, count, v)) continue;
             out[count++] = v;
         }
-    /* a gradual rise: points on to where it reaches 90%, for its midpoint */
+    /* a gradual TLB rise: points on to where it reaches 90%, for its midpoint */
     double top = kn->top_x;
-    if (kn->sharp || !(top > hi) || top / hi <= p->approx_ratio) return count;
+    if (kn->kind != KNEE_TLB || kn->sharp || !(top > hi) || top / hi <= p->approx_ratio)
+        return count;
     for (int k = 1; k < 6 && count < max; k++) {
         double v = floor(hi + (top - hi) * k / 6.0 + 0.5);
         if (v <= hi || v >= top || contains(x, n, v) || contains(out, count, v)) continue;

@@ -73,7 +73,10 @@ void tlb_huge_phase(struct tlb_team *tm)
             double x[GRID_MAX + REFINE_MAX];
             for (size_t i = 0; i < s->main.n; i++)
                 x[i] = s->main.pts[i].pages;
-            tm->nx = knees_refine(&s->analysis, &p, x, s->main.n, tm->xs, REFINE_MAX);
+            size_t m = knees_refine(&s->analysis, &p, x, s->main.n, tm->xs, REFINE_MAX);
+            tm->nx = 0; /* the control's knees reach past this sweep's pages */
+            for (size_t i = 0; i < m; i++)
+                if (tm->xs[i] <= (double)n) tm->xs[tm->nx++] = tm->xs[i];
             tm->refined = true;
         }
     }
