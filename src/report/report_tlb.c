@@ -45,11 +45,18 @@ static void level_line(char *buf, size_t len, const struct tlb_sweep *s, size_t 
         return;
     }
     PUT("%s: ", l->name);
-    if (isfinite(l->entries)) {
+    if (l->set_conflict_ways) {
+        PUT("%u-way set conflict (pages 2 MB apart share one set: the set's associativity, not "
+            "a TLB size)",
+            l->set_conflict_ways);
+    } else if (isfinite(l->entries) && level_is_gradual(l)) {
+        PUT("~%.0f entries (rise %.0f-%.0f, midpoint)", l->entries, l->entries_low, l->rise_high);
+    } else if (isfinite(l->entries)) {
         PUT("%s%.0f entries", l->approx ? "~" : "", l->entries);
-        if (l->approx) PUT(" (knee between %.0f and %.0f pages)", l->entries, l->entries_high);
-        if (isfinite(l->complete_x) && l->complete_x > 1.25 * l->entries_high)
-            PUT(" (misses set in gradually: the rise completes by %.0f pages)", l->complete_x);
+        if (l->approx)
+            PUT(" (sharp knee between %.0f and %.0f pages)", l->entries, l->entries_high);
+        else
+            PUT(" (sharp knee)");
     } else {
         PUT("more than %.0f entries (no knee up to the last point)", l->at_x);
     }
@@ -62,7 +69,7 @@ static void level_line(char *buf, size_t len, const struct tlb_sweep *s, size_t 
         if (ghz > 0) PUT(" (+%.1f cycles)", prev->miss_penalty_ns * ghz);
         PUT(" per access when the %s misses", prev->name);
     }
-    if (with_documented) {
+    if (with_documented && !l->set_conflict_ways) {
         if (s->documented[i])
             PUT("; measured %.0f / documented %u (%s)", l->entries, s->documented[i],
                 s->agrees[i] == 1   ? "agrees"

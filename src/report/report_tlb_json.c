@@ -61,6 +61,23 @@ static json_t *levels_json(const struct tlb_sweep *s)
                             isfinite(l->entries_high) ? json_integer((json_int_t)l->entries_high)
                                                       : json_null());
         json_object_set_new(o, "rise_complete_at", real_or_null(l->complete_x));
+        if (!is_walk(l)) {
+            bool gradual = level_is_gradual(l);
+            double low = l->entries_low > 0 ? l->entries_low : l->entries;
+            double high = gradual ? l->rise_high : l->entries_high;
+            json_object_set_new(o, "entries_low",
+                                isfinite(low) && !l->set_conflict_ways
+                                    ? json_integer((json_int_t)low)
+                                    : json_null());
+            json_object_set_new(o, "entries_high",
+                                isfinite(high) && !l->set_conflict_ways
+                                    ? json_integer((json_int_t)high)
+                                    : json_null());
+            json_object_set_new(o, "entries_method", json_string(level_method(l)));
+            json_object_set_new(o, "set_conflict_ways",
+                                l->set_conflict_ways ? json_integer(l->set_conflict_ways)
+                                                     : json_null());
+        }
         json_object_set_new(o, "hit_ns", real_or_null(l->hit_ns));
         json_object_set_new(o, "miss_penalty_ns", real_or_null(l->miss_penalty_ns));
         if (is_walk(l)) {

@@ -46,6 +46,8 @@ void report_tlb_quiet(FILE *out, const struct tlb_result *t)
         fprintf(out, "%s ", i ? "," : "");
         if (is_walk(l))
             fprintf(out, "%s +%.2f ns", l->name, l->miss_penalty_ns);
+        else if (l->set_conflict_ways)
+            fprintf(out, "%s %u-way", l->name, l->set_conflict_ways);
         else if (!isfinite(l->entries))
             fprintf(out, "%s >%.0f entries", l->name, l->at_x);
         else

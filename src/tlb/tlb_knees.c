@@ -133,6 +133,59 @@ static size_t find_plateaus(struct curve *c, struct plateau *out, size_t max)
     return n_out;
 }
 
+/* x where the fit f[0..m) (at xs) first reaches `level`, linear in log x; NAN if never. */
+static double crossing(const double *xs, const double *f, size_t m, double level)
+{
+    for (size_t i = 0; i < m; i++) {
+        if (f[i] < level) continue;
+        if (i == 0 || f[i] <= f[i - 1]) return xs[i];
+        double t = (level - f[i - 1]) / (f[i] - f[i - 1]);
+        return exp(log(xs[i - 1]) + t * (log(xs[i]) - log(xs[i - 1])));
+    }
+    return NAN;
+}
+
+/* The shape of a knee's rise, from its onset (index lo) to index end (the next plateau's first
+ * point or the first tail point a whole step up): a non-decreasing least-squares fit (pool
+ * adjacent violators) so that one noisy point cannot cross a level early. */
+static void measure_rise(const struct curve *c, size_t lo, size_t end, struct knee *kn)
+{
+    double xs[POINTS_MAX] = {0}, f[POINTS_MAX], w[POINTS_MAX];
+    size_t start[POINTS_MAX], m = 0, blocks = 0;
+    for (size_t i = lo; i <= end && i < c->n; i = next_used(c, i + 1)) {
+        xs[m] = c->x[i];
+        f[blocks] = c->y[i];
+        w[blocks] = 1;
+        start[blocks++] = m++;
+        while (blocks > 1 && f[blocks - 2] > f[blocks - 1]) {
+            double ws = w[blocks - 2] + w[blocks - 1];
+            f[blocks - 2] = (f[blocks - 2] * w[blocks - 2] + f[blocks - 1] * w[blocks - 1]) / ws;
+            w[blocks - 2] = ws;
+            blocks--;
+        }
+    }
+    double fit[POINTS_MAX] = {0};
+    for (size_t b = 0; b < blocks; b++)
+        for (size_t i = start[b]; i < (b + 1 < blocks ? start[b + 1] : m); i++)
+            fit[i] = f[b];
+    /* a plateau that slopes up starts below its median: the rise ends at its first point */
+    double step = m ? fmin(kn->step_ns, fit[m - 1] - kn->low_ns) : kn->step_ns;
+    double at10 = kn->low_ns + 0.1 * step, at90 = kn->low_ns + 0.9 * step;
+    kn->mid_x = crossing(xs, fit, m, kn->low_ns + 0.5 * step);
+    kn->x90 = crossing(xs, fit, m, at90);
+    kn->top_x = NAN;
+    size_t last10 = 0, first90 = m;
+    for (size_t i = 0; i < m; i++) {
+        if (fit[i] <= at10) last10 = i;
+        if (fit[i] >= at90 && first90 == m) first90 = i;
+    }
+    if (first90 < m) kn->top_x = xs[first90];
+    if (!isfinite(kn->mid_x)) kn->mid_x = kn->first_high;
+    if (!isfinite(kn->x90)) kn->x90 = kn->first_high;
+    kn->sharp =
+        (first90 < m && first90 <= last10 + 1) || kn->x90 <= KNEE_SHARP_RATIO * kn->last_low;
+}
+
 /* Rising knees between consecutive plateaus, and from the last plateau into a rising tail. */
 static size_t find_knees(const struct curve *c, const struct plateau *pl, size_t n_pl,
                          struct knee *out, size_t max)
@@ -147,8 +200,10 @@ static size_t find_knees(const struct curve *c, const struct plateau *pl, size_t
                           .low_ns = pl[k].level_ns,
                           .control_step_ns = NAN,
                           .tlb_step_ns = NAN};
+        size_t rise_end = hi;
         if (k + 1 < n_pl) {
             kn.high_ns = pl[k + 1].level_ns;
+            rise_end = pl[k + 1].first;
         } else {
             /* a tail that never levels off: its first point a whole step up marks the next
              * regime (the points before it are the transition) */
@@ -158,6 +213,7 @@ static size_t find_knees(const struct curve *c, const struct plateau *pl, size_t
             if (j >= c->n) break;
             kn.high_ns = c->y[j];
             kn.to_tail = true;
+            rise_end = j;
         }
         kn.step_ns = kn.high_ns - kn.low_ns;
         if (kn.step_ns < c->min_step[pl[k].last]) continue;
@@ -181,6 +237,7 @@ static size_t find_knees(const struct curve *c, const struct plateau *pl, size_t
                 kn.complete_x = c->x[j];
                 break;
             }
+        measure_rise(c, lo, rise_end, &kn);
         out[n_out++] = kn;
     }
     return n_out;
@@ -240,10 +297,13 @@ static void build_levels(const double *x, const double *y, size_t n, const struc
         struct knee_level *l = &a->levels[level];
         memset(l, 0, sizeof(*l));
         snprintf(l->name, sizeof(l->name), "%s", names[level]);
-        l->entries = kn->last_low;
+        l->entries_low = kn->last_low;
         l->entries_high = kn->first_high;
+        l->rise_high = kn->sharp ? kn->first_high : floor(kn->x90 + 0.5);
+        l->sharp = kn->sharp;
+        l->entries = kn->sharp ? kn->last_low : floor(kn->mid_x + 0.5);
         l->complete_x = kn->complete_x;
-        l->approx = kn->first_high / kn->last_low > p->approx_ratio;
+        l->approx = !kn->sharp || kn->first_high / kn->last_low > p->approx_ratio;
         l->hit_ns = hit + cumulative;
         l->miss_penalty_ns = kn->step_ns;
         l->max_penalty_ns = NAN;
@@ -257,7 +317,9 @@ static void build_levels(const double *x, const double *y, size_t n, const struc
     next->max_penalty_ns = NAN;
     next->at_x = NAN;
     next->entries = NAN;
+    next->entries_low = NAN;
     next->entries_high = NAN;
+    next->rise_high = NAN;
     next->complete_x = NAN;
     if ((int)level >= p->max_tlb_levels) {
         /* past the last TLB level: page walks */
@@ -413,12 +475,20 @@ static size_t refine_one(const struct knee *kn, const struct knee_params *p, con
                          size_t n, double *out, size_t count, size_t max)
 {
     double lo = kn->last_low, hi = kn->first_high;
-    if (kn->kind == KNEE_WALK || kn->kind == KNEE_UNCLASSIFIED || hi / lo <= p->approx_ratio ||
-        hi - lo < 2)
+    if (kn->kind == KNEE_WALK || kn->kind == KNEE_UNCLASSIFIED) return count;
+    if (hi / lo > p->approx_ratio && hi - lo >= 2)
+        for (int k = 1; k < 8 && count < max; k++) {
+            double v = floor(lo + (hi - lo) * k / 8.0 + 0.5);
+            if (v <= lo || v >= hi || contains(x, n, v) || contains(out, count, v)) continue;
+            out[count++] = v;
+        }
+    /* a gradual TLB rise: points on to where it reaches 90%, for its midpoint */
+    double top = kn->top_x;
+    if (kn->kind != KNEE_TLB || kn->sharp || !(top > hi) || top / hi <= p->approx_ratio)
         return count;
-    for (int k = 1; k < 8 && count < max; k++) {
-        double v = floor(lo + (hi - lo) * k / 8.0 + 0.5);
-        if (v <= lo || v >= hi || contains(x, n, v) || contains(out, count, v)) continue;
+    for (int k = 1; k < 6 && count < max; k++) {
+        double v = floor(hi + (top - hi) * k / 6.0 + 0.5);
+        if (v <= hi || v >= top || contains(x, n, v) || contains(out, count, v)) continue;
         out[count++] = v;
     }
     return count;

@@ -23,6 +23,9 @@
 #include <stddef.h>
 
 #define KNEES_MAX 16
+/* A rise that completes (90%) within this factor of its onset is a sharp knee: a W-way LRU
+ * level filled with contiguous pages completes by E (W + 1) / W, within 4/3 for W >= 3. */
+#define KNEE_SHARP_RATIO 1.4
 #define KNEE_LEVELS_MAX 4
 
 struct knee_params {
@@ -56,9 +59,15 @@ struct knee {
     double step_ns;              /* high - low on the curve it was found on */
     double complete_x;           /* first x that has risen 80% of the step: a wide gap to
                                     last_low means misses set in gradually */
-    double control_step_ns;      /* the control's rise over the bracket; NAN without control */
-    double tlb_step_ns;          /* T's rise over the bracket; NAN without control */
-    bool to_tail;                /* rises into a tail that never levels off */
+    /* The rise on a monotone (pool-adjacent-violators) fit of the points from last_low up:
+     * where it crosses half and nine tenths of the step (linear in log x between points), and
+     * the first measured x at or past nine tenths. Sharp: 10% -> 90% between two neighbouring
+     * points, or the 90% crossing within KNEE_SHARP_RATIO of last_low. */
+    double mid_x, x90, top_x;
+    bool sharp;
+    double control_step_ns; /* the control's rise over the bracket; NAN without control */
+    double tlb_step_ns;     /* T's rise over the bracket; NAN without control */
+    bool to_tail;           /* rises into a tail that never levels off */
 };
 
 struct plateau {
@@ -70,15 +79,19 @@ struct plateau {
  * "page walk: +y ns". NAN where the sweep could not measure it. */
 struct knee_level {
     char name[16];
-    double entries;         /* last x that still fit (the bracket's lower end); NAN if unknown */
-    double entries_high;    /* first x that did not */
-    double complete_x;      /* first x past 80% of the rise to the next level */
-    bool approx;            /* bracket wider than approx_ratio */
-    double hit_ns;          /* ns per access when translations hit here (data in L1) */
-    double miss_penalty_ns; /* added per access when this level misses and the next serves */
-    double max_penalty_ns;  /* page walk: the translation cost at the largest x, over the last
-                               TLB level's hit */
-    double at_x;            /* page walk: that largest x */
+    double entries;      /* sharp knee: the onset; gradual rise: its midpoint; NAN unknown */
+    double entries_low;  /* the onset: last x within a tenth of the step (bracket's low end) */
+    double entries_high; /* first x past the onset (the bracket's upper end) */
+    double rise_high;    /* x where the rise reaches 90% of the step */
+    bool sharp;          /* sharp knee (entries = onset) or gradual rise (entries = midpoint) */
+    unsigned set_conflict_ways; /* > 0: the knee is one set's associativity, not a size */
+    double complete_x;          /* first x past 80% of the rise to the next level */
+    bool approx;                /* bracket wider than approx_ratio */
+    double hit_ns;              /* ns per access when translations hit here (data in L1) */
+    double miss_penalty_ns;     /* added per access when this level misses and the next serves */
+    double max_penalty_ns;      /* page walk: the translation cost at the largest x, over the last
+                                   TLB level's hit */
+    double at_x;                /* page walk: that largest x */
 };
 
 struct knee_analysis {
@@ -104,9 +117,10 @@ int knees_analyse(const double *x, const double *y, size_t n, const double *cx, 
                   size_t cn, const struct knee_params *p, struct knee_analysis *out);
 
 /* Extra x values (whole numbers, not already in x) that split each knee's bracket in eight, for
- * the brackets wider than approx_ratio: TLB knees, data-cache knees and the sweep's knees that
- * are one or the other (not the walk region, where more points only measure noise). Returns
- * how many were written (at most max). */
+ * the brackets wider than approx_ratio, and for a gradual rise the stretch from the bracket to
+ * the first point past 90% of the rise in six: TLB knees, data-cache knees and the sweep's
+ * knees that are one or the other (not the walk region, where more points only measure noise).
+ * Returns how many were written (at most max). */
 size_t knees_refine(const struct knee_analysis *a, const struct knee_params *p, const double *x,
                     size_t n, double *out, size_t max);
 

@@ -67,6 +67,33 @@ static void label_cache_knees(struct tlb_sweep *s, const struct tlb_result *out)
     }
 }
 
+/* Pages 2 MB apart share their low address bits, so a set-associative level indexed by them
+ * puts every one in the same set: its knee is that set's associativity, not the level's size.
+ * Such a knee lies at no more pages than any TLB has ways (16), and far below the level's size:
+ * under half the entries CPUID documents for 2 MB pages, or, undocumented, under a quarter of
+ * the 4 KB sweep's same level. */
+#define SET_CONFLICT_MAX_WAYS 16
+
+static void name_set_conflicts(struct tlb_sweep *s, const struct tlb_sweep *small,
+                               const struct cpuid_tlb_info *info)
+{
+    for (size_t i = 0; i < s->analysis.n_levels; i++) {
+        struct knee_level *l = &s->analysis.levels[i];
+        double onset = l->entries_low;
+        if (strcmp(l->name, "page walk") == 0 || !isfinite(onset) || onset > SET_CONFLICT_MAX_WAYS)
+            continue;
+        unsigned documented = cpuid_tlb_data_entries(info, (int)i + 1, TLB_PAGE_2M);
+        double size = documented ? documented / 2.0 : NAN;
+        if (!documented && small && i < small->analysis.n_levels &&
+            strcmp(small->analysis.levels[i].name, "page walk") != 0)
+            size = small->analysis.levels[i].entries / 4.0;
+        if (!(onset < size)) continue;
+        l->set_conflict_ways = (unsigned)onset;
+        snprintf(l->name, sizeof(l->name), "set conflict");
+        l->entries = NAN;
+    }
+}
+
 static void document_levels(struct tlb_sweep *s, const struct cpuid_tlb_info *info,
                             unsigned page_bit)
 {
@@ -77,10 +104,14 @@ static void document_levels(struct tlb_sweep *s, const struct cpuid_tlb_info *in
     }
     for (size_t i = 0; i < s->analysis.n_levels; i++) {
         const struct knee_level *l = &s->analysis.levels[i];
-        if (strcmp(l->name, "page walk") == 0) continue;
+        if (strcmp(l->name, "page walk") == 0 || l->set_conflict_ways) continue;
         s->documented[i] = cpuid_tlb_data_entries(info, (int)i + 1, page_bit);
-        if (s->documented[i] && isfinite(l->entries))
-            s->agrees[i] = knees_entries_agree(l->entries, l->entries_high, s->documented[i]);
+        if (s->documented[i] && isfinite(l->entries)) {
+            /* inside the range, or near its onset or (gradual) its midpoint */
+            double high = l->sharp ? l->entries_high : l->rise_high;
+            s->agrees[i] = knees_entries_agree(l->entries_low, high, s->documented[i]) ||
+                           knees_entries_agree(l->entries, high, s->documented[i]);
+        }
         if (isfinite(l->entries)) s->reach_bytes[i] = l->entries * (double)s->page_bytes;
     }
 }
@@ -159,6 +190,8 @@ void tlb_finish_sweep(struct tlb_sweep *s, const struct tlb_curve *control,
         label_cache_knees(s, out);
         return;
     }
+    if (page_bit == TLB_PAGE_2M)
+        name_set_conflicts(s, out->n_threads > 0 ? &out->per_thread[0].small : NULL, &out->cpuid);
     document_levels(s, &out->cpuid, page_bit);
     label_cache_knees(s, out);
 }

@@ -55,7 +55,7 @@ void tlb_huge_phase(struct tlb_team *tm)
     struct tlb_sweep *small = &out->per_thread[0].small;
     if (small->analysis.n_levels > 0 && isfinite(small->analysis.levels[0].entries)) {
         /* the control lives on 4 KB pages: its own misses follow the 4 KB first level */
-        p.control_tlb_entries = small->analysis.levels[0].entries;
+        p.control_tlb_entries = small->analysis.levels[0].entries_low;
         p.control_tlb_high = small->analysis.levels[0].entries_high;
         p.control_tlb_penalty_ns = small->analysis.levels[0].miss_penalty_ns;
     }
@@ -73,7 +73,10 @@ void tlb_huge_phase(struct tlb_team *tm)
             double x[GRID_MAX + REFINE_MAX];
             for (size_t i = 0; i < s->main.n; i++)
                 x[i] = s->main.pts[i].pages;
-            tm->nx = knees_refine(&s->analysis, &p, x, s->main.n, tm->xs, REFINE_MAX);
+            size_t m = knees_refine(&s->analysis, &p, x, s->main.n, tm->xs, REFINE_MAX);
+            tm->nx = 0; /* the control's knees reach past this sweep's pages */
+            for (size_t i = 0; i < m; i++)
+                if (tm->xs[i] <= (double)n) tm->xs[tm->nx++] = tm->xs[i];
             tm->refined = true;
         }
     }

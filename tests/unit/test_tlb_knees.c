@@ -223,9 +223,12 @@ static void seed_000_table(void **state)
     assert_true(knees_entries_agree(l1->entries, l1->entries_high, 72));
     assert_true(fabs(l1->hit_ns - 1.26) < 1e-9);
     assert_true(fabs(l1->miss_penalty_ns - 1.54) < 1e-6);
-    assert_true(l2->entries == 2048 && l2->entries_high == 3072);
-    assert_true(knees_entries_agree(l2->entries, l2->entries_high, 3072));
-    assert_false(knees_entries_agree(l2->entries, l2->entries_high, 8192));
+    /* 2048 -> 3072 -> 8192 rises over two intervals: gradual, sized at its midpoint (the
+     * table has no point between 3072 and 8192, so the midpoint is interpolated there) */
+    assert_true(l2->entries_low == 2048 && l2->entries_high == 3072 && !l2->sharp);
+    assert_true(l2->entries > 3072 && l2->entries < 8192 && l2->rise_high <= 8192);
+    assert_true(knees_entries_agree(l2->entries_low, l2->entries_high, 3072));
+    assert_false(knees_entries_agree(l2->entries_low, l2->entries_high, 8192));
     /* walks: the plateau of 8192..16384 pages (30 ns, less the control's 3.66) over an L2 TLB
      * hit (1.54 ns of translation) */
     assert_true(fabs(walk->miss_penalty_ns - (30.0 - 3.66 - 1.54)) < 1e-6);

@@ -41,7 +41,9 @@ static void fill_levels(struct tlb_sweep *s, double l1, double l2)
     a->n_levels = 3;
     a->levels[0] = (struct knee_level){.name = "L1 DTLB",
                                        .entries = l1,
+                                       .entries_low = l1,
                                        .entries_high = l1 * 1.5,
+                                       .sharp = true,
                                        .complete_x = l1 * 2,
                                        .approx = true,
                                        .hit_ns = 1.25,
@@ -50,7 +52,9 @@ static void fill_levels(struct tlb_sweep *s, double l1, double l2)
                                        .at_x = NAN};
     a->levels[1] = (struct knee_level){.name = "L2 TLB",
                                        .entries = l2,
+                                       .entries_low = l2,
                                        .entries_high = l2 + 1,
+                                       .sharp = true,
                                        .complete_x = NAN,
                                        .hit_ns = 3.75,
                                        .miss_penalty_ns = 9.5,
