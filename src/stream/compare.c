@@ -6,8 +6,9 @@
 static bool same_but_pages(const struct run_config *a, const struct run_config *b)
 {
     return a->threads == b->threads && strcmp(a->bind, b->bind) == 0 &&
-           strcmp(a->stores, b->stores) == 0 && a->type == b->type && a->elements == b->elements &&
-           a->offset == b->offset && a->ntimes == b->ntimes && a->kernel_mask == b->kernel_mask;
+           strcmp(a->stores_requested, b->stores_requested) == 0 && a->type == b->type &&
+           a->elements == b->elements && a->offset == b->offset && a->ntimes == b->ntimes &&
+           a->kernel_mask == b->kernel_mask;
 }
 
 static const struct kernel_result *find_kernel(const struct run_result *r, enum kernel_id k)

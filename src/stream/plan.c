@@ -148,15 +148,13 @@ static int resolve_size(const struct stream_request *o, size_t index, struct run
     return EXIT_OK;
 }
 
-/* Non-temporal stores skip the write-allocate read but bypass the caches, so they only help
- * when the arrays are far larger than the caches: auto uses them exactly when the STREAM rule
- * holds (and the LLC is known). */
+/* auto is decided by measurement on the first repetition (run_stream); until then the run
+ * says "auto". */
 static void choose_stores(struct run_config *r)
 {
-    bool nt = strcmp(r->stores_requested, "nt") == 0 ||
-              (strcmp(r->stores_requested, "auto") == 0 && r->llc_bytes && !r->below_stream_rule);
+    bool nt = strcmp(r->stores_requested, "nt") == 0;
     r->stores_kind = nt ? STORES_NT : STORES_NORMAL;
-    r->stores = nt ? "nt" : "normal";
+    r->stores = strcmp(r->stores_requested, "auto") == 0 ? "auto" : nt ? "nt" : "normal";
     r->tuned = nt;
 }
 

@@ -58,7 +58,7 @@ struct run_config {
     const char *pages;
     const char *pages_from;       /* "--pages", "HUGETLB_MORECORE" or "default" */
     const char *stores_requested; /* "auto", "normal" or "nt" as given */
-    const char *stores;           /* what runs: "normal" or "nt" */
+    const char *stores; /* what runs: "normal" or "nt"; "auto" until measured (run_stream) */
     enum store_kind stores_kind;
     bool tuned; /* non-temporal stores: STREAM's rules call such results "tuned" */
     enum isa isa;
