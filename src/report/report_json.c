@@ -179,6 +179,7 @@ static json_t *stores_chosen_by_json(const struct run_result *r)
 {
     const struct store_choice *sc = &r->stores_choice;
     if (sc->method == STORES_FORCED) return json_string("forced");
+    if (sc->method == STORES_REFERENCE) return json_string("reference");
     json_t *kernels = json_array();
     for (int k = 0; k < KERNEL_COUNT; k++)
         if (sc->kernel_mask & (1u << k))

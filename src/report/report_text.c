@@ -146,6 +146,9 @@ static void write_store_choice(FILE *out, const struct run_result *r)
         fprintf(out, "Stores: auto, %s\n", sc->why);
         return;
     }
+    if (sc->method == STORES_REFERENCE)
+        fprintf(out, "Stores: %s (auto: the kind --reference ran with)\n",
+                r->config.stores_kind == STORES_NT ? "non-temporal" : "normal");
     if (sc->method != STORES_MEASURED) return;
     char kernels[80];
     store_choice_kernels(sc, kernels, sizeof(kernels));

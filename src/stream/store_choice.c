@@ -11,9 +11,14 @@ bool store_choice_kernel(enum kernel_id k)
     return kernel_table[k].words_written > 0;
 }
 
-void store_choice_init(struct store_choice *c, const char *stores_requested, unsigned kernel_mask)
+void store_choice_init(struct store_choice *c, const char *stores_requested, bool from_reference,
+                       unsigned kernel_mask)
 {
     memset(c, 0, sizeof(*c));
+    if (from_reference) {
+        c->method = STORES_REFERENCE;
+        return;
+    }
     if (strcmp(stores_requested, "auto") != 0) {
         c->method = STORES_FORCED;
         return;

@@ -14,6 +14,7 @@ enum store_method {
     STORES_FORCED,       /* --stores normal or nt */
     STORES_MEASURED,     /* auto, decided by the calibration */
     STORES_NOT_MEASURED, /* auto without a measurement: a dry run, or no kernel that stores */
+    STORES_REFERENCE,    /* auto, checked against --reference: the kind its profile ran with */
 };
 
 /* Passes of one kernel during the calibration, in order: nt, normal, normal, nt (ABBA), so that
@@ -39,7 +40,8 @@ bool store_choice_kernel(enum kernel_id k);
 
 /* Before a run: what the request leaves to measure (auto and some storing kernel), or why
  * nothing is. */
-void store_choice_init(struct store_choice *c, const char *stores_requested, unsigned kernel_mask);
+void store_choice_init(struct store_choice *c, const char *stores_requested, bool from_reference,
+                       unsigned kernel_mask);
 
 /* One calibration pass of kernel k with kind took seconds. */
 void store_choice_record(struct store_choice *c, enum kernel_id k, enum store_kind kind,

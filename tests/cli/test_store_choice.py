@@ -3,6 +3,8 @@ each kernel reports how far apart its threads finished (results[].finish_spread_
 MEMBENCH_TEST_SLOW_STORES=KIND makes that store kind's kernels 4x slower, so the choice has a
 clear answer on any machine."""
 
+import json
+
 import membench_test as mt
 
 SMALL = ["--size", "2000000", "-n", "3", "-t", "2"]
@@ -78,6 +80,21 @@ class StoreChoice(mt.MembenchTestCase):
         self.assertNotIn("normal_mbps", c["stores_chosen_by"])
         _, out, _ = mt.run(SMALL + ["--dry-run"])
         self.assertIn("stores chosen by measurement when run (auto)", out)
+
+
+class ReferenceStores(mt.ReferenceFileCase):
+    def test_auto_runs_the_kind_the_reference_ran_with(self):
+        """A reference's rates hold for its store kind: auto keeps it instead of measuring,
+        so that noise cannot turn the profile's stores check into a FAIL."""
+        ref = self.ref
+        self.run_ok(SMALL + ["--stores", "nt", "--save-reference", ref])
+        rc, out, err = mt.run(SMALL + ["--reference", ref, "--tolerance", "99", "--format",
+                                       "json"], env_extra={"MEMBENCH_TEST_SLOW_STORES": "nt"})
+        doc = json.loads(out)
+        c = doc["runs"][0]["config"]
+        self.assertEqual((c["stores"], c["stores_chosen_by"]), ("nt", "reference"), err)
+        checks = {x["name"]: x["passed"] for x in doc["acceptance"]["checks"]}
+        self.assertTrue(checks["stores"], checks)
 
 
 class FinishSpread(mt.MembenchTestCase):

@@ -15,20 +15,29 @@ static void forced_kinds_measure_nothing(void **state)
 {
     (void)state;
     struct store_choice c;
-    store_choice_init(&c, "nt", STREAM4);
+    store_choice_init(&c, "nt", false, STREAM4);
     assert_int_equal(c.method, STORES_FORCED);
-    store_choice_init(&c, "normal", STREAM4);
+    store_choice_init(&c, "normal", false, STREAM4);
     assert_int_equal(c.method, STORES_FORCED);
+}
+
+static void a_reference_decides(void **state)
+{
+    (void)state;
+    struct store_choice c;
+    store_choice_init(&c, "auto", true, STREAM4);
+    assert_int_equal(c.method, STORES_REFERENCE);
+    assert_int_equal(c.kernel_mask, 0);
 }
 
 static void auto_times_only_kernels_that_store(void **state)
 {
     (void)state;
     struct store_choice c;
-    store_choice_init(&c, "auto", STREAM4 | (1u << KERNEL_DOT) | (1u << KERNEL_NSTREAM));
+    store_choice_init(&c, "auto", false, STREAM4 | (1u << KERNEL_DOT) | (1u << KERNEL_NSTREAM));
     assert_int_equal(c.method, STORES_MEASURED);
     assert_int_equal(c.kernel_mask, STREAM4 | (1u << KERNEL_NSTREAM));
-    store_choice_init(&c, "auto", (1u << KERNEL_DOT) | (1u << KERNEL_READ));
+    store_choice_init(&c, "auto", false, (1u << KERNEL_DOT) | (1u << KERNEL_READ));
     assert_int_equal(c.method, STORES_NOT_MEASURED);
     assert_string_equal(c.why, "no kernel of this run stores");
 }
@@ -48,7 +57,7 @@ static void best_pass_of_each_kind_decides(void **state)
 {
     (void)state;
     struct store_choice c;
-    store_choice_init(&c, "auto", 1u << KERNEL_COPY);
+    store_choice_init(&c, "auto", false, 1u << KERNEL_COPY);
     store_choice_record(&c, KERNEL_COPY, STORES_NT, 0.50); /* disturbed */
     store_choice_record(&c, KERNEL_COPY, STORES_NORMAL, 0.20);
     store_choice_record(&c, KERNEL_COPY, STORES_NORMAL, 0.21);
@@ -65,7 +74,7 @@ static void kernels_are_summed(void **state)
 {
     (void)state;
     struct store_choice c;
-    store_choice_init(&c, "auto", (1u << KERNEL_COPY) | (1u << KERNEL_TRIAD));
+    store_choice_init(&c, "auto", false, (1u << KERNEL_COPY) | (1u << KERNEL_TRIAD));
     store_choice_record(&c, KERNEL_COPY, STORES_NT, 0.11);
     store_choice_record(&c, KERNEL_COPY, STORES_NORMAL, 0.10);
     store_choice_record(&c, KERNEL_TRIAD, STORES_NT, 0.20);
@@ -82,7 +91,7 @@ static void a_tie_keeps_normal_stores(void **state)
 {
     (void)state;
     struct store_choice c;
-    store_choice_init(&c, "auto", 1u << KERNEL_TRIAD);
+    store_choice_init(&c, "auto", false, 1u << KERNEL_TRIAD);
     store_choice_record(&c, KERNEL_TRIAD, STORES_NT, 0.1);
     store_choice_record(&c, KERNEL_TRIAD, STORES_NORMAL, 0.1);
     assert_int_equal(store_choice_decide(&c, 1000, TYPE_FLOAT), STORES_NORMAL);
@@ -92,7 +101,7 @@ static void rounds_keep_the_fewest(void **state)
 {
     (void)state;
     struct store_choice c;
-    store_choice_init(&c, "auto", STREAM4);
+    store_choice_init(&c, "auto", false, STREAM4);
     store_choice_rounds(&c, 16);
     store_choice_rounds(&c, 3);
     store_choice_rounds(&c, 5);
@@ -104,6 +113,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(forced_kinds_measure_nothing),
         cmocka_unit_test(auto_times_only_kernels_that_store),
+        cmocka_unit_test(a_reference_decides),
         cmocka_unit_test(order_is_abba),
         cmocka_unit_test(best_pass_of_each_kind_decides),
         cmocka_unit_test(kernels_are_summed),
