@@ -14,7 +14,6 @@
 #include "src/base/test_hooks.h"
 #include "src/base/warnings.h"
 #include "src/stream/finish_spread.h"
-#include "src/stream/work_share.h"
 #include "src/stream/stream_hooks.h"
 
 void run_describe(const struct run_config *cfg, const struct topology *topo, struct run_result *out)
@@ -105,7 +104,6 @@ struct team {
     kernel_fn fns[KERNEL_COUNT];
     kernel_fn fns_kind[2][KERNEL_COUNT]; /* [enum store_kind]: both variants, for auto */
     struct store_choice *choice;         /* auto: measuring on the first repetition; else NULL */
-    struct work_share *share;            /* the passes after first touch; NULL: static ranges */
     double calibration_s;                /* the calibration's passes beyond the first of each */
     struct expected_values expect;
     int team_size;
@@ -244,14 +242,11 @@ static void run_team(struct team *tm, struct run_result *out, int *pus_start, in
 #pragma omp barrier
 #pragma omp master
                     {
-                        if (tm->share) work_share_reset(tm->share);
                         t0 = timer_now();
                         if (tm->touch_s == 0.0) tm->touch_s = t0 - loop_start;
                     }
 #pragma omp barrier
-                    tm->partial[t] = tm->share ? work_share_run(tm->share, t, fn, tm->a, tm->b,
-                                                                tm->c, STREAM_SCALAR)
-                                               : fn(tm->a, tm->b, tm->c, lo, hi, STREAM_SCALAR);
+                    tm->partial[t] = fn(tm->a, tm->b, tm->c, lo, hi, STREAM_SCALAR);
                     tm->finish[t] = timer_now() - t0;
 #pragma omp barrier
 #pragma omp master
@@ -363,20 +358,6 @@ static const struct stream_hooks *kernel_hooks(void)
     return test_hooks ? test_hooks->stream : NULL;
 }
 
-/* Groups of neighbouring threads on one NUMA node (and --per-domain domain) share their passes;
- * unbound threads (their node unknown) keep their own ranges. */
-static int share_work(const struct run_config *cfg, const struct team *tm,
-                      const struct run_result *out, struct work_share *ws)
-{
-    int nt = (int)cfg->threads, *node = calloc((size_t)nt, sizeof(int));
-    if (!node) return -1;
-    for (int t = 0; t < nt; t++)
-        node[t] = cfg->pus && out->placement ? out->placement[t].numa : -1;
-    int rc = work_share_init(ws, tm->n, nt, cfg->type, node, tm->thread_domain);
-    free(node);
-    return rc;
-}
-
 /* Kernel k with a store kind, as the dispatch chose it, or as a test hook replaces it. */
 static kernel_fn kernel_variant(enum kernel_id k, const struct run_config *cfg,
                                 enum store_kind kind)
@@ -480,10 +461,7 @@ int run_stream(const struct run_config *cfg, const struct topology *topo,
         goto done;
     }
     omp_set_dynamic(0);
-    struct work_share share = {0};
-    if (share_work(cfg, &tm, out, &share) == 0) tm.share = &share;
     run_team(&tm, out, pus_start, pus_end);
-    work_share_free(&share);
     if (interrupt_signal()) { /* not finished: nothing of this run is reported */
         out->interrupted = true;
         goto done;
