@@ -462,6 +462,9 @@ void cli_stream_request(const struct options *o, struct stream_request *r)
         .acceptance = o->acceptance,
         .checks = o->checks,
         .save_reference = o->save_reference,
+        .reference_stores = o->expect.profile.present && o->expect.profile.stores[0]
+                                ? o->expect.profile.stores
+                                : NULL,
     };
 }
 

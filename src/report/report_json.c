@@ -168,6 +168,7 @@ static json_t *results_json(const struct run_result *r, double peak_mbps)
         json_object_set_new(o, "bytes_estimated_traffic",
                             json_integer((json_int_t)k->bytes_estimated_traffic));
         json_object_set_new(o, "min_time_ticks", real_or_null(k->min_ticks));
+        json_object_set_new(o, "finish_spread_s", real_or_null(k->finish_spread_s));
         if (peak_mbps > 0)
             json_object_set_new(o, "pct_of_peak",
                                 real_or_null(100.0 * k->best_rate_mbps / peak_mbps));
@@ -178,10 +179,32 @@ static json_t *results_json(const struct run_result *r, double peak_mbps)
     return list;
 }
 
+/* "forced", or how --stores auto decided. */
+static json_t *stores_chosen_by_json(const struct run_result *r)
+{
+    const struct store_choice *sc = &r->stores_choice;
+    if (sc->method == STORES_FORCED) return json_string("forced");
+    if (sc->method == STORES_REFERENCE) return json_string("reference");
+    json_t *kernels = json_array();
+    for (int k = 0; k < KERNEL_COUNT; k++)
+        if (sc->kernel_mask & (1u << k))
+            json_array_append_new(kernels, json_string(kernel_table[k].name));
+    if (sc->method == STORES_NOT_MEASURED)
+        return json_pack("{s:s,s:s,s:o}", "method", "not measured", "why", sc->why, "kernels",
+                         kernels);
+    json_t *o = json_pack("{s:s,s:o}", "method", "measured", "kernels", kernels);
+    json_object_set_new(o, "normal_mbps", real_or_null(sc->normal_mbps));
+    json_object_set_new(o, "nt_mbps", real_or_null(sc->nt_mbps));
+    json_object_set_new(o, "rounds", json_integer(sc->rounds));
+    return o;
+}
+
 static json_t *run_json(const struct run_result *r, double peak_mbps)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "config", config_json(&r->config));
+    json_t *config = config_json(&r->config);
+    json_object_set_new(config, "stores_chosen_by", stores_chosen_by_json(r));
+    json_object_set_new(o, "config", config);
     json_object_set_new(o, "placement", placement_json(r));
     if (!r->measured) return o;
     json_object_set_new(o, "threads_migrated", json_boolean(r->migrated));

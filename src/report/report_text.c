@@ -142,6 +142,35 @@ static void write_backing(FILE *out, const struct run_result *r)
                 b->thp_fraction > 0.0 ? "; THP: 100% of the arrays on 2 MB pages" : "");
 }
 
+static void write_store_choice(FILE *out, const struct run_result *r)
+{
+    const struct store_choice *sc = &r->stores_choice;
+    if (sc->method == STORES_NOT_MEASURED) {
+        fprintf(out, "Stores: auto, %s\n", sc->why);
+        return;
+    }
+    if (sc->method == STORES_REFERENCE)
+        fprintf(out, "Stores: %s (auto: the kind --reference ran with)\n",
+                r->config.stores_kind == STORES_NT ? "non-temporal" : "normal");
+    if (sc->method != STORES_MEASURED) return;
+    char kernels[80];
+    store_choice_kernels(sc, kernels, sizeof(kernels));
+    bool nt = r->config.stores_kind == STORES_NT;
+    fprintf(out, "Stores: %s (auto: measured %s %.1f MB/s %s vs %.1f %s on the first repetition)\n",
+            nt ? "non-temporal" : "normal", kernels, nt ? sc->nt_mbps : sc->normal_mbps,
+            nt ? "nt" : "normal", nt ? sc->normal_mbps : sc->nt_mbps, nt ? "normal" : "nt");
+}
+
+static void write_finish_spread(FILE *out, const struct run_result *r)
+{
+    if (r->config.threads < 2) return;
+    fprintf(out, "Thread finish spread, median ms:");
+    for (int i = 0; i < r->n_results; i++)
+        fprintf(out, " %s %.3f", kernel_table[r->results[i].kernel].name,
+                1e3 * r->results[i].finish_spread_s);
+    fprintf(out, "\n");
+}
+
 static void write_config(FILE *out, const struct report *rep, size_t index)
 {
     const struct run_result *r = &rep->runs[index];
@@ -170,9 +199,14 @@ static void write_config(FILE *out, const struct report *rep, size_t index)
                  " will be used to compute the reported bandwidth.\n");
     fprintf(out, "Number of Threads requested = %u\n", c->threads);
     fprintf(out, "Threads: %u from %s; binding %s\n", c->threads, c->threads_from, c->bind);
-    fprintf(out, "Kernels: %s, %s stores%s\n", isa_name(c->isa),
-            c->stores_kind == STORES_NT ? "non-temporal" : "normal",
-            c->tuned ? " -- a TUNED run under STREAM's rules" : "");
+    if (strcmp(c->stores, "auto") == 0)
+        fprintf(out, "Kernels: %s, stores chosen by measurement when run (auto)\n",
+                isa_name(c->isa));
+    else
+        fprintf(out, "Kernels: %s, %s stores%s\n", isa_name(c->isa),
+                c->stores_kind == STORES_NT ? "non-temporal" : "normal",
+                c->tuned ? " -- a TUNED run under STREAM's rules" : "");
+    write_store_choice(out, r);
     write_placement(out, r);
     write_backing(out, r);
     if (!r->measured) return;
@@ -287,6 +321,7 @@ static void write_results(FILE *out, const struct run_result *r, double peak_mbp
         fprintf(out, "\n");
     }
     write_reductions(out, r);
+    write_finish_spread(out, r);
     write_domains(out, r);
     for (int i = 0; i < r->n_warnings; i++)
         fprintf(out, "WARNING: %s\n", r->warnings[i]);

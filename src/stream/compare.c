@@ -3,11 +3,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* With --stores auto each run uses the kind it measured: runs compare by what was asked. */
+static const char *stores_asked(const struct run_config *c)
+{
+    return c->stores_requested ? c->stores_requested : c->stores;
+}
+
 static bool same_but_pages(const struct run_config *a, const struct run_config *b)
 {
     return a->threads == b->threads && strcmp(a->bind, b->bind) == 0 &&
-           strcmp(a->stores, b->stores) == 0 && a->type == b->type && a->elements == b->elements &&
-           a->offset == b->offset && a->ntimes == b->ntimes && a->kernel_mask == b->kernel_mask;
+           strcmp(stores_asked(a), stores_asked(b)) == 0 && a->type == b->type &&
+           a->elements == b->elements && a->offset == b->offset && a->ntimes == b->ntimes &&
+           a->kernel_mask == b->kernel_mask;
 }
 
 static const struct kernel_result *find_kernel(const struct run_result *r, enum kernel_id k)

@@ -207,15 +207,22 @@ static int fill_run(const struct stream_request *o, size_t is, const char *pages
     return resolve_size(o, is, r);
 }
 
-/* Non-temporal stores skip the write-allocate read but bypass the caches, so they only help
- * when the arrays are far larger than the caches: auto uses them exactly when the STREAM rule
- * holds (and the LLC is known). */
-static void choose_stores(struct run_config *r)
+/* auto is decided by measurement on the first repetition (run_stream); until then the run
+ * says "auto". Checked against a reference, auto runs the kind the reference ran with. */
+static void choose_stores(struct run_config *r, const char *reference_stores)
 {
-    bool nt = strcmp(r->stores_requested, "nt") == 0 ||
-              (strcmp(r->stores_requested, "auto") == 0 && r->llc_bytes && !r->below_stream_rule);
+    if (strcmp(r->stores_requested, "auto") == 0 && reference_stores &&
+        (strcmp(reference_stores, "nt") == 0 || strcmp(reference_stores, "normal") == 0)) {
+        r->stores_from_reference = true;
+        r->stores_kind =
+            reference_stores[0] == 'n' && reference_stores[1] == 't' ? STORES_NT : STORES_NORMAL;
+        r->stores = r->stores_kind == STORES_NT ? "nt" : "normal";
+        r->tuned = r->stores_kind == STORES_NT;
+        return;
+    }
+    bool nt = strcmp(r->stores_requested, "nt") == 0;
     r->stores_kind = nt ? STORES_NT : STORES_NORMAL;
-    r->stores = nt ? "nt" : "normal";
+    r->stores = strcmp(r->stores_requested, "auto") == 0 ? "auto" : nt ? "nt" : "normal";
     r->tuned = nt;
 }
 
@@ -467,7 +474,7 @@ int plan_build(const struct stream_request *o, const struct topology *topology,
         r->below_stream_rule =
             r->llc_bytes && r->array_bytes < STREAM_LLC_MULTIPLE * (double)r->llc_bytes;
         r->isa = isa;
-        choose_stores(r);
+        choose_stores(r, o->reference_stores);
         if (o->acceptance && r->below_stream_rule) {
             log_error("--size %s is below the STREAM rule (4x the LLC in use); acceptance never "
                       "measures cache-inflated rates: drop --size or make it larger",

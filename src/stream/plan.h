@@ -48,6 +48,9 @@ struct stream_request {
     bool acceptance;            /* the acceptance profile's rules apply */
     bool checks;                /* --expect or --reference */
     const char *save_reference; /* --save-reference, else NULL */
+    /* the store kind --reference's profile ran with ("normal", "nt"), else NULL: auto keeps it,
+     * so that the rates compare like with like */
+    const char *reference_stores;
 };
 
 /* One run: a point of the cartesian product of the list options. */
@@ -63,9 +66,10 @@ struct run_config {
     const char *pages;
     const char *pages_from;       /* "--pages", "HUGETLB_MORECORE" or "default" */
     const char *stores_requested; /* "auto", "normal" or "nt" as given */
-    const char *stores;           /* what runs: "normal" or "nt" */
+    const char *stores; /* what runs: "normal" or "nt"; "auto" until measured (run_stream) */
     enum store_kind stores_kind;
-    bool tuned; /* non-temporal stores: STREAM's rules call such results "tuned" */
+    bool stores_from_reference; /* auto took the kind --reference's profile ran with */
+    bool tuned;                 /* non-temporal stores: STREAM's rules call such results "tuned" */
     enum isa isa;
     enum elem_type type;
     uint64_t elements;

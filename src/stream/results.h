@@ -11,6 +11,7 @@
 #include "kernels/kernel_table.h"
 #include "kernels/validate.h"
 #include "src/stream/plan.h"
+#include "src/stream/store_choice.h"
 
 /* Plain result structs: measurement fills them, writers only format them. */
 
@@ -23,6 +24,7 @@ struct kernel_result {
     double min_ticks;           /* min_time in timer granularity steps */
     bool reduction_checked;     /* Dot, Read: the sum was compared with the closed form */
     double reduction_rel_error; /* worst over the repetitions */
+    double finish_spread_s;     /* median over the measured repetitions of last - first thread */
 };
 
 #define RUN_WARNINGS_MAX 8
@@ -38,7 +40,8 @@ struct domain_result {
 
 struct run_result {
     struct run_config config;
-    bool measured; /* false for --dry-run */
+    struct store_choice stores_choice; /* how config.stores was decided */
+    bool measured;                     /* false for --dry-run */
     int n_placement;
     struct placement_entry *placement;
     bool migrated;      /* a thread ran on a different PU at the end than at first touch */

@@ -16,12 +16,19 @@
 #include "src/base/parse.h"
 #include "src/base/test_hooks.h"
 #include "src/base/warnings.h"
+#include "src/stream/finish_spread.h"
 #include "src/stream/stream_hooks.h"
 
 void run_describe(const struct run_config *cfg, const struct topology *topo, struct run_result *out)
 {
     memset(out, 0, sizeof(*out));
     out->config = *cfg;
+    store_choice_init(&out->stores_choice, cfg->stores_requested, cfg->stores_from_reference,
+                      cfg->kernel_mask);
+    if (out->stores_choice.method == STORES_MEASURED) { /* until run_stream measures */
+        out->stores_choice.method = STORES_NOT_MEASURED;
+        out->stores_choice.why = "not run: auto times both store kinds on the first repetition";
+    }
     for (int k = 0; k < KERNEL_COUNT; k++) {
         if (!(cfg->kernel_mask & (1u << k))) continue;
         struct kernel_result *r = &out->results[out->n_results++];
@@ -92,11 +99,15 @@ struct team {
     size_t n;
     double *times;       /* [kernel][rep] */
     double *finish;      /* per thread, seconds after the kernel's start */
+    double *spread;      /* [kernel][rep] latest minus earliest finish */
     int *thread_domain;  /* per thread, index into domains; NULL without --per-domain */
     double *domain_best; /* [kernel][domain] best time */
     double *partial;     /* per thread, a reduction's partial sum */
     double reduction_err[KERNEL_COUNT]; /* worst relative error of each reduction */
     kernel_fn fns[KERNEL_COUNT];
+    kernel_fn fns_kind[2][KERNEL_COUNT]; /* [enum store_kind]: both variants, for auto */
+    struct store_choice *choice;         /* auto: measuring on the first repetition; else NULL */
+    double calibration_s;                /* the calibration's passes beyond the first of each */
     struct expected_values expect;
     int team_size;
     unsigned reps_done;
@@ -137,7 +148,7 @@ static bool out_of_time(const struct team *tm, double loop_start, unsigned rep)
 {
     if (tm->cfg->time_limit_s <= 0.0 || rep < 1) return false;
     double deadline = run_deadline(tm->cfg);
-    double now = timer_now(), per_rep = (now - loop_start) / (rep + 1);
+    double now = timer_now(), per_rep = (now - loop_start - tm->calibration_s) / (rep + 1);
     return now + 2.0 * per_rep > deadline; /* one more repetition and the validation pass */
 }
 
@@ -152,6 +163,52 @@ static void first_touch(const struct team *tm, size_t lo, size_t hi)
         stream_init_arrays(tm->a, tm->b, tm->c, at, hi - at > step ? at + step : hi, tm->cfg->type);
 }
 
+/* --stores auto: the first repetition runs each storing kernel with both kinds in turn. */
+static bool calibrating(const struct team *tm, int k, unsigned rep)
+{
+    return rep == 0 && tm->choice && (tm->choice->kernel_mask & (1u << k));
+}
+
+/* Records a pass; true while more are wanted: whole ABBA rounds until the kernel's best passes
+ * add up to STORE_CALIBRATION_MIN_S (a pass slowed by another process does not count), at
+ * most STORE_CALIBRATION_ROUNDS_MAX rounds. */
+static bool calibration_pass(struct team *tm, int k, int pass, double seconds)
+{
+    enum store_kind kind = store_calibration_order[pass % STORE_CALIBRATION_PASSES];
+    store_choice_record(tm->choice, (enum kernel_id)k, kind, seconds);
+    if (pass > 0) tm->calibration_s += seconds;
+    int rounds = (pass + 1) / STORE_CALIBRATION_PASSES;
+    if ((pass + 1) % STORE_CALIBRATION_PASSES) return true;
+    const struct store_choice *c = tm->choice;
+    double clean = 2.0 * rounds * (c->best_s[STORES_NORMAL][k] + c->best_s[STORES_NT][k]);
+    if (clean < STORE_CALIBRATION_MIN_S && rounds < STORE_CALIBRATION_ROUNDS_MAX) return true;
+    store_choice_rounds(tm->choice, rounds);
+    return false;
+}
+
+static void choose_stores(struct team *tm)
+{
+    enum store_kind kind = store_choice_decide(tm->choice, tm->n, tm->cfg->type);
+    for (int k = 0; k < KERNEL_COUNT; k++)
+        tm->fns[k] = tm->fns_kind[kind][k];
+    tm->choice = NULL;
+}
+
+/* The measured store kind becomes the run's: its name, STREAM's "tuned" and the traffic. */
+static void apply_stores(struct run_result *out)
+{
+    struct run_config *c = &out->config;
+    bool nt = out->stores_choice.nt_mbps > out->stores_choice.normal_mbps;
+    c->stores_kind = nt ? STORES_NT : STORES_NORMAL;
+    c->stores = nt ? "nt" : "normal";
+    c->tuned = nt;
+    for (int i = 0; i < out->n_results; i++) {
+        struct kernel_result *r = &out->results[i];
+        r->bytes_estimated_traffic =
+            kernel_bytes_traffic(&kernel_table[r->kernel], c->elements, c->type, nt);
+    }
+}
+
 /* The timed loop: one parallel region, each thread bound once and working on the same range
  * it first touched; every kernel starts together after a barrier and ends at the next. */
 static void run_team(struct team *tm, struct run_result *out, int *pus_start, int *pus_end)
@@ -159,7 +216,7 @@ static void run_team(struct team *tm, struct run_result *out, int *pus_start, in
     const struct run_config *cfg = tm->cfg;
     double t0 = 0.0, loop_start = timer_now();
     int exponent = 0;
-    bool stop = false;
+    bool stop = false, more = false; /* shared: the master decides, every thread reads */
 #pragma omp parallel num_threads(cfg->threads)
     {
         int t = omp_get_thread_num(), nt = omp_get_num_threads();
@@ -177,32 +234,44 @@ static void run_team(struct team *tm, struct run_result *out, int *pus_start, in
         stop = interrupt_signal() != 0;
 #pragma omp barrier
         for (unsigned rep = 0; rep < cfg->ntimes && !stop; rep++) {
-            for (int k = 0; k < KERNEL_COUNT; k++) {
+            for (int k = 0; k < KERNEL_COUNT && !stop; k++) {
                 if (!(cfg->kernel_mask & (1u << k))) continue;
+                bool calibrate = calibrating(tm, k, rep);
+                for (int p = 0;; p++) {
+                    kernel_fn fn =
+                        calibrate
+                            ? tm->fns_kind[store_calibration_order[p % STORE_CALIBRATION_PASSES]][k]
+                            : tm->fns[k];
 #pragma omp barrier
 #pragma omp master
-                {
-                    t0 = timer_now();
-                    if (tm->touch_s == 0.0) tm->touch_s = t0 - loop_start;
-                }
+                    {
+                        t0 = timer_now();
+                        if (tm->touch_s == 0.0) tm->touch_s = t0 - loop_start;
+                    }
 #pragma omp barrier
-                tm->partial[t] = tm->fns[k](tm->a, tm->b, tm->c, lo, hi, STREAM_SCALAR);
-                tm->finish[t] = timer_now() - t0;
+                    tm->partial[t] = fn(tm->a, tm->b, tm->c, lo, hi, STREAM_SCALAR);
+                    tm->finish[t] = timer_now() - t0;
 #pragma omp barrier
 #pragma omp master
-                {
-                    tm->times[(size_t)k * cfg->ntimes + rep] = timer_now() - t0;
-                    if (kernel_table[k].reduction) check_reduction(tm, k);
-                    expected_step(&tm->expect, (enum kernel_id)k, cfg->type, STREAM_SCALAR);
-                    record_domains(tm, out, k, rep);
-                    stop = interrupt_signal() != 0; /* the run is dropped: no need to finish */
-                }
+                    {
+                        double s = timer_now() - t0;
+                        tm->times[(size_t)k * cfg->ntimes + rep] = s;
+                        more = calibrate && calibration_pass(tm, k, p, s);
+                        tm->spread[(size_t)k * cfg->ntimes + rep] =
+                            finish_spread(tm->finish, tm->team_size);
+                        if (kernel_table[k].reduction) check_reduction(tm, k);
+                        expected_step(&tm->expect, (enum kernel_id)k, cfg->type, STREAM_SCALAR);
+                        record_domains(tm, out, k, rep);
+                        stop = interrupt_signal() != 0; /* the run is dropped: no need to finish */
+                    }
 #pragma omp barrier
-                if (stop) break;
+                    if (stop || !more) break;
+                }
             }
 #pragma omp barrier
 #pragma omp master
             {
+                if (rep == 0 && tm->choice) choose_stores(tm);
                 exponent = expected_rescale_exponent(&tm->expect);
                 if (exponent) expected_rescale(&tm->expect, exponent);
                 tm->reps_done = rep + 1;
@@ -345,6 +414,17 @@ static const struct stream_hooks *kernel_hooks(void)
     return test_hooks ? test_hooks->stream : NULL;
 }
 
+/* Kernel k with a store kind, as the dispatch chose it, or as a test hook replaces it. */
+static kernel_fn kernel_variant(enum kernel_id k, const struct run_config *cfg,
+                                enum store_kind kind)
+{
+    kernel_fn fn = kernel_function(k, cfg->isa, kind, cfg->type);
+    const struct stream_hooks *h = kernel_hooks();
+    if (h && h->kernel) fn = h->kernel(k, cfg->type, fn);
+    if (h && h->store_variant) fn = h->store_variant(k, kind, fn);
+    return fn;
+}
+
 /* The time limit has passed: what took the time, and the remedy that fits the arrays' size. */
 static void missed_time_limit(const struct run_config *cfg, const struct team *tm,
                               struct run_result *out)
@@ -399,18 +479,23 @@ int run_stream(const struct run_config *cfg, const struct topology *topo,
     int *pus_start = calloc(nt, sizeof(int)), *pus_end = calloc(nt, sizeof(int));
     tm.times = calloc((size_t)KERNEL_COUNT * cfg->ntimes, sizeof(double));
     tm.finish = calloc(nt, sizeof(double));
+    tm.spread = calloc((size_t)KERNEL_COUNT * cfg->ntimes, sizeof(double));
     tm.partial = calloc(nt, sizeof(double));
-    for (int k = 0; k < KERNEL_COUNT; k++) {
-        tm.fns[k] = kernel_function((enum kernel_id)k, cfg->isa, cfg->stores_kind, cfg->type);
-        if (kernel_hooks() && kernel_hooks()->kernel)
-            tm.fns[k] = kernel_hooks()->kernel((enum kernel_id)k, cfg->type, tm.fns[k]);
-    }
+    store_choice_init(&out->stores_choice, cfg->stores_requested, cfg->stores_from_reference,
+                      cfg->kernel_mask);
+    if (out->stores_choice.method == STORES_MEASURED) tm.choice = &out->stores_choice;
+    for (int s = STORES_NORMAL; s <= STORES_NT; s++)
+        for (int k = 0; k < KERNEL_COUNT; k++)
+            tm.fns_kind[s][k] = kernel_variant((enum kernel_id)k, cfg, (enum store_kind)s);
+    for (int k = 0; k < KERNEL_COUNT; k++)
+        tm.fns[k] = tm.fns_kind[cfg->stores_kind][k];
     if (cfg->per_domain != DOMAIN_NONE && out->placement) {
         tm.thread_domain = calloc(nt, sizeof(int));
         tm.domain_best = calloc((size_t)KERNEL_COUNT * nt, sizeof(double));
     }
     int rc = EXIT_OK;
-    if (!pus_start || !pus_end || !tm.times || !tm.finish || !tm.partial || !out->placement ||
+    if (!pus_start || !pus_end || !tm.times || !tm.finish || !tm.spread || !tm.partial ||
+        !out->placement ||
         (cfg->per_domain != DOMAIN_NONE && (!tm.thread_domain || !tm.domain_best))) {
         log_error("out of memory for bookkeeping");
         rc = EXIT_RESOURCE;
@@ -474,10 +559,13 @@ int run_stream(const struct run_config *cfg, const struct topology *topo,
     check_placement(cfg, pus_start, pus_end, out);
     check_locality(&tm, pus_start, out);
     if (tm.thread_domain) finish_domains(&tm, out);
+    if (out->stores_choice.method == STORES_MEASURED) apply_stores(out);
 
     for (int i = 0; i < out->n_results; i++) {
         struct kernel_result *r = &out->results[i];
         summarise(&tm.times[(size_t)r->kernel * cfg->ntimes], tm.reps_done, r);
+        r->finish_spread_s =
+            finish_spread_median(&tm.spread[(size_t)r->kernel * cfg->ntimes], tm.reps_done);
         if (kernel_hooks()) test_rates(kernel_hooks(), r);
         r->min_ticks = timer->granularity_s > 0 ? r->min_time_s / timer->granularity_s : 0.0;
         if (r->min_ticks < TIMER_MIN_TICKS)
@@ -499,6 +587,7 @@ done:
     free(pus_end);
     free(tm.times);
     free(tm.finish);
+    free(tm.spread);
     free(tm.partial);
     free(tm.thread_domain);
     free(tm.domain_best);

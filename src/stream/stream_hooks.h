@@ -8,6 +8,9 @@
 struct stream_hooks {
     /* the kernel to run instead of the variant the dispatch chose for k */
     kernel_fn (*kernel)(enum kernel_id k, enum elem_type type, kernel_fn chosen);
+    /* then the kernel to run instead of k's variant with that store kind (both are built for
+     * --stores auto) */
+    kernel_fn (*store_variant)(enum kernel_id k, enum store_kind kind, kernel_fn chosen);
     /* report this best rate (MB/s) for kernel k instead of the measured one, its times
      * following; 0 = as measured */
     double rate_fixed[KERNEL_COUNT];

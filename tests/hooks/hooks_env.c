@@ -2,6 +2,7 @@
  * the MEMBENCH_TEST_* variables before it runs. Never installed; the CLI tests run it.
  *   MEMBENCH_TEST_CORRUPT=1           flip a bit of one result after the kernels
  *   MEMBENCH_TEST_BROKEN_KERNEL=NAME  run a deliberately wrong NAME kernel (broken_kernel.c)
+ *   MEMBENCH_TEST_SLOW_STORES=KIND    kernels with KIND (normal or nt) stores take 4x their time
  *   MEMBENCH_TEST_VERIFY_AS=BACKEND   judge the pages as if --pages BACKEND was asked for
  *   MEMBENCH_TEST_SYS_ROOT=ROOT       the fault probe reads ROOT/kernel/mm/... for /sys
  *   MEMBENCH_TEST_RATE_SCALE=RANK:kernel=factor[,kernel=factor][;RANK:...]
@@ -30,6 +31,7 @@
 #include "src/base/test_hooks.h"
 #include "src/stream/stream_hooks.h"
 #include "tests/hooks/broken_kernel.h"
+#include "tests/hooks/slow_stores.h"
 
 static struct stream_hooks stream;
 static struct test_hooks hooks = {.stream = &stream};
@@ -156,6 +158,11 @@ __attribute__((constructor)) static void install_test_hooks(void)
         if (broken_kernel_select(value) != 0)
             usage_error("MEMBENCH_TEST_BROKEN_KERNEL", value, "name a kernel such as triad");
         stream.kernel = broken_kernel_substitute;
+    }
+    if ((value = variable("MEMBENCH_TEST_SLOW_STORES"))) {
+        if (slow_stores_select(value) != 0)
+            usage_error("MEMBENCH_TEST_SLOW_STORES", value, "give normal or nt");
+        stream.store_variant = slow_stores_substitute;
     }
     if ((value = variable("MEMBENCH_TEST_RATES")))
         per_rank_kernel_numbers("MEMBENCH_TEST_RATES", value, stream.rate_fixed);

@@ -1,0 +1,114 @@
+"""--stores auto decides by measurement on the first repetition (config.stores_chosen_by), and
+each kernel reports how far apart its threads finished (results[].finish_spread_s).
+MEMBENCH_TEST_SLOW_STORES=KIND makes that store kind's kernels 4x slower, so the choice has a
+clear answer on any machine."""
+
+import json
+
+import membench_test as mt
+
+SMALL = ["--size", "2000000", "-n", "3", "-t", "2"]
+WORDS = {"Copy": 2, "Scale": 2, "Add": 3, "Triad": 3, "Nstream": 4, "Dot": 2}
+
+
+class StoreChoice(mt.MembenchTestCase):
+    def measured(self, slow, args=()):
+        doc = self.run_json(SMALL + list(args), env_extra={"MEMBENCH_TEST_SLOW_STORES": slow})
+        run = doc["runs"][0]
+        self.assertTrue(run["validation"]["passed"], run["validation"])
+        return run
+
+    def test_auto_picks_normal_when_nt_is_slower(self):
+        run = self.measured("nt")
+        c = run["config"]
+        self.assertEqual(c["stores_requested"], "auto")
+        self.assertEqual(c["stores"], "normal")
+        self.assertFalse(c["tuned"])
+        by = c["stores_chosen_by"]
+        self.assertEqual(by["method"], "measured")
+        self.assertEqual(by["kernels"], ["Copy", "Scale", "Add", "Triad"])
+        self.assertGreater(by["normal_mbps"], 2.0 * by["nt_mbps"])
+        self.assertGreaterEqual(by["rounds"], 1)
+        n = c["array_elements"]
+        for r in run["results"]:  # write-allocate: one more transfer per element
+            self.assertEqual(r["bytes_estimated_traffic"], (WORDS[r["kernel"]] + 1) * n * 8)
+
+    def test_auto_picks_nt_when_normal_is_slower(self):
+        run = self.measured("normal")
+        c = run["config"]
+        self.assertEqual(c["stores"], "nt")
+        self.assertTrue(c["tuned"])
+        by = c["stores_chosen_by"]
+        self.assertGreater(by["nt_mbps"], 2.0 * by["normal_mbps"])
+        n = c["array_elements"]
+        for r in run["results"]:
+            self.assertEqual(r["bytes_estimated_traffic"], WORDS[r["kernel"]] * n * 8)
+
+    def test_text_names_the_choice_and_both_rates(self):
+        _, out, _ = mt.run(SMALL, env_extra={"MEMBENCH_TEST_SLOW_STORES": "normal"})
+        self.assertRegex(out, r"Stores: non-temporal \(auto: measured Copy\+Scale\+Add\+Triad "
+                              r"[0-9.]+ MB/s nt vs [0-9.]+ normal on the first repetition\)")
+        self.assertIn("Kernels: ", out)
+        self.assertIn("non-temporal stores -- a TUNED run", out)
+
+    def test_forced_kinds_are_not_measured(self):
+        for kind in ("nt", "normal"):
+            with self.subTest(kind=kind):
+                run = self.measured(kind, ["--stores", kind])
+                self.assertEqual(run["config"]["stores"], kind)
+                self.assertEqual(run["config"]["stores_chosen_by"], "forced")
+
+    def test_nstream_calibrates_and_still_validates(self):
+        # Nstream (a += b + q*c) changes a on every pass: the extra passes are modelled too.
+        run = self.measured("nt", ["--nstream", "--copy"])
+        by = run["config"]["stores_chosen_by"]
+        self.assertEqual(by["kernels"], ["Copy", "Nstream"])
+        self.assertEqual(run["config"]["stores"], "normal")
+
+    def test_no_storing_kernel_measures_nothing(self):
+        run = self.run_json(SMALL + ["--dot", "--read"])["runs"][0]
+        by = run["config"]["stores_chosen_by"]
+        self.assertEqual(by["method"], "not measured")
+        self.assertEqual(by["why"], "no kernel of this run stores")
+        self.assertEqual(run["config"]["stores"], "auto")
+
+    def test_dry_run_says_auto_and_measures_nothing(self):
+        doc = self.run_json(SMALL + ["--dry-run"])
+        c = doc["runs"][0]["config"]
+        self.assertEqual(c["stores"], "auto")
+        self.assertEqual(c["stores_chosen_by"]["method"], "not measured")
+        self.assertNotIn("normal_mbps", c["stores_chosen_by"])
+        _, out, _ = mt.run(SMALL + ["--dry-run"])
+        self.assertIn("stores chosen by measurement when run (auto)", out)
+
+
+class ReferenceStores(mt.ReferenceFileCase):
+    def test_auto_runs_the_kind_the_reference_ran_with(self):
+        """A reference's rates hold for its store kind: auto keeps it instead of measuring,
+        so that noise cannot turn the profile's stores check into a FAIL."""
+        ref = self.ref
+        self.run_ok(SMALL + ["--stores", "nt", "--save-reference", ref])
+        rc, out, err = mt.run(SMALL + ["--reference", ref, "--tolerance", "99", "--format",
+                                       "json"], env_extra={"MEMBENCH_TEST_SLOW_STORES": "nt"})
+        doc = json.loads(out)
+        c = doc["runs"][0]["config"]
+        self.assertEqual((c["stores"], c["stores_chosen_by"]), ("nt", "reference"), err)
+        checks = {x["name"]: x["passed"] for x in doc["acceptance"]["checks"]}
+        self.assertTrue(checks["stores"], checks)
+
+
+class FinishSpread(mt.MembenchTestCase):
+    def test_each_kernel_reports_its_spread(self):
+        run = self.run_json(SMALL + ["--stores", "normal"])["runs"][0]
+        for r in run["results"]:
+            self.assertGreaterEqual(r["finish_spread_s"], 0.0)
+            self.assertLessEqual(r["finish_spread_s"], r["max_time_s"])
+
+    def test_one_thread_has_none(self):
+        run = self.run_json(["--size", "2000000", "-n", "3", "-t", "1"])["runs"][0]
+        for r in run["results"]:
+            self.assertEqual(r["finish_spread_s"], 0.0)
+
+
+if __name__ == "__main__":
+    mt.main()
