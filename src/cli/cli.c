@@ -465,6 +465,8 @@ void cli_stream_request(const struct options *o, struct stream_request *r)
         .reference_stores = o->expect.profile.present && o->expect.profile.stores[0]
                                 ? o->expect.profile.stores
                                 : NULL,
+        .reference_kernel_stores =
+            o->expect.profile.has_kernel_stores ? o->expect.profile.kernel_stores : NULL,
     };
 }
 

@@ -1,4 +1,6 @@
 #include "src/report/csv_field.h"
+
+#include <string.h>
 #include "src/probes/probes.h"
 #include "src/report/report.h"
 #include "src/report/report_latency.h"
@@ -10,7 +12,8 @@ static const char *header = "run,threads,bind,pages,page_size_bytes,stores,type,
                             "validated,below_stream_rule,isa,tuned,local_fraction,cpu_node,"
                             "mem_node\n";
 
-static void write_config(FILE *out, size_t index, const struct run_result *r)
+static void write_config(FILE *out, size_t index, const struct run_result *r,
+                         const struct kernel_result *x)
 {
     const struct run_config *c = &r->config;
     fprintf(out, "%zu,%u,", index + 1, c->threads);
@@ -22,7 +25,10 @@ static void write_config(FILE *out, size_t index, const struct run_result *r)
         fprintf(out, "%llu,", (unsigned long long)r->backing.page_size_bytes);
     else
         fprintf(out, ",");
-    fprintf(out, "%s,%s,%llu,%llu,%zu,%u,", c->stores, elem_type_name(c->type),
+    const char *stores = strcmp(c->stores, "auto") == 0 ? "auto"
+                         : x->stores == STORES_NT       ? "nt"
+                                                        : "normal"; /* the kernel's own kind */
+    fprintf(out, "%s,%s,%llu,%llu,%zu,%u,", stores, elem_type_name(c->type),
             (unsigned long long)c->elements, (unsigned long long)c->array_bytes, c->offset,
             c->ntimes);
 }
@@ -36,7 +42,7 @@ int report_write_csv(FILE *out, const struct report *rep)
         const struct run_result *r = &rep->runs[i];
         for (int k = 0; k < r->n_results; k++) {
             const struct kernel_result *x = &r->results[k];
-            write_config(out, i, r);
+            write_config(out, i, r, x);
             fprintf(out, "%s,", kernel_table[x->kernel].name);
             if (r->measured)
                 fprintf(out, "%.1f,%.6f,%.6f,%.6f,", x->best_rate_mbps, x->avg_time_s,

@@ -169,6 +169,10 @@ static json_t *results_json(const struct run_result *r, double peak_mbps)
                             json_integer((json_int_t)k->bytes_estimated_traffic));
         json_object_set_new(o, "min_time_ticks", real_or_null(k->min_ticks));
         json_object_set_new(o, "finish_spread_s", real_or_null(k->finish_spread_s));
+        json_object_set_new(o, "stores",
+                            json_string(strcmp(r->config.stores, "auto") == 0 ? "auto"
+                                        : k->stores == STORES_NT              ? "nt"
+                                                                              : "normal"));
         if (peak_mbps > 0)
             json_object_set_new(o, "pct_of_peak",
                                 real_or_null(100.0 * k->best_rate_mbps / peak_mbps));
@@ -196,6 +200,15 @@ static json_t *stores_chosen_by_json(const struct run_result *r)
     json_object_set_new(o, "normal_mbps", real_or_null(sc->normal_mbps));
     json_object_set_new(o, "nt_mbps", real_or_null(sc->nt_mbps));
     json_object_set_new(o, "rounds", json_integer(sc->rounds));
+    json_t *per = json_object();
+    for (int k = 0; k < KERNEL_COUNT; k++)
+        if (sc->kernel_mask & (1u << k))
+            json_object_set_new(
+                per, kernel_table[k].name,
+                json_pack("{s:s,s:o,s:o}", "stores", sc->chosen[k] == STORES_NT ? "nt" : "normal",
+                          "normal_mbps", real_or_null(sc->kernel_mbps[STORES_NORMAL][k]), "nt_mbps",
+                          real_or_null(sc->kernel_mbps[STORES_NT][k])));
+    json_object_set_new(o, "per_kernel", per);
     return o;
 }
 

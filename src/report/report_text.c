@@ -142,23 +142,62 @@ static void write_backing(FILE *out, const struct run_result *r)
                 b->thp_fraction > 0.0 ? "; THP: 100% of the arrays on 2 MB pages" : "");
 }
 
+static const char *store_words(const char *stores)
+{
+    return strcmp(stores, "nt") == 0      ? "non-temporal"
+           : strcmp(stores, "mixed") == 0 ? "per kernel"
+                                          : stores;
+}
+
+/* "normal for Copy, Scale; non-temporal for Add, Triad" */
+static void kernel_kinds(const struct run_result *r, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (int kind = 0; kind < 2; kind++) {
+        bool first = true;
+        for (int i = 0; i < r->n_results; i++) {
+            if ((int)r->results[i].stores != kind) continue;
+            size_t at = strlen(buf);
+            snprintf(buf + at, len - at, "%s%s%s", first ? (at ? "; " : "") : ", ",
+                     first ? (kind == STORES_NT ? "non-temporal for " : "normal for ") : "",
+                     kernel_table[r->results[i].kernel].name);
+            first = false;
+        }
+    }
+}
+
 static void write_store_choice(FILE *out, const struct run_result *r)
 {
     const struct store_choice *sc = &r->stores_choice;
+    const char *words = store_words(r->config.stores);
+    char kinds[200];
+    kernel_kinds(r, kinds, sizeof(kinds));
     if (sc->method == STORES_NOT_MEASURED) {
         fprintf(out, "Stores: auto, %s\n", sc->why);
         return;
     }
     if (sc->method == STORES_REFERENCE)
-        fprintf(out, "Stores: %s (auto: the kind --reference ran with)\n",
-                r->config.stores_kind == STORES_NT ? "non-temporal" : "normal");
+        fprintf(out, "Stores: %s%s%s (auto: the kinds --reference ran with)\n", words,
+                strcmp(r->config.stores, "mixed") == 0 ? ": " : "",
+                strcmp(r->config.stores, "mixed") == 0 ? kinds : "");
     if (sc->method != STORES_MEASURED) return;
     char kernels[80];
     store_choice_kernels(sc, kernels, sizeof(kernels));
-    bool nt = r->config.stores_kind == STORES_NT;
-    fprintf(out, "Stores: %s (auto: measured %s %.1f MB/s %s vs %.1f %s on the first repetition)\n",
-            nt ? "non-temporal" : "normal", kernels, nt ? sc->nt_mbps : sc->normal_mbps,
-            nt ? "nt" : "normal", nt ? sc->normal_mbps : sc->nt_mbps, nt ? "normal" : "nt");
+    if (strcmp(r->config.stores, "mixed") == 0)
+        fprintf(out, "Stores: %s (auto: measured on the first repetition)\n", kinds);
+    else {
+        bool nt = r->config.stores_kind == STORES_NT;
+        fprintf(out,
+                "Stores: %s (auto: measured %s %.1f MB/s %s vs %.1f %s on the first repetition)\n",
+                words, kernels, nt ? sc->nt_mbps : sc->normal_mbps, nt ? "nt" : "normal",
+                nt ? sc->normal_mbps : sc->nt_mbps, nt ? "normal" : "nt");
+    }
+    fprintf(out, "  each kernel's faster kind, MB/s normal vs nt:");
+    for (int k = 0; k < KERNEL_COUNT; k++)
+        if (sc->kernel_mask & (1u << k))
+            fprintf(out, " %s %.1f vs %.1f;", kernel_table[k].name,
+                    sc->kernel_mbps[STORES_NORMAL][k], sc->kernel_mbps[STORES_NT][k]);
+    fprintf(out, "\n");
 }
 
 static void write_finish_spread(FILE *out, const struct run_result *r)
@@ -203,8 +242,7 @@ static void write_config(FILE *out, const struct report *rep, size_t index)
         fprintf(out, "Kernels: %s, stores chosen by measurement when run (auto)\n",
                 isa_name(c->isa));
     else
-        fprintf(out, "Kernels: %s, %s stores%s\n", isa_name(c->isa),
-                c->stores_kind == STORES_NT ? "non-temporal" : "normal",
+        fprintf(out, "Kernels: %s, %s stores%s\n", isa_name(c->isa), store_words(c->stores),
                 c->tuned ? " -- a TUNED run under STREAM's rules" : "");
     write_store_choice(out, r);
     write_placement(out, r);

@@ -208,22 +208,33 @@ static int fill_run(const struct stream_request *o, size_t is, const char *pages
 }
 
 /* auto is decided by measurement on the first repetition (run_stream); until then the run
- * says "auto". Checked against a reference, auto runs the kind the reference ran with. */
-static void choose_stores(struct run_config *r, const char *reference_stores)
+ * says "auto". Checked against a reference, auto runs the kinds the reference ran with: each
+ * kernel's when the reference lists them, else its one kind. */
+static void choose_stores(struct run_config *r, const struct stream_request *o)
 {
-    if (strcmp(r->stores_requested, "auto") == 0 && reference_stores &&
-        (strcmp(reference_stores, "nt") == 0 || strcmp(reference_stores, "normal") == 0)) {
-        r->stores_from_reference = true;
-        r->stores_kind =
-            reference_stores[0] == 'n' && reference_stores[1] == 't' ? STORES_NT : STORES_NORMAL;
-        r->stores = r->stores_kind == STORES_NT ? "nt" : "normal";
-        r->tuned = r->stores_kind == STORES_NT;
-        return;
-    }
     bool nt = strcmp(r->stores_requested, "nt") == 0;
     r->stores_kind = nt ? STORES_NT : STORES_NORMAL;
     r->stores = strcmp(r->stores_requested, "auto") == 0 ? "auto" : nt ? "nt" : "normal";
     r->tuned = nt;
+    for (int k = 0; k < KERNEL_COUNT; k++)
+        r->kernel_stores[k] = r->stores_kind;
+    const char *ref = o->reference_stores;
+    bool ref_kind = ref && (strcmp(ref, "nt") == 0 || strcmp(ref, "normal") == 0);
+    if (strcmp(r->stores_requested, "auto") != 0 || (!ref_kind && !o->reference_kernel_stores))
+        return;
+    r->stores_from_reference = true;
+    enum store_kind all = ref_kind && strcmp(ref, "nt") == 0 ? STORES_NT : STORES_NORMAL;
+    bool any_nt = false, any_normal = false;
+    for (int k = 0; k < KERNEL_COUNT; k++) {
+        int given = o->reference_kernel_stores ? o->reference_kernel_stores[k] : -1;
+        r->kernel_stores[k] = given >= 0 ? (enum store_kind)given : all;
+        if (!(r->kernel_mask & (1u << k))) continue;
+        any_nt |= r->kernel_stores[k] == STORES_NT;
+        any_normal |= r->kernel_stores[k] == STORES_NORMAL;
+    }
+    r->stores_kind = any_nt && !any_normal ? STORES_NT : STORES_NORMAL;
+    r->stores = any_nt && any_normal ? "mixed" : any_nt ? "nt" : "normal";
+    r->tuned = any_nt;
 }
 
 /* Runs of one sweep compare best at one array size: the largest any of them needs, so every
@@ -474,7 +485,7 @@ int plan_build(const struct stream_request *o, const struct topology *topology,
         r->below_stream_rule =
             r->llc_bytes && r->array_bytes < STREAM_LLC_MULTIPLE * (double)r->llc_bytes;
         r->isa = isa;
-        choose_stores(r, o->reference_stores);
+        choose_stores(r, o);
         if (o->acceptance && r->below_stream_rule) {
             log_error("--size %s is below the STREAM rule (4x the LLC in use); acceptance never "
                       "measures cache-inflated rates: drop --size or make it larger",

@@ -51,6 +51,8 @@ struct stream_request {
     /* the store kind --reference's profile ran with ("normal", "nt"), else NULL: auto keeps it,
      * so that the rates compare like with like */
     const char *reference_stores;
+    const int *reference_kernel_stores; /* [KERNEL_COUNT]: enum store_kind, -1 = not given;
+                                           NULL when the reference names none */
 };
 
 /* One run: a point of the cartesian product of the list options. */
@@ -66,8 +68,10 @@ struct run_config {
     const char *pages;
     const char *pages_from;       /* "--pages", "HUGETLB_MORECORE" or "default" */
     const char *stores_requested; /* "auto", "normal" or "nt" as given */
-    const char *stores; /* what runs: "normal" or "nt"; "auto" until measured (run_stream) */
-    enum store_kind stores_kind;
+    const char *stores;           /* what runs: "normal", "nt" or "mixed" (per kernel); "auto" until
+                                     measured (run_stream) */
+    enum store_kind stores_kind;  /* nt only when every kernel runs nt */
+    enum store_kind kernel_stores[KERNEL_COUNT]; /* what each kernel runs */
     bool stores_from_reference; /* auto took the kind --reference's profile ran with */
     bool tuned;                 /* non-temporal stores: STREAM's rules call such results "tuned" */
     enum isa isa;

@@ -24,6 +24,7 @@ struct kernel_result {
     double min_ticks;           /* min_time in timer granularity steps */
     bool reduction_checked;     /* Dot, Read: the sum was compared with the closed form */
     double reduction_rel_error; /* worst over the repetitions */
+    enum store_kind stores;     /* the store kind this kernel ran with */
     double finish_spread_s;     /* median over the measured repetitions of last - first thread */
 };
 

@@ -34,8 +34,9 @@ void run_describe(const struct run_config *cfg, const struct topology *topo, str
         struct kernel_result *r = &out->results[out->n_results++];
         r->kernel = (enum kernel_id)k;
         r->bytes_counted = kernel_bytes_counted(&kernel_table[k], cfg->elements, cfg->type);
+        r->stores = cfg->kernel_stores[k];
         r->bytes_estimated_traffic = kernel_bytes_traffic(&kernel_table[k], cfg->elements,
-                                                          cfg->type, cfg->stores_kind == STORES_NT);
+                                                          cfg->type, r->stores == STORES_NT);
     }
     if (!cfg->pus) return;
     out->placement = calloc(cfg->threads, sizeof(*out->placement));
@@ -188,25 +189,32 @@ static bool calibration_pass(struct team *tm, int k, int pass, double seconds)
 
 static void choose_stores(struct team *tm)
 {
-    enum store_kind kind = store_choice_decide(tm->choice, tm->n, tm->cfg->type);
+    store_choice_decide(tm->choice, tm->n, tm->cfg->type);
     for (int k = 0; k < KERNEL_COUNT; k++)
-        tm->fns[k] = tm->fns_kind[kind][k];
+        if (tm->choice->kernel_mask & (1u << k))
+            tm->fns[k] = tm->fns_kind[tm->choice->chosen[k]][k];
     tm->choice = NULL;
 }
 
-/* The measured store kind becomes the run's: its name, STREAM's "tuned" and the traffic. */
+/* The measured store kinds become the run's: each kernel's, the run's name for them ("mixed"
+ * when they differ), STREAM's "tuned" (any non-temporal kernel) and the traffic. */
 static void apply_stores(struct run_result *out)
 {
     struct run_config *c = &out->config;
-    bool nt = out->stores_choice.nt_mbps > out->stores_choice.normal_mbps;
-    c->stores_kind = nt ? STORES_NT : STORES_NORMAL;
-    c->stores = nt ? "nt" : "normal";
-    c->tuned = nt;
+    const struct store_choice *sc = &out->stores_choice;
+    bool any_nt = false, any_normal = false;
     for (int i = 0; i < out->n_results; i++) {
         struct kernel_result *r = &out->results[i];
-        r->bytes_estimated_traffic =
-            kernel_bytes_traffic(&kernel_table[r->kernel], c->elements, c->type, nt);
+        if (!(sc->kernel_mask & (1u << r->kernel))) continue;
+        r->stores = c->kernel_stores[r->kernel] = sc->chosen[r->kernel];
+        any_nt |= r->stores == STORES_NT;
+        any_normal |= r->stores == STORES_NORMAL;
+        r->bytes_estimated_traffic = kernel_bytes_traffic(&kernel_table[r->kernel], c->elements,
+                                                          c->type, r->stores == STORES_NT);
     }
+    c->stores_kind = any_nt && !any_normal ? STORES_NT : STORES_NORMAL;
+    c->stores = any_nt && any_normal ? "mixed" : any_nt ? "nt" : "normal";
+    c->tuned = any_nt;
 }
 
 /* The timed loop: one parallel region, each thread bound once and working on the same range
@@ -488,7 +496,7 @@ int run_stream(const struct run_config *cfg, const struct topology *topo,
         for (int k = 0; k < KERNEL_COUNT; k++)
             tm.fns_kind[s][k] = kernel_variant((enum kernel_id)k, cfg, (enum store_kind)s);
     for (int k = 0; k < KERNEL_COUNT; k++)
-        tm.fns[k] = tm.fns_kind[cfg->stores_kind][k];
+        tm.fns[k] = tm.fns_kind[cfg->kernel_stores[k]][k];
     if (cfg->per_domain != DOMAIN_NONE && out->placement) {
         tm.thread_domain = calloc(nt, sizeof(int));
         tm.domain_best = calloc((size_t)KERNEL_COUNT * nt, sizeof(double));

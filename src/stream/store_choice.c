@@ -42,18 +42,24 @@ void store_choice_rounds(struct store_choice *c, int rounds)
     if (c->rounds == 0 || rounds < c->rounds) c->rounds = rounds;
 }
 
-enum store_kind store_choice_decide(struct store_choice *c, uint64_t elements, enum elem_type type)
+void store_choice_decide(struct store_choice *c, uint64_t elements, enum elem_type type)
 {
     double bytes = 0.0, s[2] = {0.0, 0.0};
     for (int k = 0; k < KERNEL_COUNT; k++) {
         if (!(c->kernel_mask & (1u << k))) continue;
-        bytes += (double)kernel_bytes_counted(&kernel_table[k], elements, type);
-        s[STORES_NORMAL] += c->best_s[STORES_NORMAL][k];
-        s[STORES_NT] += c->best_s[STORES_NT][k];
+        double b = (double)kernel_bytes_counted(&kernel_table[k], elements, type);
+        bytes += b;
+        for (int kind = 0; kind < 2; kind++) {
+            double t = c->best_s[kind][k];
+            s[kind] += t;
+            c->kernel_mbps[kind][k] = t > 0.0 ? 1e-6 * b / t : 0.0;
+        }
+        c->chosen[k] = c->kernel_mbps[STORES_NT][k] > c->kernel_mbps[STORES_NORMAL][k]
+                           ? STORES_NT
+                           : STORES_NORMAL;
     }
     c->normal_mbps = s[STORES_NORMAL] > 0.0 ? 1e-6 * bytes / s[STORES_NORMAL] : 0.0;
     c->nt_mbps = s[STORES_NT] > 0.0 ? 1e-6 * bytes / s[STORES_NT] : 0.0;
-    return c->nt_mbps > c->normal_mbps ? STORES_NT : STORES_NORMAL;
 }
 
 void store_choice_kernels(const struct store_choice *c, char *buf, size_t len)

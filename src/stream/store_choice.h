@@ -8,7 +8,7 @@
 #include "kernels/kernel_table.h"
 
 /* --stores auto: both store kinds are timed on the real arrays during the discarded first
- * repetition and the faster one runs the measured repetitions (one kind per run). */
+ * repetition and each kernel runs the measured repetitions with its faster kind. */
 
 enum store_method {
     STORES_FORCED,       /* --stores normal or nt */
@@ -28,11 +28,13 @@ extern const enum store_kind store_calibration_order[STORE_CALIBRATION_PASSES];
 
 struct store_choice {
     enum store_method method;
-    const char *why;                /* STORES_NOT_MEASURED: the reason, in words */
-    unsigned kernel_mask;           /* the kernels timed with both kinds */
-    double best_s[2][KERNEL_COUNT]; /* [enum store_kind][kernel]: best pass; 0 = none yet */
-    double normal_mbps, nt_mbps;    /* the timed kernels' bytes over their best times summed */
-    int rounds;                     /* the fewest rounds any timed kernel had */
+    const char *why;                     /* STORES_NOT_MEASURED: the reason, in words */
+    unsigned kernel_mask;                /* the kernels timed with both kinds */
+    double best_s[2][KERNEL_COUNT];      /* [enum store_kind][kernel]: best pass; 0 = none yet */
+    double normal_mbps, nt_mbps;         /* the timed kernels' bytes over their best times summed */
+    double kernel_mbps[2][KERNEL_COUNT]; /* [enum store_kind][kernel]: each one's best pass */
+    enum store_kind chosen[KERNEL_COUNT]; /* the faster kind of each timed kernel */
+    int rounds;                           /* the fewest rounds any timed kernel had */
 };
 
 /* A kernel whose store kind matters: it writes an array. */
@@ -50,8 +52,9 @@ void store_choice_record(struct store_choice *c, enum kernel_id k, enum store_ki
 /* A kernel's calibration ended after rounds ABBA rounds. */
 void store_choice_rounds(struct store_choice *c, int rounds);
 
-/* After the calibration: the rates of each kind and the faster one (normal on a tie). */
-enum store_kind store_choice_decide(struct store_choice *c, uint64_t elements, enum elem_type type);
+/* After the calibration: each kernel's rates with each kind and its faster kind (normal on a
+ * tie): kernels differ (Copy may prefer normal stores where Triad prefers nt). */
+void store_choice_decide(struct store_choice *c, uint64_t elements, enum elem_type type);
 
 /* "Copy+Scale+Add+Triad": the kernels timed. */
 void store_choice_kernels(const struct store_choice *c, char *buf, size_t len);

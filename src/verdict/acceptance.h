@@ -24,6 +24,8 @@ struct reference_profile {
     bool present; /* false for a reference without "profile": its rates are checked alone */
     long long threads, elements, offset;
     char bind[72], type[16], stores[16], pages[16], isa[16];
+    bool has_kernel_stores;          /* "kernel_stores": each kernel's store kind */
+    int kernel_stores[KERNEL_COUNT]; /* enum store_kind; -1 = the kernel is not listed */
 };
 
 /* What a good node delivers, from --expect or a reference file; 0 = no expectation. */

@@ -81,6 +81,32 @@ static int read_system(json_t *sys, struct expectations *e, char *why, size_t wh
     return 0;
 }
 
+/* "kernel_stores": {"Copy": "normal", "Triad": "nt"}, optional (references before it had one
+ * kind per run, in "stores"). */
+static int read_kernel_stores(json_t *kinds, struct reference_profile *p, char *why, size_t why_len)
+{
+    for (int k = 0; k < KERNEL_COUNT; k++)
+        p->kernel_stores[k] = -1;
+    if (!kinds) return 0;
+    const char *key;
+    json_t *value;
+    if (!json_is_object(kinds)) goto bad;
+    json_object_foreach(kinds, key, value)
+    {
+        int k;
+        for (k = 0; k < KERNEL_COUNT && strcasecmp(kernel_table[k].name, key); k++)
+            ;
+        const char *kind = json_string_value(value);
+        if (k == KERNEL_COUNT || !kind || (strcmp(kind, "nt") && strcmp(kind, "normal"))) goto bad;
+        p->kernel_stores[k] = strcmp(kind, "nt") == 0 ? STORES_NT : STORES_NORMAL;
+        p->has_kernel_stores = true;
+    }
+    return 0;
+bad:
+    snprintf(why, why_len, "'profile.kernel_stores' must map kernel names to \"normal\" or \"nt\"");
+    return -1;
+}
+
 /* The profile the rates were measured with; a reference without one (written by hand) is
  * checked for its rates and system alone. */
 static int read_profile(json_t *profile, struct reference_profile *p, char *why, size_t why_len)
@@ -107,7 +133,7 @@ static int read_profile(json_t *profile, struct reference_profile *p, char *why,
                  "'profile.bind', 'type', 'stores', 'pages' and 'isa' must be strings");
         return -1;
     }
-    return 0;
+    return read_kernel_stores(json_object_get(profile, "kernel_stores"), p, why, why_len);
 }
 
 static int read_rates(json_t *rates, struct expectations *e, char *why, size_t why_len)
@@ -214,25 +240,27 @@ int reference_check_kernels(const char *path, const struct expectations *e, unsi
 int reference_write(FILE *out, const struct node_facts *node, const struct run_result *run)
 {
     const struct run_config *c = &run->config;
-    json_t *kernels = json_array(), *rates = json_object();
+    json_t *kernels = json_array(), *rates = json_object(), *kinds = json_object();
     for (int i = 0; i < run->n_results; i++) {
         const struct kernel_result *r = &run->results[i];
         json_array_append_new(kernels, json_string(kernel_table[r->kernel].name));
+        json_object_set_new(kinds, kernel_table[r->kernel].name,
+                            json_string(r->stores == STORES_NT ? "nt" : "normal"));
         json_object_set_new(rates, kernel_table[r->kernel].name, json_real(r->best_rate_mbps));
     }
     long long pool = hugepage_pool_total(node->sys, PAGE_2M);
     json_t *root = json_pack(
         "{s:i,s:s,s:s,"
-        "s:{s:i,s:s,s:I,s:s,s:s,s:s,s:I,s:s,s:o},"
+        "s:{s:i,s:s,s:I,s:s,s:s,s:o,s:s,s:I,s:s,s:o},"
         "s:{s:s,s:s,s:i,s:i,s:i,s:i,s:I,s:s,s:s,s:I},"
         "s:o}",
         "membench_reference", REFERENCE_SCHEMA, "membench_version", node->version, "created",
         node->prov->start_iso, "profile", "threads", (int)c->threads, "bind", c->bind,
         "array_elements", (json_int_t)c->elements, "type", elem_type_name(c->type), "stores",
-        c->stores, "pages", c->pages, "offset", (json_int_t)c->offset, "isa", isa_name(c->isa),
-        "kernels", kernels, "system", "hostname", node->sys->hostname, "cpu_model",
-        node->topo->cpu_model, "cores", node->topo->cores, "pus", node->topo->pus, "packages",
-        node->topo->packages, "numa_nodes", node->topo->numa_nodes, "mem_total_bytes",
+        c->stores, "kernel_stores", kinds, "pages", c->pages, "offset", (json_int_t)c->offset,
+        "isa", isa_name(c->isa), "kernels", kernels, "system", "hostname", node->sys->hostname,
+        "cpu_model", node->topo->cpu_model, "cores", node->topo->cores, "pus", node->topo->pus,
+        "packages", node->topo->packages, "numa_nodes", node->topo->numa_nodes, "mem_total_bytes",
         (json_int_t)node->prov->mem_total_bytes, "thp_enabled", node->sys->thp_enabled, "governor",
         node->prov->governor, "hugepages_2m_total", (json_int_t)pool, "rates_mbps", rates);
     int rc = root ? json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : -1;

@@ -96,6 +96,66 @@ class ReferenceStores(mt.ReferenceFileCase):
         checks = {x["name"]: x["passed"] for x in doc["acceptance"]["checks"]}
         self.assertTrue(checks["stores"], checks)
 
+    def test_each_kernel_runs_its_own_faster_kind(self):
+        """Copy may prefer normal stores where Triad prefers nt: each kernel runs its winner,
+        its traffic follows its kind, and the run says "mixed"."""
+        doc = self.run_json(SMALL, env_extra={
+            "MEMBENCH_TEST_SLOW_STORES": "Copy:nt,Scale:nt,Add:normal,Triad:normal"})
+        run = doc["runs"][0]
+        self.assertTrue(run["validation"]["passed"], run["validation"])
+        c = run["config"]
+        self.assertEqual((c["stores"], c["tuned"]), ("mixed", True))
+        per = c["stores_chosen_by"]["per_kernel"]
+        n = c["array_elements"]
+        want = {"Copy": "normal", "Scale": "normal", "Add": "nt", "Triad": "nt"}
+        for r in run["results"]:
+            kernel = r["kernel"]
+            self.assertEqual((r["stores"], per[kernel]["stores"]), (want[kernel],) * 2)
+            faster, slower = ("normal_mbps", "nt_mbps") if want[kernel] == "normal" else \
+                ("nt_mbps", "normal_mbps")
+            self.assertGreater(per[kernel][faster], 2.0 * per[kernel][slower])
+            extra = 1 if want[kernel] == "normal" else 0  # write-allocate
+            self.assertEqual(r["bytes_estimated_traffic"], (WORDS[kernel] + extra) * n * 8)
+        _, out, _ = mt.run(SMALL, env_extra={
+            "MEMBENCH_TEST_SLOW_STORES": "Copy:nt,Scale:nt,Add:nt,Triad:normal"})
+        self.assertIn("Stores: normal for Copy, Scale, Add; non-temporal for Triad (auto: "
+                      "measured on the first repetition)", out)
+        self.assertIn("Kernels: ", out)
+
+    def test_a_mixed_reference_is_rerun_kernel_by_kernel(self):
+        """A reference records each kernel's kind (profile.kernel_stores); auto runs those,
+        even where a measurement would now choose otherwise."""
+        ref = self.ref
+        self.run_ok(SMALL + ["--save-reference", ref],
+                    env_extra={"MEMBENCH_TEST_SLOW_STORES": "Copy:nt,Scale:nt,Add:nt,Triad:normal"})
+        with open(ref) as f:
+            profile = json.load(f)["profile"]
+        self.assertEqual(profile["stores"], "mixed")
+        self.assertEqual(profile["kernel_stores"],
+                         {"Copy": "normal", "Scale": "normal", "Add": "normal", "Triad": "nt"})
+        rc, out, err = mt.run(SMALL + ["--reference", ref, "--tolerance", "99", "--format",
+                                       "json"], env_extra={"MEMBENCH_TEST_SLOW_STORES": "nt"})
+        run = json.loads(out)["runs"][0]
+        self.assertEqual((run["config"]["stores"], run["config"]["stores_chosen_by"]),
+                         ("mixed", "reference"), err)
+        self.assertEqual({r["kernel"]: r["stores"] for r in run["results"]},
+                         profile["kernel_stores"])
+        checks = {x["name"]: x["passed"] for x in json.loads(out)["acceptance"]["checks"]}
+        self.assertTrue(checks["stores"], checks)
+
+    def test_a_bad_kernel_stores_in_a_reference_is_refused(self):
+        ref = self.ref
+        self.run_ok(SMALL + ["--stores", "nt", "--save-reference", ref])
+        with open(ref) as f:
+            doc = json.load(f)
+        doc["profile"]["kernel_stores"] = {"Copy": "fast"}
+        with open(ref, "w") as f:
+            json.dump(doc, f)
+        rc, out, err = mt.run(SMALL + ["--reference", ref])
+        self.assertEqual(rc, 2, err)
+        self.assertIn("kernel_stores", err)
+        self.assertEqual(len(err.strip().splitlines()), 1, err)
+
 
 class FinishSpread(mt.MembenchTestCase):
     def test_each_kernel_reports_its_spread(self):

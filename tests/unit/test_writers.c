@@ -75,6 +75,7 @@ static void fill_run(struct run_result *r, unsigned mask, bool passed)
         if (!(mask & (1u << k))) continue;
         struct kernel_result *x = &r->results[r->n_results++];
         x->kernel = (enum kernel_id)k;
+        x->stores = c->kernel_stores[k] = c->stores_kind;
         x->bytes_counted = kernel_bytes_counted(&kernel_table[k], c->elements, c->type);
         x->bytes_estimated_traffic =
             kernel_bytes_traffic(&kernel_table[k], c->elements, c->type, 0);
