@@ -116,7 +116,10 @@ class JsonTest(membench_test.MembenchTestCase):
             self.assertLessEqual(x["avg_time_s"], x["max_time_s"])
             words = WORDS[x["kernel"]]
             self.assertEqual(x["bytes_counted"], words * n * elem_bytes)
-            allocate = 1 if cfg["stores"] == "normal" else 0  # auto measured which runs
+            allocate = 1 if x["stores"] == "normal" else 0  # auto measured each kernel's kind
+            self.assertIn(x["stores"], ("normal", "nt"))
+            if cfg["stores"] != "mixed":
+                self.assertEqual(x["stores"], cfg["stores"])
             self.assertEqual(x["bytes_estimated_traffic"], (words + allocate) * n * elem_bytes)
             want = x["bytes_counted"] / x["min_time_s"] / 1e6
             self.assertAlmostEqual(x["best_rate_mbps"] / want, 1.0, delta=1e-6,
