@@ -31,7 +31,7 @@ bool latency_order_check(const uint32_t *order, size_t n, size_t page_lines, cha
 void latency_chain_link(char *base, const uint32_t *order, size_t n);
 
 /* Follows `hops` dependent loads from p (each address is the word the previous one loaded)
- * and returns where it stopped. */
+ * and returns where it stopped: the loop of --latency and of the TLB probe's chase mode. */
 void *latency_chase(void *p, uint64_t hops);
 
 /* One chunk of the load threads' traffic: b[i] = s * a[i] for n doubles (16 bytes counted per

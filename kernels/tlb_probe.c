@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/latency_chase.h"
 #include "src/base/clock.h"
 #include "src/base/stats.h"
 
@@ -81,22 +82,6 @@ void tlb_chain_build(struct tlb_chain *c, enum tlb_mode mode, char *base, size_t
     }
 }
 
-static void *chase(void *p, uint64_t accesses)
-{
-    void **q = p;
-    for (uint64_t s = 0; s < accesses; s += 8) {
-        q = (void **)*q;
-        q = (void **)*q;
-        q = (void **)*q;
-        q = (void **)*q;
-        q = (void **)*q;
-        q = (void **)*q;
-        q = (void **)*q;
-        q = (void **)*q;
-    }
-    return q;
-}
-
 /* The book's loop: every access a read-modify-write of an int through a volatile pointer, so
  * the compiler keeps each one; the visiting order comes from offsets (read sequentially). */
 static size_t increment(char *base, const size_t *offsets, size_t n, size_t pos, uint64_t accesses)
@@ -117,7 +102,7 @@ void tlb_chain_run(struct tlb_chain *c, uint64_t accesses)
 {
     accesses = (accesses + 7) / 8 * 8;
     if (c->mode == TLB_MODE_CHASE) {
-        c->cursor = chase(c->cursor, accesses);
+        c->cursor = latency_chase(c->cursor, accesses);
         c->sink += (uintptr_t)c->cursor;
     } else {
         c->pos = increment(c->base, c->offsets, c->n, c->pos, accesses);
