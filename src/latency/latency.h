@@ -42,7 +42,7 @@ struct latency_request {
     int cpu;      /* the chasing PU (OS index); -1 = the first usable PU */
     int mem_node; /* NUMA node (logical index) of the memory; -1 = the chasing PU's own */
     bool loaded;  /* also the loaded-latency curve (when there is a second core) */
-    bool matrix;  /* --matrix numa, wired by the integrator: idle latency per node pair */
+    bool matrix;  /* --matrix numa: idle latency per node pair too */
 };
 
 /* One idle measurement: a pointer chase on PU `cpu` over memory bound to node `mem_node`. */
