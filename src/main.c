@@ -50,10 +50,10 @@ __attribute__((section(".preinit_array"),
 int main(int argc, char **argv)
 {
     struct options opts;
-    switch (cli_parse(argc, argv, &opts)) {
-    case CLI_EXIT_OK: return EXIT_OK;
-    case CLI_EXIT_USAGE: return EXIT_USAGE;
-    case CLI_RUN: break;
+    enum cli_action action = cli_parse(argc, argv, &opts);
+    if (action != CLI_RUN) { /* what was parsed before --help or an error is freed too */
+        cli_free(&opts);
+        return action == CLI_EXIT_OK ? EXIT_OK : EXIT_USAGE;
     }
     log_set_quiet(opts.quiet);
     interrupt_install();
