@@ -1,9 +1,6 @@
 #include "affinity/bind.h"
 
-#include <errno.h>
 #include <sched.h>
-#include <stdio.h>
-#include <string.h>
 
 int bind_this_thread(const struct topology *topo, enum bind_kind kind, int pu, bool *bound)
 {

@@ -2,7 +2,6 @@
 #define MEMBENCH_BIND_H
 
 #include <stdbool.h>
-#include <stddef.h>
 
 #include "affinity/policy.h"
 
@@ -12,6 +11,5 @@
  * Returns the PU the thread runs on afterwards; *bound says the binding was applied and reads
  * back as requested. */
 int bind_this_thread(const struct topology *topo, enum bind_kind kind, int pu, bool *bound);
-
 
 #endif
