@@ -6,19 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-int membind_local_node(const struct topology *topo, int pu)
-{
-    for (hwloc_obj_t o = NULL; (o = hwloc_get_next_obj_by_type(topo->hw, HWLOC_OBJ_NUMANODE, o));)
-        if (o->cpuset && pu >= 0 && hwloc_bitmap_isset(o->cpuset, (unsigned)pu))
-            return (int)o->logical_index;
-    return -1;
-}
-
-int membind_node_exists(const struct topology *topo, int node)
-{
-    return node >= 0 && hwloc_get_obj_by_type(topo->hw, HWLOC_OBJ_NUMANODE, (unsigned)node) != NULL;
-}
-
 int membind_area(const struct topology *topo, void *base, size_t bytes, int node, char *why,
                  size_t why_len)
 {

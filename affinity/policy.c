@@ -231,23 +231,29 @@ int numa_node_count(const struct topology *topo)
     return n > 0 ? n : 0;
 }
 
+int placement_cores_within(const struct topology *topo, hwloc_const_cpuset_t within, int *pus,
+                           int max)
+{
+    struct obj_list cores = {0};
+    compact_cores(topo, &cores);
+    int n = 0;
+    hwloc_bitmap_t here = hwloc_bitmap_alloc();
+    for (int c = 0; here && c < cores.n && n < max; c++) {
+        hwloc_bitmap_and(here, cores.items[c]->cpuset, within);
+        hwloc_bitmap_and(here, here, topo->usable);
+        int pu = hwloc_bitmap_first(here);
+        if (pu >= 0) pus[n++] = pu;
+    }
+    hwloc_bitmap_free(here);
+    free(cores.items);
+    return n;
+}
+
 int placement_numa_node(const struct topology *topo, int node, int *pus, int max)
 {
     hwloc_obj_t numa = hwloc_get_obj_by_type(topo->hw, HWLOC_OBJ_NUMANODE, (unsigned)node);
     if (!numa || !numa->cpuset) return 0;
-    struct obj_list cores = {0};
-    compact_cores(topo, &cores);
-    int n = 0;
-    for (int c = 0; c < cores.n && n < max; c++) {
-        hwloc_bitmap_t here = hwloc_bitmap_alloc();
-        hwloc_bitmap_and(here, cores.items[c]->cpuset, numa->cpuset);
-        hwloc_bitmap_and(here, here, topo->usable);
-        int pu = hwloc_bitmap_first(here);
-        hwloc_bitmap_free(here);
-        if (pu >= 0) pus[n++] = pu;
-    }
-    free(cores.items);
-    return n;
+    return placement_cores_within(topo, numa->cpuset, pus, max);
 }
 
 void llc_in_use(const struct topology *topo, const int *pus, int n, int *count, uint64_t *bytes)

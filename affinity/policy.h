@@ -41,6 +41,11 @@ int placement_plan(const struct topology *topo, const struct bind_spec *spec, in
 /* The NUMA nodes of the topology (logical indexes 0..n-1). */
 int numa_node_count(const struct topology *topo);
 
+/* The first usable PU of every core that has one in `within`, cores in logical order
+ * (compact), at most max. Returns how many. */
+int placement_cores_within(const struct topology *topo, hwloc_const_cpuset_t within, int *pus,
+                           int max);
+
 /* One PU per allowed core of NUMA node `node` (logical index), cores in logical order (compact
  * within the node), at most max. Returns how many: 0 for a node without usable cores (memory
  * only, or outside this process's cpuset). */

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "affinity/membind.h"
 #include "affinity/policy.h"
 #include "kernels/latency_chase.h"
 #include "src/base/log.h"
@@ -33,9 +32,9 @@ static int plan_cpu(const struct latency_request *r, const struct topology *topo
             return EXIT_RESOURCE;
         }
     }
-    plan->mem_node = r->mem_node >= 0 ? r->mem_node : membind_local_node(topo, plan->cpu);
+    plan->mem_node = r->mem_node >= 0 ? r->mem_node : topology_locate_pu(topo, plan->cpu).numa;
     if (plan->mem_node < 0) plan->mem_node = 0; /* hwloc shows no node: the machine's memory */
-    if (!membind_node_exists(topo, plan->mem_node)) {
+    if (plan->mem_node >= numa_node_count(topo)) {
         log_error("--latency: NUMA node %d does not exist here (hwloc shows %d node%s); pick "
                   "another memory node",
                   plan->mem_node, topo->facts.numa_nodes, topo->facts.numa_nodes == 1 ? "" : "s");
@@ -129,21 +128,19 @@ static int plan_load(const struct topology *topo, struct latency_plan *plan)
 {
     int cores = hwloc_get_nbobjs_by_type(topo->hw, HWLOC_OBJ_CORE);
     plan->load_pus = calloc((size_t)(cores > 0 ? cores : 1), sizeof(int));
-    if (!plan->load_pus) {
+    hwloc_bitmap_t others = hwloc_bitmap_dup(topo->usable);
+    if (!plan->load_pus || !others) {
+        hwloc_bitmap_free(others);
         log_error("out of memory planning the latency load threads");
         return EXIT_RESOURCE;
     }
     hwloc_obj_t mine = hwloc_get_pu_obj_by_os_index(topo->hw, (unsigned)plan->cpu);
-    for (int c = 0; c < cores && plan->n_load < LATENCY_MAX_LOAD_THREADS; c++) {
-        hwloc_obj_t core = hwloc_get_obj_by_type(topo->hw, HWLOC_OBJ_CORE, (unsigned)c);
-        if (!core || !core->cpuset || (mine && hwloc_bitmap_isset(core->cpuset, mine->os_index)))
-            continue;
-        hwloc_bitmap_t pus = hwloc_bitmap_dup(core->cpuset);
-        hwloc_bitmap_and(pus, pus, topo->usable);
-        int pu = hwloc_bitmap_first(pus);
-        hwloc_bitmap_free(pus);
-        if (pu >= 0) plan->load_pus[plan->n_load++] = pu;
-    }
+    hwloc_obj_t my_core =
+        mine ? hwloc_get_ancestor_obj_by_type(topo->hw, HWLOC_OBJ_CORE, mine) : NULL;
+    if (my_core && my_core->cpuset) hwloc_bitmap_andnot(others, others, my_core->cpuset);
+    int max = cores < LATENCY_MAX_LOAD_THREADS ? cores : LATENCY_MAX_LOAD_THREADS;
+    plan->n_load = cores > 0 ? placement_cores_within(topo, others, plan->load_pus, max) : 0;
+    hwloc_bitmap_free(others);
     return EXIT_OK;
 }
 

@@ -14,6 +14,7 @@
 
 #include "affinity/bind.h"
 #include "affinity/membind.h"
+#include "affinity/policy.h"
 #include "affinity/thread_start.h"
 #include "kernels/latency_chase.h"
 #include "src/base/clock.h"
@@ -200,31 +201,25 @@ void latency_describe(const struct latency_plan *plan, struct latency_result *ou
     fill_config(plan, out);
 }
 
-/* --matrix numa: idle latency from the first usable PU of each node to each node's memory. */
+/* --matrix numa: idle latency from each node's first core (as the bandwidth matrix's rows
+ * start) to each node's memory. */
 static int matrix(const struct latency_plan *plan, const struct topology *topo,
                   struct latency_result *out)
 {
-    int nodes = hwloc_get_nbobjs_by_type(topo->hw, HWLOC_OBJ_NUMANODE);
+    int nodes = numa_node_count(topo);
     out->pairs = calloc((size_t)(nodes > 0 ? nodes * nodes : 1), sizeof(*out->pairs));
     if (!out->pairs) {
         log_error("--latency: out of memory for the matrix");
         return EXIT_RESOURCE;
     }
     for (int i = 0; i < nodes; i++) {
-        hwloc_obj_t from = hwloc_get_obj_by_type(topo->hw, HWLOC_OBJ_NUMANODE, (unsigned)i);
-        hwloc_bitmap_t pus = hwloc_bitmap_dup(from->cpuset);
-        hwloc_bitmap_and(pus, pus, topo->usable);
-        int pu = hwloc_bitmap_first(pus);
-        hwloc_bitmap_free(pus);
-        if (pu < 0) continue; /* a memory-only node, or none of its PUs usable */
+        int pu;
+        if (placement_numa_node(topo, i, &pu, 1) == 0) continue; /* memory only, or not ours */
         for (int j = 0; j < nodes && !interrupt_signal(); j++) {
-            hwloc_obj_t to = hwloc_get_obj_by_type(topo->hw, HWLOC_OBJ_NUMANODE, (unsigned)j);
             struct latency_point p;
-            int rc =
-                latency_measure(topo, pu, (int)to->logical_index, plan->bytes, plan->backend, &p);
+            int rc = latency_measure(topo, pu, j, plan->bytes, plan->backend, &p);
             if (rc != EXIT_OK) return rc;
-            out->pairs[out->n_pairs++] = (struct latency_pair){
-                (int)from->logical_index, (int)to->logical_index, pu, p.ns, p.locality};
+            out->pairs[out->n_pairs++] = (struct latency_pair){i, j, pu, p.ns, p.locality};
         }
     }
     return EXIT_OK;
