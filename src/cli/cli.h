@@ -71,7 +71,7 @@ void cli_free(struct options *opts);
 void cli_stream_request(const struct options *o, struct stream_request *r);
 /* The TLB probe's request: its options and the placement and page options it shares. */
 void cli_tlb_request(const struct options *o, struct tlb_request *r);
-/* The latency measurement's request (matrix stays false until --matrix is wired). */
+/* The latency measurement's request (with --matrix numa, the latency matrix too). */
 void cli_latency_request(const struct options *o, struct latency_request *r);
 
 #endif

@@ -1,6 +1,4 @@
 #include "src/report/csv_field.h"
-
-#include <string.h>
 #include "src/probes/probes.h"
 #include "src/report/report.h"
 #include "src/report/report_latency.h"
@@ -25,10 +23,7 @@ static void write_config(FILE *out, size_t index, const struct run_result *r,
         fprintf(out, "%llu,", (unsigned long long)r->backing.page_size_bytes);
     else
         fprintf(out, ",");
-    const char *stores = strcmp(c->stores, "auto") == 0 ? "auto"
-                         : x->stores == STORES_NT       ? "nt"
-                                                        : "normal"; /* the kernel's own kind */
-    fprintf(out, "%s,%s,%llu,%llu,%zu,%u,", stores, elem_type_name(c->type),
+    fprintf(out, "%s,%s,%llu,%llu,%zu,%u,", kernel_stores_name(r, x), elem_type_name(c->type),
             (unsigned long long)c->elements, (unsigned long long)c->array_bytes, c->offset,
             c->ntimes);
 }

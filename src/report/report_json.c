@@ -169,10 +169,7 @@ static json_t *results_json(const struct run_result *r, double peak_mbps)
                             json_integer((json_int_t)k->bytes_estimated_traffic));
         json_object_set_new(o, "min_time_ticks", real_or_null(k->min_ticks));
         json_object_set_new(o, "finish_spread_s", real_or_null(k->finish_spread_s));
-        json_object_set_new(o, "stores",
-                            json_string(strcmp(r->config.stores, "auto") == 0 ? "auto"
-                                        : k->stores == STORES_NT              ? "nt"
-                                                                              : "normal"));
+        json_object_set_new(o, "stores", json_string(kernel_stores_name(r, k)));
         if (peak_mbps > 0)
             json_object_set_new(o, "pct_of_peak",
                                 real_or_null(100.0 * k->best_rate_mbps / peak_mbps));

@@ -86,8 +86,7 @@ static void write_matrix(FILE *out, const struct latency_result *l)
             for (int j = 0; j < q->mem_node; j++)
                 fprintf(out, " %9s", "-");
         }
-        bool low = q->locality.verified && q->locality.local_fraction < LOCALITY_MIN_FRACTION;
-        fprintf(out, " %8.1f%c", q->ns, !q->locality.verified ? '?' : low ? '*' : ' ');
+        fprintf(out, " %8.1f%c", q->ns, locality_mark(&q->locality));
     }
     fprintf(out,
             "\n  * = under %.0f%% of sampled pages on the column's node, ? = locality "

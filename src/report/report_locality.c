@@ -33,3 +33,9 @@ json_t *locality_json(const struct page_locality *loc)
     json_object_set_new(o, "reason", v ? json_null() : string_or_null(loc->reason));
     return o;
 }
+
+char locality_mark(const struct page_locality *loc)
+{
+    if (!loc->verified) return '?';
+    return loc->local_fraction < LOCALITY_MIN_FRACTION ? '*' : ' ';
+}

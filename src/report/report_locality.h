@@ -13,4 +13,7 @@ void locality_text(const struct page_locality *loc, const char *against, char *b
  * the fraction null when not verified, the reason null when verified. */
 json_t *locality_json(const struct page_locality *loc);
 
+/* A matrix cell's mark: '*' under LOCALITY_MIN_FRACTION, '?' not verified, ' ' fine. */
+char locality_mark(const struct page_locality *loc);
+
 #endif

@@ -38,13 +38,6 @@ static const struct kernel_result *rate(const struct run_result *r, int kernel)
     return NULL;
 }
 
-/* '*' below the locality threshold, '?' not verified, ' ' fine. */
-static char locality_mark(const struct run_result *r)
-{
-    if (!r->locality.verified) return '?';
-    return r->locality.local_fraction < LOCALITY_MIN_FRACTION ? '*' : ' ';
-}
-
 static void write_cells(FILE *out, const struct report *rep)
 {
     for (size_t i = 0; i < rep->n_runs; i++) {
@@ -88,7 +81,7 @@ static void write_table(FILE *out, const struct report *rep, int kernel, int n_m
         for (int m = 0; m < n_mem; m++) {
             const struct run_result *r = cell(rep, cpu, m);
             const struct kernel_result *k = rate(r, kernel);
-            char mark = r && r->measured && k ? locality_mark(r) : ' ';
+            char mark = r && r->measured && k ? locality_mark(&r->locality) : ' ';
             if (!r || !r->measured || !k)
                 fprintf(out, " %11s", "-");
             else
@@ -121,8 +114,8 @@ void report_matrix_text(FILE *out, const struct report *rep)
     fprintf(out, RULE);
     bool marked = false, unknown = false;
     for (size_t i = 0; i < rep->n_runs; i++) {
-        marked |= rep->runs[i].measured && locality_mark(&rep->runs[i]) == '*';
-        unknown |= rep->runs[i].measured && locality_mark(&rep->runs[i]) == '?';
+        marked |= rep->runs[i].measured && locality_mark(&rep->runs[i].locality) == '*';
+        unknown |= rep->runs[i].measured && locality_mark(&rep->runs[i].locality) == '?';
     }
     for (int k = 0; k < KERNEL_COUNT; k++)
         if (c->kernel_mask & (1u << k)) write_table(out, rep, k, n_mem);

@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "affinity/page_locality.h"
 #include "affinity/placement.h"
@@ -68,6 +69,15 @@ struct page_comparison {
     size_t baseline, variant; /* indexes into report.runs */
     double relative_change;   /* variant best rate / baseline best rate - 1 */
 };
+
+/* The store kind a kernel ran with: "normal" or "nt", or "auto" before it was measured. */
+static inline const char *kernel_stores_name(const struct run_result *r,
+                                             const struct kernel_result *k)
+{
+    return strcmp(r->config.stores, "auto") == 0 ? "auto"
+           : k->stores == STORES_NT              ? "nt"
+                                                 : "normal";
+}
 
 /* A measured run that must fail the command: wrong results or pages it did not ask for. */
 static inline bool run_failed(const struct run_result *r)
