@@ -471,27 +471,31 @@ static bool contains(const double *v, size_t n, double x)
     return false;
 }
 
+/* Points strictly between lo and hi at (hi - lo) / parts steps that the sweep and out do not
+ * have yet, appended to out. */
+static size_t add_between(double lo, double hi, int parts, const double *x, size_t n, double *out,
+                          size_t count, size_t max)
+{
+    for (int k = 1; k < parts && count < max; k++) {
+        double v = floor(lo + (hi - lo) * k / parts + 0.5);
+        if (v <= lo || v >= hi || contains(x, n, v) || contains(out, count, v)) continue;
+        out[count++] = v;
+    }
+    return count;
+}
+
 static size_t refine_one(const struct knee *kn, const struct knee_params *p, const double *x,
                          size_t n, double *out, size_t count, size_t max)
 {
     double lo = kn->last_low, hi = kn->first_high;
     if (kn->kind == KNEE_WALK || kn->kind == KNEE_UNCLASSIFIED) return count;
     if (hi / lo > p->approx_ratio && hi - lo >= 2)
-        for (int k = 1; k < 8 && count < max; k++) {
-            double v = floor(lo + (hi - lo) * k / 8.0 + 0.5);
-            if (v <= lo || v >= hi || contains(x, n, v) || contains(out, count, v)) continue;
-            out[count++] = v;
-        }
+        count = add_between(lo, hi, 8, x, n, out, count, max);
     /* a gradual TLB rise: points on to where it reaches 90%, for its midpoint */
     double top = kn->top_x;
     if (kn->kind != KNEE_TLB || kn->sharp || !(top > hi) || top / hi <= p->approx_ratio)
         return count;
-    for (int k = 1; k < 6 && count < max; k++) {
-        double v = floor(hi + (top - hi) * k / 6.0 + 0.5);
-        if (v <= hi || v >= top || contains(x, n, v) || contains(out, count, v)) continue;
-        out[count++] = v;
-    }
-    return count;
+    return add_between(hi, top, 6, x, n, out, count, max);
 }
 
 size_t knees_refine(const struct knee_analysis *a, const struct knee_params *p, const double *x,
