@@ -82,6 +82,28 @@ void tlb_chain_build(struct tlb_chain *c, enum tlb_mode mode, char *base, size_t
     }
 }
 
+void tlb_chain_build_reuse(struct tlb_chain *c, char *base, size_t n, unsigned slots,
+                           enum tlb_layout layout, size_t page_bytes, uint64_t seed,
+                           uint32_t *order_scratch, size_t *offset_scratch)
+{
+    if (slots < 1) slots = 1;
+    if (slots > TLB_REUSE_SLOTS_MAX) slots = TLB_REUSE_SLOTS_MAX;
+    size_t elements = n * slots;
+    memset(c, 0, sizeof(*c));
+    c->mode = TLB_MODE_CHASE;
+    c->base = base;
+    c->n = elements;
+    tlb_shuffle(order_scratch, elements, seed);
+    for (size_t k = 0; k < elements; k++) {
+        size_t e = order_scratch[k];
+        offset_scratch[k] = tlb_element_offset(layout, e / slots, n, page_bytes, true) +
+                            (e % slots) * sizeof(void *);
+    }
+    for (size_t k = 0; k < elements; k++)
+        *(void **)(base + offset_scratch[k]) = base + offset_scratch[(k + 1) % elements];
+    c->cursor = base + offset_scratch[0];
+}
+
 /* The book's loop: every access a read-modify-write of an int through a volatile pointer, so
  * the compiler keeps each one; the visiting order comes from offsets (read sequentially). */
 static size_t increment(char *base, const size_t *offsets, size_t n, size_t pos, uint64_t accesses)

@@ -12,6 +12,7 @@
 #include "src/base/page_sizes.h"
 
 #define TLB_LINE_BYTES 64
+#define TLB_REUSE_SLOTS_MAX (TLB_LINE_BYTES / sizeof(void *))
 /* The old names of PAGE_4K and PAGE_2M, still used by src/tlb/run_tlb.c and the TLB writers. */
 
 enum tlb_mode { TLB_MODE_CHASE, TLB_MODE_INC };
@@ -51,6 +52,16 @@ struct tlb_chain {
 void tlb_chain_build(struct tlb_chain *c, enum tlb_mode mode, char *base, size_t n,
                      enum tlb_layout layout, size_t page_bytes, bool stagger, enum tlb_order order,
                      uint64_t seed, uint32_t *order_scratch, size_t *offset_scratch);
+
+/* The reuse chase (pointer chase only): `slots` elements (at most 8) share each of the n cache
+ * lines that `layout` places, at 8-byte steps, and all n * slots elements are visited in one
+ * random cycle. Each page's translation is then reused `slots` times per traversal at random
+ * distances instead of once at a fixed distance, so whether it is still cached depends on how
+ * many entries the TLB has, hardly on how it replaces them; the data footprint stays n lines.
+ * order_scratch and offset_scratch hold n * slots entries. */
+void tlb_chain_build_reuse(struct tlb_chain *c, char *base, size_t n, unsigned slots,
+                           enum tlb_layout layout, size_t page_bytes, uint64_t seed,
+                           uint32_t *order_scratch, size_t *offset_scratch);
 
 /* Performs `accesses` accesses (rounded up to a multiple of 8), continuing where the last
  * call stopped. */

@@ -113,6 +113,40 @@ static void chase_is_one_cycle(void **state)
     free(mem);
 }
 
+/* The reuse chase: every word of every line the layout places is visited exactly once per
+ * traversal, in one cycle, and each page keeps the sweep's (or the control's) single line. */
+static void reuse_chain_visits_every_slot(void **state)
+{
+    (void)state;
+    enum { N = 200, SLOTS = 8 };
+    static const enum tlb_layout layouts[] = {TLB_LAYOUT_SPREAD, TLB_LAYOUT_DENSE};
+    char *mem = aligned_alloc(4096, N * 4096);
+    uint32_t order[N * SLOTS];
+    size_t offsets[N * SLOTS];
+    for (int l = 0; l < 2; l++) {
+        memset(mem, 0, N * 4096);
+        struct tlb_chain c;
+        tlb_chain_build_reuse(&c, mem, N, SLOTS, layouts[l], 4096, 11, order, offsets);
+        assert_int_equal(c.n, N * SLOTS);
+        static char seen[N * 4096 / 8];
+        memset(seen, 0, sizeof(seen));
+        void **start = c.cursor, **p = start;
+        for (int k = 0; k < N * SLOTS; k++) {
+            size_t off = (size_t)((char *)p - mem);
+            assert_int_equal(off % sizeof(void *), 0);
+            assert_int_equal(seen[off / 8], 0);
+            seen[off / 8] = 1;
+            size_t line_start = off / 64 * 64, line_index = 0;
+            for (; line_index < N; line_index++) /* its line is one of the layout's */
+                if (tlb_element_offset(layouts[l], line_index, N, 4096, true) == line_start) break;
+            assert_true(line_index < N);
+            p = (void **)*p;
+        }
+        assert_ptr_equal(p, start);
+    }
+    free(mem);
+}
+
 /* inc: each run adds one to every element it visits, in the visiting order. */
 static void inc_visits_every_element(void **state)
 {
@@ -164,9 +198,13 @@ static void samples_and_loads(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(spread_offsets),           cmocka_unit_test(dense_offsets),
-        cmocka_unit_test(shuffle_is_permutation),   cmocka_unit_test(chase_is_one_cycle),
-        cmocka_unit_test(inc_visits_every_element), cmocka_unit_test(samples_and_loads),
+        cmocka_unit_test(spread_offsets),
+        cmocka_unit_test(dense_offsets),
+        cmocka_unit_test(shuffle_is_permutation),
+        cmocka_unit_test(chase_is_one_cycle),
+        cmocka_unit_test(inc_visits_every_element),
+        cmocka_unit_test(samples_and_loads),
+        cmocka_unit_test(reuse_chain_visits_every_slot),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
