@@ -8,6 +8,7 @@
 #include "src/base/parse.h"
 #include "src/report/report_locality.h"
 #include "src/report/report_tlb_words.h"
+#include "src/tlb/tlb_curve.h"
 
 #define RULE "-------------------------------------------------------------\n"
 
@@ -49,14 +50,26 @@ static void level_line(char *buf, size_t len, const struct tlb_sweep *s, size_t 
         PUT("%u-way set conflict (pages 2 MB apart share one set: the set's associativity, not "
             "a TLB size)",
             l->set_conflict_ways);
-    } else if (isfinite(l->entries) && level_is_gradual(l)) {
-        PUT("~%.0f entries (rise %.0f-%.0f, midpoint)", l->entries, l->entries_low, l->rise_high);
+    } else if (isfinite(l->entries) && l->reuse_sized && !isfinite(l->midpoint)) {
+        PUT("~%.0f entries (reuse fit; the cyclic sweep's sharp knee at %.0f-%.0f read early)",
+            l->entries, l->entries_low, l->entries_high);
+    } else if (isfinite(l->entries) && l->reuse_sized) {
+        PUT("~%.0f entries (reuse fit; the cyclic sweep's rise %.0f-%.0f, midpoint %.0f)",
+            l->entries, l->entries_low, l->rise_high, l->midpoint);
+    } else if (isfinite(l->entries) && knee_level_gradual(l)) {
+        PUT("~%.0f entries (rise %.0f-%.0f, midpoint", l->entries, l->entries_low, l->rise_high);
+        if (i < TLB_LEVELS_MAX && s->reuse_levels[i].planned)
+            PUT("; no reuse fit: %s", s->reuse_levels[i].fit.why);
+        PUT(")");
     } else if (isfinite(l->entries)) {
         PUT("%s%.0f entries", l->approx ? "~" : "", l->entries);
         if (l->approx)
-            PUT(" (sharp knee between %.0f and %.0f pages)", l->entries, l->entries_high);
+            PUT(" (sharp knee between %.0f and %.0f pages", l->entries, l->entries_high);
         else
-            PUT(" (sharp knee)");
+            PUT(" (sharp knee");
+        if (i < TLB_LEVELS_MAX && s->reuse_levels[i].fit.ok)
+            PUT("; reuse fit %.0f", floor(s->reuse_levels[i].fit.entries + 0.5));
+        PUT(")");
     } else {
         PUT("more than %.0f entries (no knee up to the last point)", l->at_x);
     }
@@ -70,7 +83,9 @@ static void level_line(char *buf, size_t len, const struct tlb_sweep *s, size_t 
         PUT(" per access when the %s misses", prev->name);
     }
     if (with_documented && !l->set_conflict_ways) {
-        if (s->documented[i])
+        if (s->documented[i] && !isfinite(l->entries))
+            PUT("; documented %u (not reached)", s->documented[i]);
+        else if (s->documented[i])
             PUT("; measured %.0f / documented %u (%s)", l->entries, s->documented[i],
                 s->agrees[i] == 1   ? "agrees"
                 : s->agrees[i] == 0 ? "DISAGREES"
@@ -106,6 +121,38 @@ static void write_points(FILE *out, const struct tlb_sweep *s, double ghz, bool 
         }
         fprintf(out, "\n");
     }
+}
+
+/* The reuse chase's points, and what the fit made of each level. */
+static void write_reuse(FILE *out, const struct tlb_sweep *s)
+{
+    if (!s->reuse_slots || s->reuse.n == 0) return;
+    fprintf(out,
+            "Reuse chase (each page visited %u times per traversal at random distances, so the "
+            "misses follow the entry count, not the replacement policy):\n",
+            s->reuse_slots);
+    fprintf(out, "%9s %10s %10s %12s\n", "Pages", "ns/access", "control ns", "translation");
+    for (size_t i = 0; i < s->reuse.n; i++) {
+        const struct tlb_point *p = &s->reuse.pts[i];
+        double c = tlb_curve_at(&s->reuse_control, p->pages);
+        fprintf(out, "%9.0f %10.2f %10.2f %12.2f\n", p->pages, p->ns_per_access, c,
+                p->ns_per_access - c);
+    }
+    for (size_t i = 0; i < TLB_LEVELS_MAX && i < s->analysis.n_levels; i++) {
+        const struct tlb_reuse_level *r = &s->reuse_levels[i];
+        if (!r->planned) continue;
+        if (r->fit.ok)
+            fprintf(
+                out,
+                "  %s fit: %.0f entries (+%.2f ns until then, +%.1f ns when every access misses; "
+                "%zu points of %.0f-%.0f pages, %zu dropped, scatter %.2f ns)\n",
+                s->analysis.levels[i].name, r->fit.entries, r->fit.base_ns, r->fit.walk_ns,
+                r->fit.points, r->pages_low, r->pages_high, r->fit.dropped, r->fit.rms_ns);
+        else
+            fprintf(out, "  %s fit: none over %.0f-%.0f pages: %s\n", s->analysis.levels[i].name,
+                    r->pages_low, r->pages_high, r->fit.why);
+    }
+    fprintf(out, RULE);
 }
 
 static void write_levels(FILE *out, const struct tlb_sweep *s, double ghz, const char *what)
@@ -321,6 +368,7 @@ void report_tlb_text(FILE *out, const struct tlb_result *t)
                 pg, t->multi ? ", thread 0" : "");
         write_points(out, s, ghz, true);
         fprintf(out, RULE);
+        write_reuse(out, s);
         write_levels(out, s, ghz, pg);
         if (t->multi) write_threads(out, t);
         fprintf(out, RULE);

@@ -44,6 +44,8 @@ void report_tlb_csv(FILE *out, const struct tlb_result *t)
         snprintf(sweep, sizeof(sweep), "%s", r->small.page_bytes == PAGE_4K ? "4k" : "main");
         csv_points(out, sweep, r->thread, r->pu, r->small.page_bytes, &r->small.main, ghz);
         csv_points(out, "control", r->thread, r->pu, PAGE_4K, &r->small.control, ghz);
+        csv_points(out, "reuse", r->thread, r->pu, r->small.page_bytes, &r->small.reuse, ghz);
+        csv_points(out, "reuse_control", r->thread, r->pu, PAGE_4K, &r->small.reuse_control, ghz);
     }
     if (t->huge_measured)
         csv_points(out, "2m", 0, t->per_thread[0].pu, PAGE_2M, &t->huge.main, ghz);

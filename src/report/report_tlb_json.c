@@ -6,6 +6,7 @@
 #include "src/report/json_values.h"
 #include "src/report/report_locality.h"
 #include "src/report/report_tlb_words.h"
+#include "src/tlb/tlb_curve.h"
 
 static json_t *points_json(const struct tlb_curve *c, double ghz, bool control)
 {
@@ -62,7 +63,7 @@ static json_t *levels_json(const struct tlb_sweep *s)
                                                       : json_null());
         json_object_set_new(o, "rise_complete_at", real_or_null(l->complete_x));
         if (!is_walk(l)) {
-            bool gradual = level_is_gradual(l);
+            bool gradual = knee_level_gradual(l);
             double low = l->entries_low > 0 ? l->entries_low : l->entries;
             double high = gradual ? l->rise_high : l->entries_high;
             json_object_set_new(o, "entries_low",
@@ -74,6 +75,10 @@ static json_t *levels_json(const struct tlb_sweep *s)
                                     ? json_integer((json_int_t)high)
                                     : json_null());
             json_object_set_new(o, "entries_method", json_string(level_method(l)));
+            json_object_set_new(o, "entries_midpoint",
+                                gradual && isfinite(l->midpoint)
+                                    ? json_integer((json_int_t)l->midpoint)
+                                    : json_null());
             json_object_set_new(o, "set_conflict_ways",
                                 l->set_conflict_ways ? json_integer(l->set_conflict_ways)
                                                      : json_null());
@@ -98,6 +103,52 @@ static json_t *levels_json(const struct tlb_sweep *s)
     return list;
 }
 
+static json_t *fit_json(const struct tlb_reuse_level *r, size_t level, const char *name)
+{
+    const struct reuse_fit *f = &r->fit;
+    json_t *o = json_object();
+    json_object_set_new(o, "level", json_integer((json_int_t)level + 1));
+    json_object_set_new(o, "name", json_string(name));
+    json_object_set_new(o, "pages_low", json_integer((json_int_t)r->pages_low));
+    json_object_set_new(o, "pages_high", json_integer((json_int_t)r->pages_high));
+    json_object_set_new(o, "ok", json_boolean(f->ok));
+    json_object_set_new(o, "entries",
+                        f->ok ? json_integer((json_int_t)floor(f->entries + 0.5)) : json_null());
+    json_object_set_new(o, "base_ns", real_or_null(f->base_ns));
+    json_object_set_new(o, "walk_ns", real_or_null(f->walk_ns));
+    json_object_set_new(o, "rms_ns", real_or_null(f->rms_ns));
+    json_object_set_new(o, "points_used", json_integer((json_int_t)f->points));
+    json_object_set_new(o, "points_dropped", json_integer((json_int_t)f->dropped));
+    json_object_set_new(o, "why", f->ok ? json_null() : json_string(f->why));
+    return o;
+}
+
+/* The reuse chase: its points (sweep, control, translation) and one fit per level it sized. */
+static json_t *reuse_json(const struct tlb_sweep *s)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "run", json_boolean(s->reuse_slots > 0 && s->reuse.n > 0));
+    json_object_set_new(o, "slots", s->reuse_slots ? json_integer(s->reuse_slots) : json_null());
+    json_t *points = json_array();
+    for (size_t i = 0; i < s->reuse.n; i++) {
+        const struct tlb_point *p = &s->reuse.pts[i];
+        double control = tlb_curve_at(&s->reuse_control, p->pages);
+        json_array_append_new(
+            points, json_pack("{s:I,s:o,s:o,s:o,s:o}", "pages", (json_int_t)p->pages,
+                              "ns_per_access", real_or_null(p->ns_per_access), "median_ns",
+                              real_or_null(p->median_ns), "control_ns", real_or_null(control),
+                              "translation_ns", real_or_null(p->ns_per_access - control)));
+    }
+    json_object_set_new(o, "points", points);
+    json_t *fits = json_array();
+    for (size_t i = 0; i < TLB_LEVELS_MAX && i < s->analysis.n_levels; i++)
+        if (s->reuse_levels[i].planned)
+            json_array_append_new(fits,
+                                  fit_json(&s->reuse_levels[i], i, s->analysis.levels[i].name));
+    json_object_set_new(o, "fits", fits);
+    return o;
+}
+
 static json_t *cache_knees_json(const struct tlb_sweep *s)
 {
     json_t *list = json_array();
@@ -116,7 +167,10 @@ static json_t *sweep_json(const struct tlb_sweep *s, double ghz, bool with_contr
     json_t *o = json_object();
     json_object_set_new(o, "page_size_bytes", json_integer((json_int_t)s->page_bytes));
     json_object_set_new(o, "points", points_json(&s->main, ghz, false));
-    if (with_control) json_object_set_new(o, "control_points", points_json(&s->control, ghz, true));
+    if (with_control) {
+        json_object_set_new(o, "control_points", points_json(&s->control, ghz, true));
+        json_object_set_new(o, "reuse", reuse_json(s));
+    }
     json_object_set_new(o, "levels", levels_json(s));
     json_object_set_new(o, "cache_knees", cache_knees_json(s));
     json_t *knees = json_array();
@@ -208,6 +262,7 @@ json_t *report_tlb_json(const struct tlb_result *t)
     json_object_set_new(root, "levels", levels_json(s));
     if (!t->single_point) {
         json_object_set_new(root, "control_points", points_json(&s->control, ghz, true));
+        json_object_set_new(root, "reuse", reuse_json(s));
         json_object_set_new(root, "cache_knees", cache_knees_json(s));
         json_t *knees = json_array();
         for (size_t i = 0; i < s->analysis.n_main_knees; i++)

@@ -28,15 +28,14 @@ static inline bool is_walk(const struct knee_level *l)
     return strcmp(l->name, "page walk") == 0 || strncmp(l->name, "past knee", 9) == 0;
 }
 
-/* A level whose entries are the midpoint of a gradual rise (else the onset of a sharp knee). */
-static inline bool level_is_gradual(const struct knee_level *l)
-{
-    return !l->sharp && !l->set_conflict_ways && l->rise_high > l->entries_low;
-}
-
+/* How a level's entries were found: the reuse chase's fit, the midpoint of a gradual rise, the
+ * onset of a sharp knee, or a set conflict (no size). */
 static inline const char *level_method(const struct knee_level *l)
 {
-    return l->set_conflict_ways ? "set conflict" : level_is_gradual(l) ? "midpoint" : "sharp knee";
+    return l->set_conflict_ways    ? "set conflict"
+           : l->reuse_sized        ? "reuse fit"
+           : knee_level_gradual(l) ? "midpoint"
+                                   : "sharp knee";
 }
 
 #endif

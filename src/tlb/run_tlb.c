@@ -8,6 +8,8 @@
  *      cache lines in 64x fewer pages), point by point, interleaved, in K rounds: a burst of
  *      other work on the machine hits one round of many points, not every repeat of a few;
  *   2. knee detection, then refinement points inside each knee's bracket, K rounds again;
+ *   2b. the reuse chase around each level that rose gradually (tlb_phase_reuse.c), which sizes
+ *      it whatever its replacement policy;
  *   3. (one thread) the 2 MB sweep on transparent huge pages, and a check whether 2 MB pages
  *      are translated whole or in 4 KB pieces;
  *   4. page-walk throughput: random loads, one per 4 KB page of 128 MiB, 4 KB vs 2 MB backing.
@@ -106,7 +108,7 @@ static int team_setup(struct tlb_team *tm, int t)
     struct tlb_worker *w = &tm->w[t];
     char why[300];
     size_t n = (size_t)plan->max_pages;
-    size_t scratch = n;
+    size_t scratch = n * TLB_REUSE_SLOTS;
     if (plan->huge && plan->max_huge_pages > scratch) scratch = (size_t)plan->max_huge_pages;
     if (!plan->opts.pages && THROUGHPUT_BYTES / PAGE_4K > scratch)
         scratch = THROUGHPUT_BYTES / PAGE_4K;
@@ -213,6 +215,16 @@ static void team_run(struct tlb_team *tm)
 #pragma omp barrier
                     if (t == 0) {
                         analyse_all(tm);
+                        tlb_reuse_plan(tm);
+                        tm->phase = "the reuse chase";
+                    }
+                    if (!tlb_team_should_stop(tm) && tm->nx > 0 &&
+                        tlb_measure_into(tm, t, TLB_SET_REUSE, true, &res->small.reuse,
+                                         &res->small.reuse_control) != 0)
+                        tlb_team_fail(tm, "out of memory for results");
+#pragma omp barrier
+                    if (t == 0) {
+                        tlb_reuse_apply(tm);
                         tlb_compare_threads(out);
                         tm->phase = "the 2 MB sweep";
                         if (plan->huge && !tm->stop) tlb_huge_phase(tm);

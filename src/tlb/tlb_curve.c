@@ -72,6 +72,8 @@ void tlb_result_free(struct tlb_result *r)
     for (int t = 0; r->per_thread && t < r->n_threads; t++) {
         tlb_curve_free(&r->per_thread[t].small.main);
         tlb_curve_free(&r->per_thread[t].small.control);
+        tlb_curve_free(&r->per_thread[t].small.reuse);
+        tlb_curve_free(&r->per_thread[t].small.reuse_control);
     }
     free(r->per_thread);
     r->per_thread = NULL;

@@ -180,6 +180,11 @@ static void measure_rise(const struct curve *c, size_t lo, size_t end, struct kn
         if (fit[i] >= at90 && first90 == m) first90 = i;
     }
     if (first90 < m) kn->top_x = xs[first90];
+    /* the plateau's tolerance may end it before the last point within a tenth of the step */
+    if (last10 + 1 < m && xs[last10] > kn->last_low) {
+        kn->last_low = xs[last10];
+        kn->first_high = xs[last10 + 1];
+    }
     if (!isfinite(kn->mid_x)) kn->mid_x = kn->first_high;
     if (!isfinite(kn->x90)) kn->x90 = kn->first_high;
     kn->sharp =
@@ -302,6 +307,7 @@ static void build_levels(const double *x, const double *y, size_t n, const struc
         l->rise_high = kn->sharp ? kn->first_high : floor(kn->x90 + 0.5);
         l->sharp = kn->sharp;
         l->entries = kn->sharp ? kn->last_low : floor(kn->mid_x + 0.5);
+        l->midpoint = kn->sharp ? NAN : l->entries;
         l->complete_x = kn->complete_x;
         l->approx = !kn->sharp || kn->first_high / kn->last_low > p->approx_ratio;
         l->hit_ns = hit + cumulative;
@@ -317,6 +323,7 @@ static void build_levels(const double *x, const double *y, size_t n, const struc
     next->max_penalty_ns = NAN;
     next->at_x = NAN;
     next->entries = NAN;
+    next->midpoint = NAN;
     next->entries_low = NAN;
     next->entries_high = NAN;
     next->rise_high = NAN;

@@ -79,7 +79,10 @@ struct plateau {
  * "page walk: +y ns". NAN where the sweep could not measure it. */
 struct knee_level {
     char name[16];
-    double entries;      /* sharp knee: the onset; gradual rise: its midpoint; NAN unknown */
+    double entries;      /* sharp knee: the onset; gradual rise: its midpoint, or the reuse
+                            chase's fit once src/tlb/tlb_phase_reuse.c has sized it; NAN unknown */
+    double midpoint;     /* gradual rise: where it crosses half its step; NAN for a sharp knee */
+    bool reuse_sized;    /* entries come from the reuse chase's fit (tlb_reuse_fit.h) */
     double entries_low;  /* the onset: last x within a tenth of the step (bracket's low end) */
     double entries_high; /* first x past the onset (the bracket's upper end) */
     double rise_high;    /* x where the rise reaches 90% of the step */
@@ -110,6 +113,12 @@ struct knee_analysis {
     size_t n_levels; /* L1 DTLB, L2 TLB ..., page walk */
     struct knee_level levels[KNEE_LEVELS_MAX + 1];
 };
+
+/* A level sized from a gradual rise (else the onset of a sharp knee, or a set conflict). */
+static inline bool knee_level_gradual(const struct knee_level *l)
+{
+    return !l->sharp && !l->set_conflict_ways && l->rise_high > l->entries_low;
+}
 
 /* x ascending, y > 0, n >= 1; cx/cy (the control, lines) may be NULL with cn = 0.
  * Returns 0, or -1 when the input is unusable (too few points, x not ascending). */

@@ -116,6 +116,11 @@ static void document_levels(struct tlb_sweep *s, const struct cpuid_tlb_info *in
     }
 }
 
+void tlb_levels_document(struct tlb_sweep *s, const struct cpuid_tlb_info *info, unsigned page_bit)
+{
+    document_levels(s, info, page_bit);
+}
+
 /* Per-thread levels against their peers: entries more than 12.5% apart, or costs more than
  * 25% and 0.5 ns apart, flag a thread. */
 void tlb_compare_threads(struct tlb_result *out)

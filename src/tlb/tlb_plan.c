@@ -76,10 +76,12 @@ static int plan_team(const struct tlb_request *o, const struct topology *topo,
     return EXIT_OK;
 }
 
-/* Per page of the sweep: the page itself, its line of the control, its scratch entries. */
+/* Per page of the sweep: the page itself, its line of the control, its scratch entries (one
+ * per element of the reuse chase). */
 static uint64_t bytes_per_page(const struct tlb_plan *plan)
 {
-    return plan->page_bytes + TLB_LINE_BYTES + sizeof(uint32_t) + sizeof(size_t);
+    return plan->page_bytes + TLB_LINE_BYTES +
+           TLB_REUSE_SLOTS * (sizeof(uint32_t) + sizeof(size_t));
 }
 
 /* The page-walk throughput phase's two regions (4 KB and 2 MB pages), unless a single point. */
@@ -93,7 +95,8 @@ static uint64_t probe_bytes(const struct tlb_plan *plan)
 {
     uint64_t n = plan->max_pages, pages, index, bytes, all;
     if (__builtin_mul_overflow(n, plan->page_bytes, &pages) ||
-        __builtin_mul_overflow(n, (uint64_t)(sizeof(uint32_t) + sizeof(size_t)), &index) ||
+        __builtin_mul_overflow(n, (uint64_t)TLB_REUSE_SLOTS * (sizeof(uint32_t) + sizeof(size_t)),
+                               &index) ||
         __builtin_add_overflow(pages, index, &bytes) ||
         __builtin_add_overflow(bytes, (uint64_t)tlb_layout_bytes(TLB_LAYOUT_DENSE, n, 0), &bytes) ||
         __builtin_add_overflow(bytes, throughput_bytes(plan), &bytes) ||

@@ -13,6 +13,7 @@
 #include "src/sys/cpuid_tlb.h"
 #include "src/tlb/tlb_knees.h"
 #include "src/tlb/tlb_options.h"
+#include "src/tlb/tlb_reuse_fit.h"
 
 struct tlb_point {
     double pages; /* pages touched; for the control: cache lines */
@@ -38,6 +39,14 @@ struct tlb_cache_knee {
     char label[64]; /* "L1d 48 KiB = 768 lines" or "" */
 };
 
+/* The reuse chase around one gradually rising level (tlb_phase_reuse.c): the pages it spanned
+ * and the fit that sizes the level. */
+struct tlb_reuse_level {
+    bool planned;
+    double pages_low, pages_high;
+    struct reuse_fit fit;
+};
+
 /* One sweep: a page size, one thread. */
 struct tlb_sweep {
     uint64_t page_bytes;
@@ -53,6 +62,10 @@ struct tlb_sweep {
     size_t n_cache_knees;
     struct tlb_cache_knee cache_knees[TLB_CACHE_KNEES_MAX];
     char note[240]; /* e.g. where the sweep stopped and why */
+    /* the reuse chase (4 KB sweep only): every page visited `slots` times per traversal */
+    unsigned reuse_slots; /* 0: not run */
+    struct tlb_curve reuse, reuse_control;
+    struct tlb_reuse_level reuse_levels[TLB_LEVELS_MAX];
 };
 
 struct tlb_thread_result {

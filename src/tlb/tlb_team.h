@@ -53,7 +53,9 @@ struct tlb_team {
 };
 
 /* Which memory a point of a set lives in. */
-enum tlb_set { TLB_SET_SWEEP, TLB_SET_HUGE };
+enum tlb_set { TLB_SET_SWEEP, TLB_SET_HUGE, TLB_SET_REUSE };
+/* Visits per page per traversal in the reuse chase: a whole line of pointers. */
+#define TLB_REUSE_SLOTS 8u
 
 /* Called by every thread of the team at the same place: true when a signal came. */
 bool tlb_team_should_stop(struct tlb_team *tm);
@@ -77,6 +79,11 @@ void tlb_warm_up(struct tlb_team *tm, int t);
 /* Thread 0 only: the 2 MB sweep and the splinter check; then what they say about reach. */
 void tlb_huge_phase(struct tlb_team *tm);
 void tlb_describe_reach(struct tlb_result *out);
+/* Thread 0: the reuse chase's points around every gradually rising level of every thread's
+ * 4 KB sweep, into tm->xs (none when no level rose gradually). */
+void tlb_reuse_plan(struct tlb_team *tm);
+/* Thread 0, after every thread measured them: each planned level sized by the fit. */
+void tlb_reuse_apply(struct tlb_team *tm);
 /* Every thread: page-walk throughput on 4 KB and 2 MB pages. */
 void tlb_throughput_phase(struct tlb_team *tm, int t);
 

@@ -1,7 +1,9 @@
-"""TLB level sizes as reported: every level names its method (sharp knee, midpoint, set
-conflict) and the range beside its size, in JSON and in the text. A short sweep on this machine
-(--tlb-max-pages 256): the first level's knee lies inside it on the machines this runs on; the
-sizes themselves are pinned by tests/unit/test_tlb_estimator.c on recorded curves."""
+"""TLB level sizes as reported: every level names its method (sharp knee, reuse fit, midpoint,
+set conflict) and the range beside its size, in JSON and in the text. A short sweep on this
+machine (--tlb-max-pages 256): the first level's knee lies inside it on the machines this runs
+on; the sizes themselves are pinned by tests/unit/test_tlb_estimator.c on recorded curves and
+the reuse fit by tests/unit/test_tlb_reuse_fit.c on simulated levels. The reuse chase runs
+around every level the sweep found, so here around the first one."""
 
 import json
 import os
@@ -12,7 +14,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import membench_test  # noqa: E402
 
 SHORT = ["--tlb", "--tlb-max-pages", "256", "--repeat", "2"]
-METHODS = {"sharp knee", "midpoint", "set conflict"}
+METHODS = {"sharp knee", "reuse fit", "midpoint", "set conflict"}
 
 
 class LevelSizesTest(membench_test.MembenchTestCase):
@@ -25,6 +27,10 @@ class LevelSizesTest(membench_test.MembenchTestCase):
             self.assertIn(lv["entries_method"], METHODS, lv)
             self.assertIn("set_conflict_ways", lv)
             if lv["entries"] is None:
+                continue
+            if lv["entries_method"] == "reuse fit":
+                fits = [f for f in doc["tlb"]["reuse"]["fits"] if f["name"] == lv["name"]]
+                self.assertEqual([f["entries"] for f in fits if f["ok"]], [lv["entries"]], lv)
                 continue
             self.assertLessEqual(lv["entries_low"], lv["entries"], lv)
             self.assertLessEqual(lv["entries"], lv["entries_high"], lv)
@@ -40,7 +46,43 @@ class LevelSizesTest(membench_test.MembenchTestCase):
         lines = [ln for ln in out.splitlines() if ln.strip().startswith("L1 DTLB:")]
         if not lines or "no knee" in lines[0]:
             self.skipTest("no TLB knee within 256 pages on this machine")
-        self.assertTrue(re.search(r"\(sharp knee|, midpoint\)", lines[0]), lines[0])
+        self.assertTrue(re.search(r"\(sharp knee|, midpoint\)|\(reuse fit", lines[0]), lines[0])
+
+    def test_reuse_chase_sizes_the_first_level(self):
+        doc = self.run_json(SHORT)
+        tlb = doc["tlb"]
+        l1 = tlb["levels"][0] if tlb["levels"] else None
+        if not l1 or l1["name"] != "L1 DTLB" or l1["entries_low"] is None:
+            self.skipTest("no TLB knee within 256 pages on this machine")
+        reuse = tlb["reuse"]
+        self.assertTrue(reuse["run"], reuse)
+        self.assertEqual(reuse["slots"], 8)
+        fit = reuse["fits"][0]
+        self.assertEqual((fit["level"], fit["name"]), (1, "L1 DTLB"))
+        pages = [p["pages"] for p in reuse["points"]]
+        self.assertGreaterEqual(len(pages), 8, pages)
+        self.assertTrue(all(fit["pages_low"] <= x <= fit["pages_high"] <= 256 for x in pages))
+        self.assertEqual(pages, sorted(set(pages)))
+        for p in reuse["points"]:
+            self.assertAlmostEqual(p["translation_ns"], p["ns_per_access"] - p["control_ns"],
+                                   places=6)
+        if not fit["ok"]:
+            self.assertTrue(fit["why"], fit)
+            self.assertNotEqual(l1["entries_method"], "reuse fit")
+            return
+        self.assertGreater(fit["walk_ns"], 0)
+        # a sharp knee keeps its onset when the fit lands inside its bracket; else the fit wins
+        inside = l1["entries_low"] <= fit["entries"] <= l1["entries_high"]
+        if l1["entries_method"] == "sharp knee":
+            self.assertTrue(inside, (fit, l1))
+            self.assertEqual(l1["entries"], l1["entries_low"])
+        else:
+            self.assertEqual(l1["entries_method"], "reuse fit", l1)
+            self.assertFalse(inside and l1["entries_method"] == "sharp knee")
+            self.assertEqual(l1["entries"], fit["entries"])
+        # the two measurements of one level agree
+        self.assertLess(abs(fit["entries"] - l1["entries_low"]), 0.25 * l1["entries_low"],
+                        (fit, l1))
 
 
 if __name__ == "__main__":

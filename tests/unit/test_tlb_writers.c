@@ -94,6 +94,55 @@ static void fill_levels(struct tlb_sweep *s, double l1, double l2)
         .last_low = 512, .first_high = 1024, .step_ns = 1.0, .label = "L1d 48 KiB = 768 lines"};
 }
 
+/* The L1 DTLB's sharp knee is confirmed by the reuse fit (inside its bracket), so it keeps its
+ * onset. The L2 TLB rose gradually: the reuse chase sized it on thread 0; on thread 1 its fit
+ * found no size and the midpoint stays. */
+#define REUSE_N 4
+static struct tlb_point reuse_pts[2][REUSE_N], reuse_control_pts[2][REUSE_N];
+
+static void fill_reuse(struct tlb_sweep *s, int thread)
+{
+    static const double x[REUSE_N] = {1024, 1536, 2048, 3072};
+    static const double ns[REUSE_N] = {6.0, 6.25, 9.5, 30.0};
+    static const double cns[REUSE_N] = {4.0, 4.0, 4.0, 4.125};
+    fill_curve(reuse_pts[thread], REUSE_N, x, ns, REUSE_N);
+    fill_curve(reuse_control_pts[thread], REUSE_N, x, cns, REUSE_N);
+    s->reuse_slots = 8;
+    s->reuse = (struct tlb_curve){REUSE_N, reuse_pts[thread]};
+    s->reuse_control = (struct tlb_curve){REUSE_N, reuse_control_pts[thread]};
+    struct knee_level *l2 = &s->analysis.levels[1];
+    l2->sharp = false;
+    l2->approx = true;
+    l2->rise_high = 2846;
+    l2->midpoint = 2098;
+    l2->entries = thread ? 2098 : 2030;
+    l2->reuse_sized = !thread;
+    s->reach_bytes[1] = l2->entries * (double)s->page_bytes;
+    s->reuse_levels[0] = (struct tlb_reuse_level){.planned = true,
+                                                  .pages_low = 38,
+                                                  .pages_high = 192,
+                                                  .fit = {.ok = true,
+                                                          .entries = 66.2,
+                                                          .base_ns = 0.0,
+                                                          .walk_ns = 2.5,
+                                                          .rms_ns = 0.02,
+                                                          .points = 30}};
+    struct tlb_reuse_level *r = &s->reuse_levels[1];
+    r->planned = true;
+    r->pages_low = 921;
+    r->pages_high = 4608;
+    r->fit = (struct reuse_fit){.ok = !thread,
+                                .entries = thread ? NAN : 2030.4,
+                                .base_ns = 2.0,
+                                .walk_ns = 40.5,
+                                .rms_ns = 0.25,
+                                .points = 3,
+                                .dropped = 1};
+    if (thread)
+        snprintf(r->fit.why, sizeof(r->fit.why),
+                 "the fitted rise (0.40 ns) is within 4x the scatter of the points (0.25 ns)");
+}
+
 static void fill_cpuid(struct cpuid_tlb_info *c)
 {
     snprintf(c->vendor, sizeof(c->vendor), "GenuineIntel");
@@ -159,6 +208,7 @@ static struct tlb_result sweep_result(void)
         r->small.control = (struct tlb_curve){MAIN_N, control_pts[i]};
         r->small.control_owned = true;
         fill_levels(&r->small, i ? 96 : 64, 1536);
+        fill_reuse(&r->small, i);
     }
     threads[1].differs = true;
     snprintf(threads[1].why_differs, sizeof(threads[1].why_differs),
@@ -220,6 +270,8 @@ static struct tlb_result point_result(void)
     fill_curve(main_pts[0], 1, x, ns, 1);
     threads[0].small.main.n = 1;
     threads[0].small.control.n = 0;
+    threads[0].small.reuse.n = threads[0].small.reuse_control.n = 0;
+    threads[0].small.reuse_slots = 0;
     threads[0].small.analysed = false;
     threads[0].small.analysis.n_levels = 0;
     t.trials = 2000;
@@ -304,6 +356,37 @@ static void sweep(void **state)
     check_writers(&t, "tlb");
 }
 
+/* A gradual level the reuse chase could not size keeps its midpoint, and says why. */
+static void reuse_fit_failed(void **state)
+{
+    (void)state;
+    struct tlb_result t = sweep_result();
+    struct tlb_sweep *s = &t.per_thread[0].small;
+    s->analysis.levels[1].reuse_sized = false;
+    s->analysis.levels[1].entries = 2098;
+    s->reuse_levels[1].fit.ok = false;
+    snprintf(s->reuse_levels[1].fit.why, sizeof(s->reuse_levels[1].fit.why),
+             "3 usable points, 8 needed");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    report_tlb_text(mem, &t);
+    fclose(mem);
+    assert_non_null(strstr(text, "L2 TLB: ~2098 entries (rise 1536-2846, midpoint; no reuse fit: 3 "
+                                 "usable points, 8 needed)"));
+    assert_non_null(
+        strstr(text, "  L2 TLB fit: none over 921-4608 pages: 3 usable points, 8 needed"));
+    free(text);
+    json_t *o = report_tlb_json(&t);
+    json_t *l2 = json_array_get(json_object_get(o, "levels"), 1);
+    assert_string_equal(json_string_value(json_object_get(l2, "entries_method")), "midpoint");
+    assert_int_equal(json_integer_value(json_object_get(l2, "entries")), 2098);
+    json_t *fit = json_array_get(json_object_get(json_object_get(o, "reuse"), "fits"), 1);
+    assert_true(json_is_false(json_object_get(fit, "ok")));
+    assert_true(json_is_null(json_object_get(fit, "entries")));
+    json_decref(o);
+}
+
 static void single_point(void **state)
 {
     (void)state;
@@ -322,6 +405,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(sweep),
+        cmocka_unit_test(reuse_fit_failed),
         cmocka_unit_test(single_point),
         cmocka_unit_test(planned),
     };

@@ -1,0 +1,116 @@
+/* The reuse chase: every level the cyclic sweep found is measured again with every page
+ * visited TLB_REUSE_SLOTS times per traversal at random distances, from REUSE_FROM x its onset
+ * to REUSE_TO x, and sized by the fit in tlb_reuse_fit.h. That fit does not depend on how the
+ * level replaces entries, where a gradual cyclic rise does; and one entry evicted from outside
+ * (another hardware thread, an interrupt) costs it one miss, where a cyclic sweep near an LRU
+ * level's size loses the whole traversal to it, so its onset reads early under interference.
+ * A sharp knee keeps its onset when the fit lands inside its bracket (exact for an LRU level);
+ * otherwise, and for every gradual rise, the fit is the size. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/base/stats.h"
+#include "src/tlb/tlb_curve.h"
+#include "src/tlb/tlb_levels.h"
+#include "src/tlb/tlb_team.h"
+
+#define REUSE_FROM 0.6
+#define REUSE_TO 3.0
+#define REUSE_RATIO 1.05 /* between points */
+
+/* The first knee of the translation cost that starts past this level's rise: the next level
+ * or the page walks, whose costs the fit must not see. */
+static double next_knee(const struct knee_analysis *a, const struct knee_level *l)
+{
+    for (size_t k = 0; k < a->n_tlb_knees; k++)
+        if (a->tlb_knees[k].last_low > l->rise_high) return a->tlb_knees[k].last_low;
+    return INFINITY;
+}
+
+static bool add_point(struct tlb_team *tm, double x)
+{
+    for (size_t i = 0; i < tm->nx; i++)
+        if (tm->xs[i] == x) return true;
+    if (tm->nx >= GRID_MAX + REFINE_MAX) return false;
+    tm->xs[tm->nx++] = x;
+    return true;
+}
+
+void tlb_reuse_plan(struct tlb_team *tm)
+{
+    const struct tlb_plan *plan = tm->plan;
+    tm->nx = 0;
+    tm->refined = false;
+    if (plan->opts.mode != TLB_MODE_CHASE || !plan->opts.stagger || plan->opts.pages) return;
+    for (int t = 0; t < tm->out->n_threads; t++) {
+        struct tlb_sweep *s = &tm->out->per_thread[t].small;
+        memset(s->reuse_levels, 0, sizeof(s->reuse_levels));
+        if (!s->analysed) continue;
+        const struct knee_analysis *a = &s->analysis;
+        for (size_t i = 0; i < a->n_levels && i < TLB_LEVELS_MAX; i++) {
+            const struct knee_level *l = &a->levels[i];
+            if (l->set_conflict_ways || !isfinite(l->entries_low) || !(l->entries_low >= 16))
+                continue;
+            struct tlb_reuse_level *r = &s->reuse_levels[i];
+            r->pages_low = floor(REUSE_FROM * l->entries_low);
+            r->pages_high =
+                fmin(fmin(REUSE_TO * l->entries_low, (double)plan->max_pages), next_knee(a, l));
+            bool fits = true;
+            for (double x = r->pages_low; x <= r->pages_high && fits; x *= REUSE_RATIO)
+                fits = add_point(tm, floor(x));
+            r->planned = true;
+        }
+        s->reuse_slots = TLB_REUSE_SLOTS;
+    }
+    qsort(tm->xs, tm->nx, sizeof(tm->xs[0]), compare_doubles);
+}
+
+/* The control's own pages (x lines in x / 64 pages, each visited 512 times per traversal,
+ * so their references are nearly independent) miss a first level of E entries a fraction
+ * 1 - E / pages of the time: that cost is added back so that the difference stays the
+ * sweep's translations alone. */
+static double control_first_level(const struct knee_analysis *a, double lines)
+{
+    if (a->n_levels < 2 || !isfinite(a->levels[0].entries)) return 0.0;
+    double pages = ceil(lines / (PAGE_4K / TLB_LINE_BYTES)), e = a->levels[0].entries;
+    return pages > e ? a->levels[0].miss_penalty_ns * (1.0 - e / pages) : 0.0;
+}
+
+static void size_level(struct tlb_sweep *s, size_t i)
+{
+    struct tlb_reuse_level *r = &s->reuse_levels[i];
+    double x[GRID_MAX + REFINE_MAX], y[GRID_MAX + REFINE_MAX];
+    size_t n = 0;
+    for (size_t k = 0; k < s->reuse.n && n < GRID_MAX + REFINE_MAX; k++) {
+        double pages = s->reuse.pts[k].pages;
+        if (pages < r->pages_low || pages > r->pages_high) continue;
+        double control = tlb_curve_at(&s->reuse_control, pages);
+        x[n] = pages;
+        y[n++] = s->reuse.pts[k].ns_per_access - control + control_first_level(&s->analysis, pages);
+    }
+    reuse_fit_run(x, y, n, s->reuse_slots, &r->fit);
+    if (!r->fit.ok) return;
+    struct knee_level *l = &s->analysis.levels[i];
+    double entries = floor(r->fit.entries + 0.5);
+    if (l->sharp && entries >= l->entries_low && entries <= l->entries_high) return;
+    l->entries = entries;
+    l->approx = true;
+    l->reuse_sized = true;
+}
+
+void tlb_reuse_apply(struct tlb_team *tm)
+{
+    for (int t = 0; t < tm->out->n_threads; t++) {
+        struct tlb_sweep *s = &tm->out->per_thread[t].small;
+        bool changed = false;
+        for (size_t i = 0; i < TLB_LEVELS_MAX; i++)
+            if (s->reuse_levels[i].planned) {
+                size_level(s, i);
+                changed |= s->analysis.levels[i].reuse_sized;
+            }
+        if (changed)
+            tlb_levels_document(s, &tm->out->cpuid,
+                                tm->plan->page_bytes == PAGE_4K ? TLB_PAGE_4K : TLB_PAGE_2M);
+    }
+}
