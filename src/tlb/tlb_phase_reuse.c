@@ -4,8 +4,9 @@
  * level replaces entries, where a gradual cyclic rise does; and one entry evicted from outside
  * (another hardware thread, an interrupt) costs it one miss, where a cyclic sweep near an LRU
  * level's size loses the whole traversal to it, so its onset reads early under interference.
- * A sharp knee keeps its onset when the fit lands inside its bracket (exact for an LRU level);
- * otherwise, and for every gradual rise, the fit is the size. */
+ * A sharp knee keeps its onset unless the fit lands past its bracket (the onset is exact for an
+ * LRU level, and a level that missed nothing up to it holds at least that many pages); past
+ * the bracket, and for every gradual rise, the fit is the size. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,17 +67,6 @@ void tlb_reuse_plan(struct tlb_team *tm)
     qsort(tm->xs, tm->nx, sizeof(tm->xs[0]), compare_doubles);
 }
 
-/* The control's own pages (x lines in x / 64 pages, each visited 512 times per traversal,
- * so their references are nearly independent) miss a first level of E entries a fraction
- * 1 - E / pages of the time: that cost is added back so that the difference stays the
- * sweep's translations alone. */
-static double control_first_level(const struct knee_analysis *a, double lines)
-{
-    if (a->n_levels < 2 || !isfinite(a->levels[0].entries)) return 0.0;
-    double pages = ceil(lines / (PAGE_4K / TLB_LINE_BYTES)), e = a->levels[0].entries;
-    return pages > e ? a->levels[0].miss_penalty_ns * (1.0 - e / pages) : 0.0;
-}
-
 static void size_level(struct tlb_sweep *s, size_t i)
 {
     struct tlb_reuse_level *r = &s->reuse_levels[i];
@@ -85,15 +75,19 @@ static void size_level(struct tlb_sweep *s, size_t i)
     for (size_t k = 0; k < s->reuse.n && n < GRID_MAX + REFINE_MAX; k++) {
         double pages = s->reuse.pts[k].pages;
         if (pages < r->pages_low || pages > r->pages_high) continue;
-        double control = tlb_curve_at(&s->reuse_control, pages);
+        const struct knee_analysis *a = &s->analysis;
+        bool first = a->n_levels >= 2 && i > 0;
         x[n] = pages;
-        y[n++] = s->reuse.pts[k].ns_per_access - control + control_first_level(&s->analysis, pages);
+        y[n++] = reuse_translation_ns(
+            pages, s->reuse.pts[k].ns_per_access, tlb_curve_at(&s->reuse_control, pages),
+            first ? a->levels[0].entries : NAN, first ? a->levels[0].miss_penalty_ns : NAN);
     }
     reuse_fit_run(x, y, n, s->reuse_slots, &r->fit);
     if (!r->fit.ok) return;
     struct knee_level *l = &s->analysis.levels[i];
     double entries = floor(r->fit.entries + 0.5);
-    if (l->sharp && entries >= l->entries_low && entries <= l->entries_high) return;
+    /* no misses up to a sharp knee's onset: the level holds at least that many pages */
+    if (l->sharp && entries <= l->entries_high) return;
     l->entries = entries;
     l->approx = true;
     l->reuse_sized = true;

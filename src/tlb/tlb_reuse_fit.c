@@ -14,6 +14,15 @@
 #define RISE_OVER_NOISE 4.0 /* the fitted rise over the last point against the residual */
 #define WINDOW_ROUNDS 5
 
+double reuse_translation_ns(double pages, double sweep_ns, double control_ns, double first_entries,
+                            double first_penalty_ns)
+{
+    double control_pages = ceil(pages / 64.0), own = 0.0;
+    if (isfinite(first_entries) && isfinite(first_penalty_ns) && control_pages > first_entries)
+        own = first_penalty_ns * (1.0 - first_entries / control_pages);
+    return sweep_ns - control_ns + own;
+}
+
 double reuse_miss_fraction(double pages, double entries, unsigned slots)
 {
     if (!(pages > entries)) return 0.0;

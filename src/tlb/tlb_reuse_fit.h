@@ -41,6 +41,14 @@ struct reuse_fit {
     char why[160]; /* !ok: why the points give no size */
 };
 
+/* The translation cost at a point of the reuse chase: the sweep minus its control, plus what
+ * the control's own pages cost it. The control holds `pages` lines in pages / 64 4 KB pages,
+ * each visited 512 times per traversal, so its references are nearly independent and a first
+ * level of first_entries misses 1 - first_entries / (its pages) of them, at first_penalty_ns
+ * each (NAN entries: no correction). */
+double reuse_translation_ns(double pages, double sweep_ns, double control_ns, double first_entries,
+                            double first_penalty_ns);
+
 /* The model's miss fraction at `pages` for a level of `entries`, k = slots. */
 double reuse_miss_fraction(double pages, double entries, unsigned slots);
 
