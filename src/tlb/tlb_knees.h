@@ -79,8 +79,9 @@ struct plateau {
  * "page walk: +y ns". NAN where the sweep could not measure it. */
 struct knee_level {
     char name[16];
-    double entries;      /* sharp knee: the onset; gradual rise: its midpoint, or the reuse
-                            chase's fit once src/tlb/tlb_phase_reuse.c has sized it; NAN unknown */
+    double entries;      /* sharp knee: the onset; gradual rise: its midpoint; either may be
+                            replaced by the reuse chase's fit (src/tlb/tlb_phase_reuse.c);
+                            NAN unknown */
     double midpoint;     /* gradual rise: where it crosses half its step; NAN for a sharp knee */
     bool reuse_sized;    /* entries come from the reuse chase's fit (tlb_reuse_fit.h) */
     double entries_low;  /* the onset: last x within a tenth of the step (bracket's low end) */

@@ -39,8 +39,7 @@ struct tlb_cache_knee {
     char label[64]; /* "L1d 48 KiB = 768 lines" or "" */
 };
 
-/* The reuse chase around one gradually rising level (tlb_phase_reuse.c): the pages it spanned
- * and the fit that sizes the level. */
+/* The reuse chase around one level (tlb_phase_reuse.c): the pages it spanned and its fit. */
 struct tlb_reuse_level {
     bool planned;
     double pages_low, pages_high;
