@@ -94,8 +94,7 @@ static void name_set_conflicts(struct tlb_sweep *s, const struct tlb_sweep *smal
     }
 }
 
-static void document_levels(struct tlb_sweep *s, const struct cpuid_tlb_info *info,
-                            unsigned page_bit)
+void tlb_levels_document(struct tlb_sweep *s, const struct cpuid_tlb_info *info, unsigned page_bit)
 {
     for (size_t i = 0; i < TLB_LEVELS_MAX; i++) {
         s->documented[i] = 0;
@@ -114,11 +113,6 @@ static void document_levels(struct tlb_sweep *s, const struct cpuid_tlb_info *in
         }
         if (isfinite(l->entries)) s->reach_bytes[i] = l->entries * (double)s->page_bytes;
     }
-}
-
-void tlb_levels_document(struct tlb_sweep *s, const struct cpuid_tlb_info *info, unsigned page_bit)
-{
-    document_levels(s, info, page_bit);
 }
 
 /* Per-thread levels against their peers: entries more than 12.5% apart, or costs more than
@@ -189,7 +183,7 @@ void tlb_finish_sweep(struct tlb_sweep *s, const struct tlb_curve *control,
             else
                 snprintf(l->name, sizeof(l->name), "TLB knee %d", (int)(i + 1) % 10);
         }
-        document_levels(s, &(struct cpuid_tlb_info){0}, page_bit);
+        tlb_levels_document(s, &(struct cpuid_tlb_info){0}, page_bit);
         for (size_t i = 0; i < TLB_LEVELS_MAX; i++)
             s->reach_bytes[i] = NAN;
         label_cache_knees(s, out);
@@ -197,6 +191,6 @@ void tlb_finish_sweep(struct tlb_sweep *s, const struct tlb_curve *control,
     }
     if (page_bit == TLB_PAGE_2M)
         name_set_conflicts(s, out->n_threads > 0 ? &out->per_thread[0].small : NULL, &out->cpuid);
-    document_levels(s, &out->cpuid, page_bit);
+    tlb_levels_document(s, &out->cpuid, page_bit);
     label_cache_knees(s, out);
 }

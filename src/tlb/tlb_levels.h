@@ -14,7 +14,8 @@ void tlb_finish_sweep(struct tlb_sweep *s, const struct tlb_curve *control,
                       const struct tlb_plan *plan, struct tlb_result *out, unsigned page_bit,
                       const struct knee_params *p);
 
-/* Compares the levels with what CPUID documents again, after their sizes changed. */
+/* Compares the levels with what CPUID documents (tlb_finish_sweep does; again after the reuse
+ * chase changed their sizes). */
 void tlb_levels_document(struct tlb_sweep *s, const struct cpuid_tlb_info *info, unsigned page_bit);
 
 /* Flags the threads whose levels differ from their peers'. */

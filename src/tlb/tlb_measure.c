@@ -161,6 +161,15 @@ int tlb_measure_into(struct tlb_team *tm, int t, enum tlb_set set, bool sync,
     return set_collect(tm, t, main, control);
 }
 
+bool tlb_points_add(double *xs, size_t *n, size_t cap, double x)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (xs[i] == x) return true;
+    if (*n >= cap) return false;
+    xs[(*n)++] = x;
+    return true;
+}
+
 /* Refinement points of every thread's analysis, merged. */
 void tlb_plan_refinement(struct tlb_team *tm)
 {
@@ -175,12 +184,9 @@ void tlb_plan_refinement(struct tlb_team *tm)
         for (size_t i = 0; i < s->main.n; i++)
             x[i] = s->main.pts[i].pages;
         size_t m = knees_refine(&s->analysis, &p, x, s->main.n, extra, REFINE_MAX);
-        for (size_t i = 0; i < m && n_all < REFINE_MAX; i++) {
-            bool dup = false;
-            for (size_t j = 0; j < n_all && !dup; j++)
-                dup = all[j] == extra[i];
-            if (!dup && extra[i] <= (double)tm->plan->max_pages) all[n_all++] = extra[i];
-        }
+        for (size_t i = 0; i < m && n_all < REFINE_MAX; i++)
+            if (extra[i] <= (double)tm->plan->max_pages)
+                tlb_points_add(all, &n_all, REFINE_MAX, extra[i]);
     }
     qsort(all, n_all, sizeof(all[0]), compare_doubles);
     memcpy(tm->xs, all, n_all * sizeof(double));

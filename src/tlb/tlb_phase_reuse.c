@@ -29,15 +29,6 @@ static double next_knee(const struct knee_analysis *a, const struct knee_level *
     return INFINITY;
 }
 
-static bool add_point(struct tlb_team *tm, double x)
-{
-    for (size_t i = 0; i < tm->nx; i++)
-        if (tm->xs[i] == x) return true;
-    if (tm->nx >= GRID_MAX + REFINE_MAX) return false;
-    tm->xs[tm->nx++] = x;
-    return true;
-}
-
 void tlb_reuse_plan(struct tlb_team *tm)
 {
     const struct tlb_plan *plan = tm->plan;
@@ -59,7 +50,7 @@ void tlb_reuse_plan(struct tlb_team *tm)
                 fmin(fmin(REUSE_TO * l->entries_low, (double)plan->max_pages), next_knee(a, l));
             bool fits = true;
             for (double x = r->pages_low; x <= r->pages_high && fits; x *= REUSE_RATIO)
-                fits = add_point(tm, floor(x));
+                fits = tlb_points_add(tm->xs, &tm->nx, GRID_MAX + REFINE_MAX, floor(x));
             r->planned = true;
         }
         s->reuse_slots = TLB_REUSE_SLOTS;
@@ -70,17 +61,19 @@ void tlb_reuse_plan(struct tlb_team *tm)
 static void size_level(struct tlb_sweep *s, size_t i)
 {
     struct tlb_reuse_level *r = &s->reuse_levels[i];
+    const struct knee_analysis *a = &s->analysis;
+    bool first = a->n_levels >= 2 && i > 0; /* the control's own misses in the first level */
+    double first_entries = first ? a->levels[0].entries : NAN;
+    double first_penalty = first ? a->levels[0].miss_penalty_ns : NAN;
     double x[GRID_MAX + REFINE_MAX], y[GRID_MAX + REFINE_MAX];
     size_t n = 0;
     for (size_t k = 0; k < s->reuse.n && n < GRID_MAX + REFINE_MAX; k++) {
         double pages = s->reuse.pts[k].pages;
         if (pages < r->pages_low || pages > r->pages_high) continue;
-        const struct knee_analysis *a = &s->analysis;
-        bool first = a->n_levels >= 2 && i > 0;
         x[n] = pages;
-        y[n++] = reuse_translation_ns(
-            pages, s->reuse.pts[k].ns_per_access, tlb_curve_at(&s->reuse_control, pages),
-            first ? a->levels[0].entries : NAN, first ? a->levels[0].miss_penalty_ns : NAN);
+        y[n++] = reuse_translation_ns(pages, s->reuse.pts[k].ns_per_access,
+                                      tlb_curve_at(&s->reuse_control, pages), first_entries,
+                                      first_penalty);
     }
     reuse_fit_run(x, y, n, s->reuse_slots, &r->fit);
     if (!r->fit.ok) return;

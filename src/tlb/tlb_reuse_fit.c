@@ -93,7 +93,7 @@ static bool fit_robust(double *x, double *y, size_t *n, unsigned slots, struct c
             x[kept] = x[i];
             y[kept++] = y[i];
         }
-    *dropped += *n - kept;
+    *dropped = *n - kept;
     bool refit = kept != *n;
     *n = kept;
     return !refit || scan(x, y, kept, slots, c);
@@ -137,22 +137,20 @@ void reuse_fit_run(const double *pages, const double *translation_ns, size_t n, 
         used = in;
         if (settled) break;
     }
-    double *wx = x;
-    kept = used;
-    out->points = kept;
+    out->points = used;
     out->dropped = dropped;
     out->entries = c.entries;
     out->base_ns = c.base;
     out->walk_ns = c.walk;
-    out->rms_ns = sqrt(c.sse / (double)kept);
-    double rise = c.walk * reuse_miss_fraction(wx[kept - 1], c.entries, slots);
+    out->rms_ns = sqrt(c.sse / (double)used);
+    double rise = c.walk * reuse_miss_fraction(x[used - 1], c.entries, slots);
     if (rise < RISE_OVER_NOISE * out->rms_ns) {
         snprintf(out->why, sizeof(out->why),
                  "the fitted rise (%.2f ns) is within %.0fx the scatter of the points (%.2f ns)",
                  rise, RISE_OVER_NOISE, out->rms_ns);
         return;
     }
-    if (c.entries < wx[BELOW_MIN - 1] * CANDIDATE_STEP) {
+    if (c.entries < x[BELOW_MIN - 1] * CANDIDATE_STEP) {
         snprintf(out->why, sizeof(out->why),
                  "the level fills before the chase's first points (%.0f pages)", x[BELOW_MIN - 1]);
         return;

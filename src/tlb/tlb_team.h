@@ -72,6 +72,8 @@ int tlb_set_buffers(struct tlb_worker *w, unsigned K);
  * control too unless control is NULL. Returns 0, or -1 when the curves cannot grow. */
 int tlb_measure_into(struct tlb_team *tm, int t, enum tlb_set set, bool sync,
                      struct tlb_curve *main, struct tlb_curve *control);
+/* Adds x to the point set xs[0..n) unless it is there: false when the set is full (cap). */
+bool tlb_points_add(double *xs, size_t *n, size_t cap, double x);
 /* Refinement points of every thread's analysis, merged into tm->xs. */
 void tlb_plan_refinement(struct tlb_team *tm);
 void tlb_warm_up(struct tlb_team *tm, int t);
