@@ -1,5 +1,6 @@
 """Sizing and topology facts on fake machines, via --dry-run (nothing is measured)."""
 
+import json
 import os
 import sys
 
@@ -170,6 +171,32 @@ class OtherMachinesTest(TopologyTestCase):
         cfg = doc["runs"][0]["config"]
         self.assertEqual(cfg["array_elements"], 4 * 64 * MiB // 8)
         self.assertEqual(cfg["threads"], 16)
+
+
+class RecordedMachinesTest(TopologyTestCase):
+    """The hwloc XML of every machine we have run on (tests/fixtures/machines/*/hwloc.xml),
+    replayed: the facts recorded beside it (hwloc-facts.json) and the STREAM-rule size."""
+
+    def test_recorded_machines(self):
+        root = os.path.join(membench_test.TESTS_DIR, "fixtures", "machines")
+        machines = sorted(m for m in os.listdir(root)
+                          if os.path.isfile(os.path.join(root, m, "hwloc.xml")))
+        self.assertTrue(machines, "no recorded hwloc.xml under " + root)
+        for machine in machines:
+            with self.subTest(machine=machine):
+                with open(os.path.join(root, machine, "hwloc-facts.json")) as f:
+                    facts = json.load(f)
+                env = {"HWLOC_XMLFILE": os.path.join(root, machine, "hwloc.xml"),
+                       "HWLOC_THISSYSTEM": None, "OMP_NUM_THREADS": None}
+                doc = self.plan([], env)
+                s = doc["system"]
+                for key in ("packages", "numa_nodes", "llc_count", "llc_bytes_total", "cores",
+                            "pus"):
+                    self.assertEqual(s[key], facts[key], key)
+                cfg = doc["runs"][0]["config"]
+                self.assertEqual(cfg["array_elements"],
+                                 max(1000000, 4 * facts["llc_bytes_total"] // 8))
+                self.assertEqual(cfg["threads"], facts["cores"])
 
 
 if __name__ == "__main__":
