@@ -2,9 +2,11 @@
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -85,6 +87,50 @@ def run(args, env_extra=None, timeout=120, cwd=None, wrapper=(), binary=None):
     out = proc.stdout.decode("utf-8", errors="replace")
     err = proc.stderr.decode("utf-8", errors="replace")
     return proc.returncode, out, err
+
+
+def _process_state(pid):
+    """The state letter of /proc/PID/stat ('T' when stopped), or None once it is gone."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return None
+
+
+def start_paused(args, point, env_extra=None, wrapper=(), **popen_kw):
+    """Start membench-hooked with args, under wrapper if given, and return (proc, stderr so
+    far) once it has stopped itself at the named point (MEMBENCH_TEST_PAUSE_AT, see
+    tests/hooks/hooks_env.c): whatever is sent to it now arrives while that phase runs. Resume
+    it with resume(). An event, not a guessed delay: the same on a fast or a loaded machine."""
+    env = dict(env_extra or {}, MEMBENCH_TEST_PAUSE_AT=point)
+    proc = subprocess.Popen(list(wrapper) + [binary_for(env)] + list(args), env=make_env(env),
+                            stdin=popen_kw.pop("stdin", subprocess.DEVNULL),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen_kw)
+    lines = []
+    for line in iter(proc.stderr.readline, ""):
+        lines.append(line)
+        if line == "membench-test: paused at %s\n" % point:
+            break
+    else:
+        out, err = proc.communicate(timeout=60)
+        raise AssertionError("membench ended before the point '%s'\n%s" % (
+            point, describe(args, proc.returncode, out, "".join(lines) + err)))
+    deadline = time.monotonic() + 60
+    while _process_state(proc.pid) not in ("T", None):  # it stops right after the line
+        if time.monotonic() > deadline:
+            proc.kill()
+            raise AssertionError("membench announced '%s' but did not stop" % point)
+        time.sleep(0.001)
+    return proc, "".join(lines)
+
+
+def resume(proc, sig=None):
+    """Send sig (if any) to a process stopped by start_paused, then let it go on (SIGCONT): the
+    signal is handled as soon as it runs again."""
+    if sig is not None:
+        proc.send_signal(sig)
+    proc.send_signal(signal.SIGCONT)
 
 
 def hugepage_pool(kb):
