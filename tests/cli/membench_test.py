@@ -38,8 +38,33 @@ MEMORY_FACTOR = 5 if THREAD_SANITIZER else 1
 _SCRUB_PREFIXES = ("HWLOC_", "OMP_", "GOMP_", HOOK_PREFIX, "HUGETLB_")
 _SCRUB_NAMES = ("GLIBC_TUNABLES",)
 
+#: CPUs this process may run on (taskset, cpuset, cgroup), and those the machine has online.
+USABLE_CPUS = len(os.sched_getaffinity(0))
+MACHINE_CPUS = os.cpu_count() or USABLE_CPUS
+
 #: Variables set for every run unless env_extra overrides (None unsets).
 DEFAULT_ENV = {"OMP_NUM_THREADS": "2", "LC_ALL": "C"}
+
+#: The suite's thread count on this machine: 2, or 1 where this process may use one CPU only
+#: (two would be oversubscribed, and membench warns). Under a described topology
+#: (HWLOC_SYNTHETIC, HWLOC_XMLFILE) the tests plan for its PUs: 2 there.
+THREADS = min(2, USABLE_CPUS)
+_DESCRIBED = ("HWLOC_SYNTHETIC", "HWLOC_XMLFILE")
+
+
+def skip_unless_cpus(test, n, why=""):
+    """Skip test, saying so, when this process may use fewer than n CPUs."""
+    if USABLE_CPUS < n:
+        test.skipTest("needs %d CPUs%s; this process may use %d (taskset, cpuset or cgroup)"
+                      % (n, why, USABLE_CPUS))
+
+
+def skip_unless_all_cpus(test, what):
+    """Skip test when this process may not use every CPU of the machine: what (the acceptance
+    profile, a health check) measures them all and rightly fails on fewer."""
+    if USABLE_CPUS < MACHINE_CPUS:
+        test.skipTest("%s measures every CPU of the machine; this process may use %d of %d "
+                      "(taskset, cpuset or cgroup)" % (what, USABLE_CPUS, MACHINE_CPUS))
 
 
 def topology(name):
@@ -52,6 +77,8 @@ def make_env(env_extra=None):
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(_SCRUB_PREFIXES) and k not in _SCRUB_NAMES}
     env.update(DEFAULT_ENV)
+    if not any((env_extra or {}).get(k) for k in _DESCRIBED):
+        env["OMP_NUM_THREADS"] = str(THREADS)
     for key, value in (env_extra or {}).items():
         if value is None:
             env.pop(key, None)

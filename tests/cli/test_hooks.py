@@ -227,7 +227,8 @@ class PointHookTest(membench_test.MembenchTestCase):
         args = SIZE + ["-t", "1,2", "--format", "json"]
         proc, before = membench_test.start_paused(args, "run 2")
         self.addCleanup(proc.kill)
-        self.assertEqual(before, "membench-test: paused at run 2\n")
+        self.assertTrue(before.endswith("membench-test: paused at run 2\n"), before)
+        self.assertEqual(points(before), ["paused at run 2"])
         with open("/proc/%d/stat" % proc.pid) as f:
             self.assertEqual(f.read().rsplit(")", 1)[1].split()[0], "T")
         membench_test.resume(proc)
