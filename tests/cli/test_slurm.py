@@ -94,6 +94,9 @@ class SrunSbatchTest(SlurmCase):
         repeated, up to three times."""
         if not MPI_BUILD:
             self.skipTest("not an MPI build (configure with -DMEMBENCH_MPI=ON)")
+        reason = slurm_cluster.pmix_unavailable_reason()
+        if reason:
+            self.skipTest(reason)
         for _ in range(3):
             proc = self.slurm.srun(["-n", "2", "--mpi=pmix", membench_test.BIN,
                                     "--mpi-per-rank", "-t", "1", "-s", "2000000", "-n", "40",
