@@ -19,7 +19,7 @@
 #endif
 
 #define POOL_RACE                                                                                  \
-    "the huge page pool shrank since it was checked (another process?); see `grep Huge "           \
+    "the hugetlb pool shrank since it was checked (another process?); see `grep Huge "             \
     "/proc/meminfo` and reserve more pages"
 
 static int probe_2m(const struct mem_env *env, size_t bytes, char *why, size_t why_len)

@@ -28,8 +28,8 @@ int hugetlb_pool_check(const struct mem_env *env, uint64_t page_bytes, size_t by
     size_words(page_bytes, human, sizeof(human), hugeadm, sizeof(hugeadm));
     struct hugetlb_pool p;
     if (hugetlb_pool_read(env->sys_root, page_bytes, &p) != 0) {
-        snprintf(why, why_len, "this kernel offers no %s huge pages (no %s/free_hugepages)%s",
-                 human, p.dir,
+        snprintf(why, why_len, "this kernel has no %s hugetlb pool (no %s/free_hugepages)%s", human,
+                 p.dir,
                  page_bytes >= PAGE_1G ? "; the CPU needs 1 GiB page support (pdpe1gb) and the "
                                          "kernel hugetlbfs; use --pages 2m"
                                        : "; the kernel needs hugetlbfs (CONFIG_HUGETLBFS); use "
@@ -45,11 +45,11 @@ int hugetlb_pool_check(const struct mem_env *env, uint64_t page_bytes, size_t by
     if (p.overcommit > 0)
         snprintf(overcommit, sizeof(overcommit), ", overcommit %llu - surplus %llu",
                  (unsigned long long)p.overcommit, (unsigned long long)p.surplus);
+    /* one wording whatever the counts: tests and scripts match the class, not a plural */
     int n = snprintf(why, why_len,
-                     "needs %llu huge page%s of %s but only %llu %s available "
+                     "the %s hugetlb pool has too few free pages: %llu needed, %llu available "
                      "(free_hugepages %llu - resv_hugepages %llu%s in %s); ",
-                     (unsigned long long)needed, needed == 1 ? "" : "s", human,
-                     (unsigned long long)available, available == 1 ? "is" : "are",
+                     human, (unsigned long long)needed, (unsigned long long)available,
                      (unsigned long long)p.free, (unsigned long long)p.reserved, overcommit, p.dir);
     if (n < 0 || (size_t)n >= why_len) return -1;
     uint64_t default_bytes = 0;

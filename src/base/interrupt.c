@@ -1,13 +1,18 @@
 #include "src/base/interrupt.h"
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <string.h>
 
-static volatile sig_atomic_t caught;
+/* Written by the handler on whichever thread takes the signal, read by every thread of a team
+ * (the first touch, the TLB sweeps): volatile sig_atomic_t is safe for one thread only, a
+ * lock-free atomic for all. */
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "the signal handler needs a lock-free atomic int");
+static atomic_int caught;
 
 static void on_signal(int sig)
 {
-    caught = sig;
+    atomic_store_explicit(&caught, sig, memory_order_relaxed);
 }
 
 void interrupt_install(void)
@@ -25,7 +30,7 @@ void interrupt_install(void)
 
 int interrupt_signal(void)
 {
-    return caught;
+    return atomic_load_explicit(&caught, memory_order_relaxed);
 }
 
 const char *interrupt_name(int sig)

@@ -23,9 +23,18 @@ struct test_hooks {
     bool stop_before_report; /* cluster runs: raise SIGSTOP instead of reporting (a hung node) */
     double cluster_grace_s;  /* cluster runs: the deadline's grace instead of 30 s; 0 = as is */
     int move_pages_errno;    /* page locality: move_pages(2) fails with this errno; 0 = as is */
-    int pages_on_node; /* page locality: 1 + the OS node every page is reported on; 0 = as is */
+    int pages_on_node;    /* page locality: 1 + the OS node every page is reported on; 0 = as is */
+    bool announce;        /* test_hook_at() writes "membench-test: at POINT" on stderr */
+    const char *pause_at; /* test_hook_at(POINT) stops the process (SIGSTOP) the first time */
 };
 
 extern const struct test_hooks *test_hooks;
+
+/* A named point that a test can wait for instead of guessing a delay: "run 2", "first touch",
+ * "faults probe", "tlb point 3". With test_hooks->announce it is written on stderr once (not
+ * again while the same point repeats); at test_hooks->pause_at the process announces
+ * "membench-test: paused at POINT" and stops itself until SIGCONT, so that a signal sent
+ * meanwhile arrives while that phase runs. In membench (test_hooks NULL) it does nothing. */
+void test_hook_at(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

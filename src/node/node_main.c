@@ -10,6 +10,7 @@
 #include "src/base/interrupt.h"
 #include "src/base/log.h"
 #include "src/base/output_file.h"
+#include "src/base/test_hooks.h"
 #include "src/latency/latency.h"
 #include "src/probes/probes.h"
 #include "src/report/report.h"
@@ -102,6 +103,7 @@ static int measure(const struct options *opts, const struct plan *plan, const st
 {
     for (size_t i = 0; i < plan->n_runs; i++) {
         struct run_result *r = &rep->runs[i];
+        test_hook_at("run %zu", i + 1);
         if (interrupt_signal()) {
             rep->n_runs = i;
             break;

@@ -37,6 +37,13 @@ static const struct mem_env *fault_env(void)
     return &fake;
 }
 
+/* membench-hooked: every check for a signal during the faults probe is its named point. */
+static int faults_stop_hooked(void)
+{
+    test_hook_at("faults probe");
+    return interrupt_signal();
+}
+
 static void fault_config(const struct probe_options *o, struct fault_config *cfg)
 {
     cfg->bytes = o->faults_bytes ? o->faults_bytes : FAULTS_DEFAULT_BYTES;
@@ -45,7 +52,7 @@ static void fault_config(const struct probe_options *o, struct fault_config *cfg
     cfg->reps = FAULTS_REPS;
     cfg->env = fault_env();
     cfg->judge_as = test_hooks ? test_hooks->judge_as : NULL;
-    cfg->stop = interrupt_signal;
+    cfg->stop = test_hooks ? faults_stop_hooked : interrupt_signal;
 }
 
 /* PUs this process may use (allowed by the OS and by its binding: taskset, cgroups, mpirun),

@@ -236,6 +236,7 @@ static void run_team(struct team *tm, struct run_result *out, int *pus_start, in
         if (out->placement) out->placement[t].bound = bound;
         size_t lo = stream_chunk_begin(tm->n, nt, t, cfg->type);
         size_t hi = t + 1 < nt ? stream_chunk_begin(tm->n, nt, t + 1, cfg->type) : tm->n;
+        if (t == 0) test_hook_at("first touch");
         first_touch(tm, lo, hi);
 #pragma omp barrier
 #pragma omp master

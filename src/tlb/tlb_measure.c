@@ -13,6 +13,7 @@
 #include "src/base/interrupt.h"
 #include "src/base/log.h"
 #include "src/base/clock.h"
+#include "src/base/test_hooks.h"
 #include "src/tlb/tlb_curve.h"
 #include "src/tlb/tlb_levels.h"
 
@@ -93,6 +94,7 @@ static void measure_set(struct tlb_team *tm, int t, int kinds, enum tlb_set set,
                     if (r == 0) w->chunk[slot] = tlb_calibrate(&w->chain, CHUNK_TARGET_S);
                     chunk_accesses = w->chunk[slot];
                 }
+                if (t == 0 && r == 0 && kind == 0) test_hook_at("tlb point %zu", i);
                 bool stop = sync ? tlb_team_should_stop(tm) : (tm->stop |= interrupt_signal() != 0);
                 if (stop) {
                     if (t == 0) tm->stopped_at = tm->xs[i];

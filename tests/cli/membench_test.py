@@ -2,9 +2,11 @@
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -36,8 +38,33 @@ MEMORY_FACTOR = 5 if THREAD_SANITIZER else 1
 _SCRUB_PREFIXES = ("HWLOC_", "OMP_", "GOMP_", HOOK_PREFIX, "HUGETLB_")
 _SCRUB_NAMES = ("GLIBC_TUNABLES",)
 
+#: CPUs this process may run on (taskset, cpuset, cgroup), and those the machine has online.
+USABLE_CPUS = len(os.sched_getaffinity(0))
+MACHINE_CPUS = os.cpu_count() or USABLE_CPUS
+
 #: Variables set for every run unless env_extra overrides (None unsets).
 DEFAULT_ENV = {"OMP_NUM_THREADS": "2", "LC_ALL": "C"}
+
+#: The suite's thread count on this machine: 2, or 1 where this process may use one CPU only
+#: (two would be oversubscribed, and membench warns). Under a described topology
+#: (HWLOC_SYNTHETIC, HWLOC_XMLFILE) the tests plan for its PUs: 2 there.
+THREADS = min(2, USABLE_CPUS)
+_DESCRIBED = ("HWLOC_SYNTHETIC", "HWLOC_XMLFILE")
+
+
+def skip_unless_cpus(test, n, why=""):
+    """Skip test, saying so, when this process may use fewer than n CPUs."""
+    if USABLE_CPUS < n:
+        test.skipTest("needs %d CPUs%s; this process may use %d (taskset, cpuset or cgroup)"
+                      % (n, why, USABLE_CPUS))
+
+
+def skip_unless_all_cpus(test, what):
+    """Skip test when this process may not use every CPU of the machine: what (the acceptance
+    profile, a health check) measures them all and rightly fails on fewer."""
+    if USABLE_CPUS < MACHINE_CPUS:
+        test.skipTest("%s measures every CPU of the machine; this process may use %d of %d "
+                      "(taskset, cpuset or cgroup)" % (what, USABLE_CPUS, MACHINE_CPUS))
 
 
 def topology(name):
@@ -50,6 +77,8 @@ def make_env(env_extra=None):
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(_SCRUB_PREFIXES) and k not in _SCRUB_NAMES}
     env.update(DEFAULT_ENV)
+    if not any((env_extra or {}).get(k) for k in _DESCRIBED):
+        env["OMP_NUM_THREADS"] = str(THREADS)
     for key, value in (env_extra or {}).items():
         if value is None:
             env.pop(key, None)
@@ -85,6 +114,50 @@ def run(args, env_extra=None, timeout=120, cwd=None, wrapper=(), binary=None):
     out = proc.stdout.decode("utf-8", errors="replace")
     err = proc.stderr.decode("utf-8", errors="replace")
     return proc.returncode, out, err
+
+
+def _process_state(pid):
+    """The state letter of /proc/PID/stat ('T' when stopped), or None once it is gone."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return None
+
+
+def start_paused(args, point, env_extra=None, wrapper=(), **popen_kw):
+    """Start membench-hooked with args, under wrapper if given, and return (proc, stderr so
+    far) once it has stopped itself at the named point (MEMBENCH_TEST_PAUSE_AT, see
+    tests/hooks/hooks_env.c): whatever is sent to it now arrives while that phase runs. Resume
+    it with resume(). An event, not a guessed delay: the same on a fast or a loaded machine."""
+    env = dict(env_extra or {}, MEMBENCH_TEST_PAUSE_AT=point)
+    proc = subprocess.Popen(list(wrapper) + [binary_for(env)] + list(args), env=make_env(env),
+                            stdin=popen_kw.pop("stdin", subprocess.DEVNULL),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen_kw)
+    lines = []
+    for line in iter(proc.stderr.readline, ""):
+        lines.append(line)
+        if line == "membench-test: paused at %s\n" % point:
+            break
+    else:
+        out, err = proc.communicate(timeout=60)
+        raise AssertionError("membench ended before the point '%s'\n%s" % (
+            point, describe(args, proc.returncode, out, "".join(lines) + err)))
+    deadline = time.monotonic() + 60
+    while _process_state(proc.pid) not in ("T", None):  # it stops right after the line
+        if time.monotonic() > deadline:
+            proc.kill()
+            raise AssertionError("membench announced '%s' but did not stop" % point)
+        time.sleep(0.001)
+    return proc, "".join(lines)
+
+
+def resume(proc, sig=None):
+    """Send sig (if any) to a process stopped by start_paused, then let it go on (SIGCONT): the
+    signal is handled as soon as it runs again."""
+    if sig is not None:
+        proc.send_signal(sig)
+    proc.send_signal(signal.SIGCONT)
 
 
 def hugepage_pool(kb):

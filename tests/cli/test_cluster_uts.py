@@ -151,7 +151,7 @@ class UtsSrunTest(UtsCases, MembenchTestCase):
     def setUpClass(cls):
         if os.environ.get("MEMBENCH_MPI_BUILD") != "1":
             raise unittest.SkipTest("not an MPI build (configure with -DMEMBENCH_MPI=ON)")
-        reason = slurm_cluster.unavailable_reason() or uts_unavailable()
+        reason = slurm_cluster.pmix_unavailable_reason() or uts_unavailable()
         if reason:
             raise unittest.SkipTest(reason)
         cls.slurm = slurm_cluster.LocalSlurm()

@@ -1,10 +1,12 @@
-"""Test hooks live only in membench-hooked, never in the installed membench; and a kernel
-that computes wrongly (MEMBENCH_TEST_BROKEN_KERNEL) fails validation."""
+"""Test hooks live only in membench-hooked, never in the installed membench; a kernel that
+computes wrongly (MEMBENCH_TEST_BROKEN_KERNEL) fails validation; the named points
+(MEMBENCH_TEST_ANNOUNCE, MEMBENCH_TEST_PAUSE_AT) that the signal tests wait for are reached."""
 
 import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 
@@ -16,6 +18,8 @@ ALL_HOOKS = {
     "MEMBENCH_TEST_CORRUPT": "1",
     "MEMBENCH_TEST_BROKEN_KERNEL": "triad",
     "MEMBENCH_TEST_VERIFY_AS": "2m",
+    "MEMBENCH_TEST_ANNOUNCE": "1",
+    "MEMBENCH_TEST_PAUSE_AT": "first touch",
 }
 
 #: kernel flag -> (name in the reports, the array it writes; None for a reduction)
@@ -56,15 +60,17 @@ class ProductIgnoresHooksTest(membench_test.MembenchTestCase):
         self.assertTrue(os.path.isfile(HOOKED_BIN), "membench-hooked not built: " + HOOKED_BIN)
         hooked = read_bytes(HOOKED_BIN)
         for name in ("MEMBENCH_TEST_CORRUPT", "MEMBENCH_TEST_BROKEN_KERNEL",
-                     "MEMBENCH_TEST_VERIFY_AS", "MEMBENCH_TEST_SYS_ROOT"):
+                     "MEMBENCH_TEST_VERIFY_AS", "MEMBENCH_TEST_SYS_ROOT",
+                     "MEMBENCH_TEST_ANNOUNCE", "MEMBENCH_TEST_PAUSE_AT"):
             self.assertIn(name.encode(), hooked)
 
     def test_stream_run_ignores_every_hook(self):
         args = SMALL + ["--pages", "4k", "--format", "json"]
         rc, out, err = run(args, env_extra=ALL_HOOKS, binary=BIN)
         msg = describe(args, rc, out, err)
-        self.assertEqual(rc, 0, msg)
+        self.assertEqual(rc, 0, msg)  # not stopped at the first touch: it ran to the end
         self.assertNotIn("failed validation", err, msg)
+        self.assertNotIn("membench-test:", err, msg)
         hooked = json.loads(out)["runs"][0]
         plain = self.run_json(SMALL + ["--pages", "4k"])["runs"][0]
         for r in (hooked, plain):
@@ -98,6 +104,7 @@ class ProductIgnoresHooksTest(membench_test.MembenchTestCase):
         msg = describe(args, rc, out, err)
         plain = self.run_json(args[:-2], timeout=60)
         self.assertEqual(rc, 0, msg)
+        self.assertNotIn("membench-test:", err, msg)
         rows = {r["backing"]: r for r in json.loads(out)["faults"]["runs"]}
         self.assertTrue(rows["4k"]["smaps"]["verified"], msg)
         want = {r["backing"]: r["skipped"] for r in plain["faults"]["runs"]}
@@ -181,6 +188,77 @@ class BrokenKernelTest(membench_test.MembenchTestCase):
     def test_unknown_kernel_is_refused(self):
         self.assert_error(SIZE, 2, ["MEMBENCH_TEST_BROKEN_KERNEL", "trid"],
                           env_extra={"MEMBENCH_TEST_BROKEN_KERNEL": "trid"})
+
+
+def points(err):
+    """The named points membench-hooked announced on stderr, in order."""
+    return [line[len("membench-test: "):] for line in err.splitlines()
+            if line.startswith("membench-test: ")]
+
+
+class PointHookTest(membench_test.MembenchTestCase):
+    """MEMBENCH_TEST_ANNOUNCE=1 names each point as it is reached; MEMBENCH_TEST_PAUSE_AT=POINT
+    stops the process there until SIGCONT, so a signal arrives while that phase runs."""
+
+    ANNOUNCE = {"MEMBENCH_TEST_ANNOUNCE": "1"}
+
+    def test_sweep_announces_each_run_and_its_first_touch(self):
+        args = SIZE + ["-t", "1,2", "--format", "json"]
+        rc, out, err = run(args, env_extra=self.ANNOUNCE)
+        msg = describe(args, rc, out, err)
+        self.assertEqual(rc, 0, msg)
+        self.assertEqual(points(err), ["at run 1", "at first touch", "at run 2", "at first touch"],
+                         msg)
+        self.assertEqual(len(json.loads(out)["runs"]), 2, msg)
+
+    def test_probes_announce_their_points(self):
+        for args, point in ((["--faults", "--faults-backing", "4k", "--faults-size", "8MiB"],
+                             "at faults probe"),
+                            (["--tlb", "--tlb-pages", "16", "--tlb-trials", "1000"],
+                             "at tlb point 0")):
+            with self.subTest(args=args):
+                rc, out, err = run(args + ["-q"], env_extra=self.ANNOUNCE, timeout=60)
+                msg = describe(args, rc, out, err)
+                self.assertEqual(rc, 0, msg)
+                self.assertIn(point, points(err), msg)
+                self.assertEqual(len(points(err)), len(set(points(err))), "each once\n" + msg)
+
+    def test_pause_stops_there_until_continued(self):
+        args = SIZE + ["-t", "1,2", "--format", "json"]
+        proc, before = membench_test.start_paused(args, "run 2")
+        self.addCleanup(proc.kill)
+        self.assertTrue(before.endswith("membench-test: paused at run 2\n"), before)
+        self.assertEqual(points(before), ["paused at run 2"])
+        with open("/proc/%d/stat" % proc.pid) as f:
+            self.assertEqual(f.read().rsplit(")", 1)[1].split()[0], "T")
+        membench_test.resume(proc)
+        out, err = proc.communicate(timeout=120)
+        msg = describe(args, proc.returncode, out, before + err)
+        self.assertEqual(proc.returncode, 0, msg)
+        self.assertEqual(points(err), [], "paused once, nothing announced\n" + msg)
+        self.assertEqual(len(json.loads(out)["runs"]), 2, msg)
+
+    def test_signal_while_paused_is_answered_there(self):
+        """SIGINT sent while stopped at run 2: run 1 is reported, run 2 never starts."""
+        args = SIZE + ["-t", "1,2", "--format", "json"]
+        proc, _ = membench_test.start_paused(args, "run 2", env_extra=self.ANNOUNCE)
+        self.addCleanup(proc.kill)
+        membench_test.resume(proc, signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+        msg = describe(args, proc.returncode, out, err)
+        self.assertEqual(proc.returncode, 130, msg)
+        self.assertNotIn("at first touch", points(err), msg)
+        self.assertEqual(len(json.loads(out)["runs"]), 1, msg)
+
+    def test_point_never_reached_runs_through(self):
+        args = SIZE + ["--format", "json"]
+        rc, out, err = run(args, env_extra={"MEMBENCH_TEST_PAUSE_AT": "no such point"})
+        self.assertEqual(rc, 0, describe(args, rc, out, err))
+        self.assertEqual(points(err), [])
+
+    def test_bad_announce_value_is_refused(self):
+        self.assert_error(SIZE, 2, ["MEMBENCH_TEST_ANNOUNCE", "yes"],
+                          env_extra={"MEMBENCH_TEST_ANNOUNCE": "yes"})
 
 
 if __name__ == "__main__":

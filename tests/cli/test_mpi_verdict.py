@@ -153,8 +153,7 @@ class MpiVerdictTest(MpiTestCase):
 
     def test_launcher_binding_is_said(self):
         """--bind-to core leaves each rank one core of the machine: header and rows say so."""
-        if os.cpu_count() < 2:
-            self.skipTest("needs 2 CPUs to restrict a rank to fewer")
+        membench_test.skip_unless_cpus(self, 2, " to restrict a rank to fewer")
         proc = self.mpirun(2, ARGS)
         self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
         self.assertRegex(proc.stdout, r"Note: node \S+ \(rank 0\) measured 1 of \d+ cores "

@@ -131,8 +131,8 @@ class PoolTest(membench_test.MembenchTestCase):
             self.skipTest("this kernel has no 2 MB huge page pool")
         args, needed = self.exhausted_args(pool)
         target = pool["nr_hugepages"] + needed - pool["available"]
-        words = ["--pages 2m", "needs %d huge pages of 2 MiB" % needed,
-                 "only %d" % pool["available"], "hugepages-2048kB",
+        words = ["--pages 2m", "the 2 MiB hugetlb pool has too few free pages",
+                 "%d needed, %d available" % (needed, pool["available"]), "hugepages-2048kB",
                  "hugeadm --pool-pages-min 2MB:%d" % target]
         if membench_test.default_hugepage_kb() == 2048:
             words.append("echo %d > /proc/sys/vm/nr_hugepages" % target)
@@ -146,7 +146,7 @@ class PoolTest(membench_test.MembenchTestCase):
             self.skipTest("this kernel has no 2 MB huge page pool")
         args, _ = self.exhausted_args(pool)
         args[1] = "4k,2m"
-        self.assert_error(args, 3, ["--pages 2m", "needs"])
+        self.assert_error(args, 3, ["--pages 2m", "hugetlb pool has too few free pages"])
 
     def test_1g_without_pages(self):
         """--pages 1g with no free 1 GiB page: exit 3 naming the boot parameters."""
@@ -154,9 +154,10 @@ class PoolTest(membench_test.MembenchTestCase):
         if pool is not None and pool["available"] > 0:
             self.skipTest("this machine has %d free 1 GiB pages" % pool["available"])
         if pool is None:
-            words = ["--pages 1g", "no 1 GiB huge pages", "pdpe1gb"]
+            words = ["--pages 1g", "no 1 GiB hugetlb pool", "pdpe1gb", "--pages 2m"]
         else:
-            words = ["--pages 1g", "needs 1 huge page of 1 GiB", "only 0",
+            words = ["--pages 1g", "the 1 GiB hugetlb pool has too few free pages",
+                     "1 needed, 0 available",
                      "default_hugepagesz=1G hugepagesz=1G hugepages=%d"
                      % (pool["nr_hugepages"] + 1), "hugepages-1048576kB/nr_hugepages"]
         self.assert_error(["--pages", "1g"] + SMALL, 3, words)

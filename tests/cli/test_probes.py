@@ -268,19 +268,20 @@ class MissingHugePagesTest(membench_test.MembenchTestCase):
         self.assertIn("echo madvise > ", thp)
         self.assertNotIn("--pages", thp)  # the fault probe's option names, not STREAM's
         two = by["2m"]["skipped"]
-        self.assertIn("needs 2 huge pages of 2 MiB but only 0 are available", two)
+        self.assertIn("the 2 MiB hugetlb pool has too few free pages: 2 needed, 0 available", two)
         self.assertIn(self.remedy(2), two)
         self.assertIsNone(by["4k"]["skipped"])
         out, _ = self.run_ok(["--faults", "--faults-size", "4"], env_extra=self.env, timeout=60)
         lines = [line for line in out.splitlines() if line.startswith("2m ")]
         self.assertEqual(len(lines), 1, out)
-        self.assertRegex(lines[0], r"^2m +skipped: needs 2 huge pages")
+        self.assertRegex(lines[0], r"^2m +skipped: the 2 MiB hugetlb pool has too few free pages: 2 needed")
         self.assertIn(self.remedy(2), lines[0])
 
     def test_listed_backing_exits_3(self):
         """Asked for by name, a backing that cannot run is an error naming the remedy."""
         self.assert_error(["--faults", "--faults-backing", "2m"], 3,
-                          ["--faults-backing 2m", "needs 32 huge pages", self.remedy(32)],
+                          ["--faults-backing 2m", "hugetlb pool has too few free pages: 32 needed",
+                           self.remedy(32)],
                           env_extra=self.env)
         self.assert_error(["--faults", "--faults-backing", "4k,thp"], 3,
                           ["--faults-backing thp", "'never'", "echo madvise > "],

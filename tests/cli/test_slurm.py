@@ -94,6 +94,9 @@ class SrunSbatchTest(SlurmCase):
         repeated, up to three times."""
         if not MPI_BUILD:
             self.skipTest("not an MPI build (configure with -DMEMBENCH_MPI=ON)")
+        reason = slurm_cluster.pmix_unavailable_reason()
+        if reason:
+            self.skipTest(reason)
         for _ in range(3):
             proc = self.slurm.srun(["-n", "2", "--mpi=pmix", membench_test.BIN,
                                     "--mpi-per-rank", "-t", "1", "-s", "2000000", "-n", "40",
@@ -182,6 +185,7 @@ class HealthCheckTest(SlurmCase):
                         "reason=" + reason], timeout=20, check=True)
 
     def test_failure_drains_then_pass_resumes(self):
+        membench_test.skip_unless_all_cpus(self, "a passing health check (membench --acceptance)")
         proc = self.healthcheck(["--expect", "triad=999999999", "--time-limit", "20"])
         self.assertEqual(proc.returncode, 1, self.describe(proc))
         reason = self.slurm.node_reason()
@@ -197,6 +201,7 @@ class HealthCheckTest(SlurmCase):
 
     def test_reason_from_a_reference(self):
         """A reference far above the machine: the reason says 'below reference'."""
+        membench_test.skip_unless_all_cpus(self, "a passing health check (membench --acceptance)")
         ref = os.path.join(self.tmp.name, "ref.json")
         proc = subprocess.run([membench_test.BIN, "--acceptance", "--time-limit", "20",
                                "--save-reference", ref], env=self.membench_env(),
@@ -215,6 +220,7 @@ class HealthCheckTest(SlurmCase):
                          r"^membench: Triad \d+% below reference \(\d+ of 999999999 MB/s\)")
 
     def test_pass_leaves_a_drain_by_someone_else(self):
+        membench_test.skip_unless_all_cpus(self, "a passing health check (membench --acceptance)")
         self.drain_by_hand("DIMM B2 replaced, burn-in pending")
         proc = self.healthcheck(["--expect", "triad=1000"])
         self.assertEqual(proc.returncode, 0, self.describe(proc))
@@ -244,6 +250,8 @@ class HealthCheckTest(SlurmCase):
         env = {"SLURMD_NODENAME": self.slurm.node, "MEMBENCH_HEALTHCHECK_CONFIG": conf,
                "SLURM_CONF": self.slurm.conf, "HWLOC_XMLFILE": self.topology,
                "HWLOC_THISSYSTEM": "1"}
+        # a sanitizer build's options (what ctest gives every test), not the program's input
+        env.update({k: v for k, v in os.environ.items() if k.endswith("SAN_OPTIONS")})
         proc = subprocess.run([HEALTHCHECK], env=env, capture_output=True, text=True,
                               timeout=120)
         self.assertEqual(proc.returncode, 1, self.describe(proc))

@@ -43,7 +43,7 @@ class SrunClusterTest(MembenchTestCase):
     def setUpClass(cls):
         if os.environ.get("MEMBENCH_MPI_BUILD") != "1":
             raise unittest.SkipTest("not an MPI build (configure with -DMEMBENCH_MPI=ON)")
-        reason = slurm_cluster.unavailable_reason()
+        reason = slurm_cluster.pmix_unavailable_reason()
         if reason:
             raise unittest.SkipTest(reason)
         cls.slurm = slurm_cluster.LocalSlurm()

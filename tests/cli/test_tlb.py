@@ -220,8 +220,7 @@ class ThreadsTest(membench_test.MembenchTestCase):
 
     def test_two_threads(self):
         """Per-thread sweeps and levels, and an aggregate throughput over both threads."""
-        if (os.cpu_count() or 1) < 2:
-            self.skipTest("needs 2 CPUs")
+        membench_test.skip_unless_cpus(self, 2, " for two pinned threads")
         doc = self.run_json(["--tlb", "--threads", "2", "--tlb-max-pages", "128",
                              "--repeat", "1"])
         tlb = doc["tlb"]

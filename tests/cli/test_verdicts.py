@@ -5,9 +5,7 @@ with the run's, and --save-reference saying what happened when it writes nothing
 import json
 import os
 import signal
-import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import membench_test  # noqa: E402
@@ -121,7 +119,7 @@ class ReferenceProfileTest(VerdictTestCase):
     def test_other_thread_count_is_a_named_fail(self):
         self.run_ok(["-t", "1", "--save-reference", self.ref] + SMALL)
         args = ["--reference", self.ref, "--tolerance", "99"] + SMALL
-        rc, out, err = run(args)  # OMP_NUM_THREADS=2
+        rc, out, err = run(args, {"OMP_NUM_THREADS": "2"})  # even where only one CPU is usable
         self.assertEqual(rc, 1, describe(args, rc, out, err))
         self.assertRegex(out, r"(?m)^FAIL threads\s+2\s+1 \(reference\)")
         self.assertRegex(out, r"(?m)^PASS array size\s+2000000")
@@ -166,11 +164,8 @@ class SaveReferenceTest(VerdictTestCase):
     def test_interrupted_run_says_no_reference_written(self):
         args = ["--triad", "--size", "20000000", "-n", "100000", "--time-limit", "60",
                 "--save-reference", self.ref]
-        proc = subprocess.Popen([membench_test.BIN] + args, env=membench_test.make_env(),
-                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)
-        time.sleep(1.5)
-        proc.send_signal(signal.SIGINT)
+        proc, _ = membench_test.start_paused(args, "first touch")
+        membench_test.resume(proc, signal.SIGINT)
         _, err = proc.communicate(timeout=60)
         self.assertEqual(proc.returncode, 130, err)
         self.assertIn("no reference written to %s: the run was interrupted" % self.ref, err)

@@ -20,7 +20,12 @@
  *   MEMBENCH_TEST_STOP_RANK=I         world rank I (a leader) stops itself instead of reporting
  *   MEMBENCH_TEST_CLUSTER_GRACE=S     the cluster deadline's grace is S seconds, not 30
  *   MEMBENCH_TEST_MOVE_PAGES=ENOSYS   move_pages(2) fails with that errno (ENOSYS or EPERM)
- *   MEMBENCH_TEST_PAGES_NODE=N        move_pages(2) reports every present page on OS node N */
+ *   MEMBENCH_TEST_PAGES_NODE=N        move_pages(2) reports every present page on OS node N
+ *   MEMBENCH_TEST_ANNOUNCE=1          write "membench-test: at POINT" on stderr at each named
+ *                                     point (test_hook_at(): "run N", "first touch",
+ *                                     "faults probe", "tlb point N")
+ *   MEMBENCH_TEST_PAUSE_AT=POINT      at POINT, write "membench-test: paused at POINT" and stop
+ *                                     (SIGSTOP) until SIGCONT, the first time it is reached */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -168,6 +173,12 @@ __attribute__((constructor)) static void install_test_hooks(void)
         per_rank_kernel_numbers("MEMBENCH_TEST_RATES", value, stream.rate_fixed);
     if ((value = variable("MEMBENCH_TEST_RATE_SCALE")))
         per_rank_kernel_numbers("MEMBENCH_TEST_RATE_SCALE", value, stream.rate_scale);
+    if ((value = variable("MEMBENCH_TEST_ANNOUNCE"))) {
+        if (strcmp(value, "1") != 0 && strcmp(value, "0") != 0)
+            usage_error("MEMBENCH_TEST_ANNOUNCE", value, "give 1 (or 0)");
+        hooks.announce = value[0] == '1';
+    }
+    hooks.pause_at = variable("MEMBENCH_TEST_PAUSE_AT");
     cluster_hooks();
     locality_hooks();
     test_hooks = &hooks;

@@ -12,6 +12,7 @@ removes the scratch directory; the daemons also die with the process that starte
 """
 
 import ctypes
+import glob
 import os
 import re
 import shutil
@@ -40,6 +41,22 @@ def unavailable_reason():
     if missing:
         return ("Slurm is not installed: apt-get install slurm-wlm munge (missing %s)"
                 % ", ".join(missing))
+    return None
+
+
+#: Where Slurm installs its MPI plugins (Debian's multiarch directory first).
+PLUGIN_GLOBS = ("/usr/lib/*/slurm-wlm/mpi_pmix*.so", "/usr/lib/*/slurm/mpi_pmix*.so",
+                "/usr/lib/slurm/mpi_pmix*.so", "/usr/lib64/slurm/mpi_pmix*.so")
+
+
+def pmix_unavailable_reason():
+    """Why srun --mpi=pmix cannot start ranks here (a sentence), or None when it can."""
+    reason = unavailable_reason()
+    if reason:
+        return reason
+    if not any(glob.glob(pattern) for pattern in PLUGIN_GLOBS):
+        return ("this Slurm has no PMIx plugin (mpi_pmix*.so in none of %s): srun --mpi=pmix "
+                "needs slurm-wlm built with PMIx (Debian's is)" % ", ".join(PLUGIN_GLOBS))
     return None
 
 

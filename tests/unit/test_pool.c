@@ -123,10 +123,10 @@ static void too_few_2m_pages(void **state)
     set_pool(2048, 64, 64, 0, 0);
     assert_int_equal(probe("2m", 128 * MIB + 1), -1);
     /* 65 needed, 64 available: the pool must grow by one to 65 */
-    assert_one_line_with((const char *[]){"needs 65 huge pages of 2 MiB", "only 64 are available",
-                                          "free_hugepages 64", "resv_hugepages 0",
-                                          "echo 65 > /proc/sys/vm/nr_hugepages",
-                                          "hugeadm --pool-pages-min 2MB:65", NULL});
+    assert_one_line_with((const char *[]){
+        "the 2 MiB hugetlb pool has too few free pages: 65 needed, 64 available",
+        "free_hugepages 64", "resv_hugepages 0", "echo 65 > /proc/sys/vm/nr_hugepages",
+        "hugeadm --pool-pages-min 2MB:65", NULL});
 }
 
 static void reserved_pages_are_not_free(void **state)
@@ -135,7 +135,7 @@ static void reserved_pages_are_not_free(void **state)
     set_pool(2048, 64, 40, 30, 0); /* another process holds 30 of the 40 free */
     assert_int_equal(probe("2m", 10 * 2 * MIB), 0);
     assert_int_equal(probe("2m", 11 * 2 * MIB), -1);
-    assert_one_line_with((const char *[]){"needs 11", "only 10 are available",
+    assert_one_line_with((const char *[]){"11 needed, 10 available",
                                           "free_hugepages 40 - resv_hugepages 30",
                                           "echo 65 > /proc/sys/vm/nr_hugepages", NULL});
 }
@@ -146,7 +146,7 @@ static void overcommit_counts(void **state)
     set_pool(2048, 0, 0, 0, 16); /* no pool, but 16 surplus pages may be allocated */
     assert_int_equal(probe("2m", 16 * 2 * MIB), 0);
     assert_int_equal(probe("2m", 17 * 2 * MIB), -1);
-    assert_one_line_with((const char *[]){"only 16 are available", "overcommit 16", NULL});
+    assert_one_line_with((const char *[]){"17 needed, 16 available", "overcommit 16", NULL});
 }
 
 static void empty_pool(void **state)
@@ -154,8 +154,8 @@ static void empty_pool(void **state)
     (void)state;
     set_pool(2048, 0, 0, 0, 0);
     assert_int_equal(probe("2m", 24 * MIB), -1);
-    assert_one_line_with((const char *[]){"needs 12 huge pages", "only 0 are available",
-                                          "echo 12 > /proc/sys/vm/nr_hugepages", NULL});
+    assert_one_line_with(
+        (const char *[]){"12 needed, 0 available", "echo 12 > /proc/sys/vm/nr_hugepages", NULL});
 }
 
 static void not_the_default_size(void **state)
@@ -174,7 +174,7 @@ static void missing_1g_size(void **state)
     (void)state;
     set_pool(2048, 64, 64, 0, 0);
     assert_int_equal(probe("1g", 24 * MIB), -1);
-    assert_one_line_with((const char *[]){"no 1 GiB huge pages", "hugepages-1048576kB", "pdpe1gb",
+    assert_one_line_with((const char *[]){"no 1 GiB hugetlb pool", "hugepages-1048576kB", "pdpe1gb",
                                           "--pages 2m", NULL});
 }
 
@@ -182,7 +182,7 @@ static void missing_2m_size(void **state)
 {
     (void)state;
     assert_int_equal(probe("2m", 24 * MIB), -1);
-    assert_one_line_with((const char *[]){"no 2 MiB huge pages", "--pages thp", NULL});
+    assert_one_line_with((const char *[]){"no 2 MiB hugetlb pool", "--pages thp", NULL});
 }
 
 static void empty_1g_pool_names_boot_parameters(void **state)
@@ -190,13 +190,14 @@ static void empty_1g_pool_names_boot_parameters(void **state)
     (void)state;
     set_pool(1048576, 0, 0, 0, 0);
     assert_int_equal(probe("1g", 24 * MIB), -1);
-    assert_one_line_with((const char *[]){"needs 1 huge page of 1 GiB", "only 0",
-                                          "default_hugepagesz=1G hugepagesz=1G hugepages=1",
-                                          "hugepages-1048576kB/nr_hugepages", NULL});
+    assert_one_line_with(
+        (const char *[]){"the 1 GiB hugetlb pool has too few free pages: 1 needed, 0 available",
+                         "default_hugepagesz=1G hugepagesz=1G hugepages=1",
+                         "hugepages-1048576kB/nr_hugepages", NULL});
     set_pool(1048576, 4, 4, 0, 0);
     assert_int_equal(probe("1g", 3 * 1024 * MIB), 0);
     assert_int_equal(probe("1g", 5 * 1024 * MIB), -1);
-    assert_one_line_with((const char *[]){"needs 5", "only 4", "hugepages=5", NULL});
+    assert_one_line_with((const char *[]){"5 needed, 4 available", "hugepages=5", NULL});
 }
 
 static void thp_modes(void **state)

@@ -90,8 +90,9 @@ static void fill_faults(struct fault_report *f)
     snprintf(r->smaps.how, sizeof(r->smaps.how), "2 MiB-aligned anonymous mmap + MADV_HUGEPAGE");
     r = &f->runs[FAULT_2M];
     snprintf(r->skipped, sizeof(r->skipped),
-             "needs 32 huge pages of 2 MiB but only 0 are available (free_hugepages 0 - "
-             "resv_hugepages 0 in /sys/kernel/mm/hugepages/hugepages-2048kB); reserve them as "
+             "the 2 MiB hugetlb pool has too few free pages: 32 needed, 0 available "
+             "(free_hugepages 0 - resv_hugepages 0 in /sys/kernel/mm/hugepages/hugepages-2048kB); "
+             "reserve them as "
              "root with `echo 32 > /proc/sys/vm/nr_hugepages` or `hugeadm --pool-pages-min "
              "2MB:32`");
     r = &f->runs[FAULT_FILE];

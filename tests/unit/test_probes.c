@@ -183,7 +183,8 @@ static void anonymous_checks_use_the_backends(void **state)
     assert_non_null(strstr(why, "use --faults-backing 2m"));
     assert_null(strstr(why, "--pages"));
     assert_int_equal(fault_backing_check(FAULT_2M, &cfg, why, sizeof(why)), -1);
-    assert_non_null(strstr(why, "needs 32 huge pages of 2 MiB but only 0 are available"));
+    assert_non_null(
+        strstr(why, "the 2 MiB hugetlb pool has too few free pages: 32 needed, 0 available"));
     assert_non_null(strstr(why, "echo 32 > /proc/sys/vm/nr_hugepages"));
     remove_tree(root);
 

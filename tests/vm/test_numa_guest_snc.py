@@ -44,6 +44,8 @@ class SplitSocketGuest(GuestTestCase):
         self.assertEqual(facts["nodes"], {0: "0", 1: "1", 2: "2", 3: "3"})
         self.assertIn(3, facts["caches"], "the guest CPU model reports no L3")
         self.assertEqual(facts["caches"][3][1], "0-1", "one L3 per package, over two nodes")
+
+    def test_numactl_sees_four_nodes(self):
         out = self.result("numactl_hardware").out
         self.assertIn("available: 4 nodes (0-3)", out)
         self.assertIn("node 3 cpus: 3\n", out)

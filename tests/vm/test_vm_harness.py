@@ -7,6 +7,7 @@ import sys
 import tempfile
 import time
 import unittest
+from unittest import mock
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import vm_case  # noqa: E402
@@ -45,14 +46,26 @@ class HarnessTest(unittest.TestCase):
             with open(path, "rb") as f:
                 names = set(cpio_names(gzip.decompress(f.read())))
         for name in ("init", "cmd0.sh", "bin/busybox", "usr/local/bin/membench",
-                     "usr/bin/numactl", "dev/console"):
+                     "dev/console"):
             self.assertIn(name, names)
         libs = vm_harness.shared_libraries(vm_harness.BIN)
         self.assertTrue(any("libhwloc" in lib for lib in libs), libs)
-        self.assertTrue(any("libnuma" in lib for lib in
-                            vm_harness.shared_libraries("/usr/bin/numactl")))
+        numactl = vm_harness.host_tool("numactl")
+        if numactl:
+            self.assertIn("usr/bin/numactl", names)
+            libs += vm_harness.shared_libraries(numactl)
+            self.assertTrue(any("libnuma" in lib for lib in libs), libs)
+        else:
+            self.assertNotIn("usr/bin/numactl", names)
         for lib in libs:
             self.assertIn(lib.lstrip("/"), names)
+
+    def test_commands_needing_a_missing_program_are_named(self):
+        with mock.patch.dict(os.environ, {vm_harness.HIDE_VARIABLE: "numactl"}):
+            why = vm_harness.missing_tools("numactl --membind=1 membench -t 2")
+            self.assertIsNone(vm_harness.missing_tools("membench --bind numa -t 2"))
+        self.assertIn("numactl not found", why)
+        self.assertIn("apt-get install numactl", why)
 
     def test_a_guest_that_does_not_finish_fails_in_time(self):
         machine = vm_harness.Machine("2,sockets=2,cores=1,threads=1", ["0", "1"], mem_mb=128)

@@ -62,7 +62,11 @@ class GuestTestCase(unittest.TestCase):
         reason = vm_harness.skip_reason()
         if reason:
             raise unittest.SkipTest(reason)
-        names = list(cls.COMMANDS)
+        cls.unavailable = {n: vm_harness.missing_tools(c) for n, c in cls.COMMANDS.items()}
+        cls.unavailable = {n: why for n, why in cls.unavailable.items() if why}
+        names = [n for n in cls.COMMANDS if n not in cls.unavailable]
+        for n, why in sorted(cls.unavailable.items()):
+            sys.stderr.write("%s: guest command %s not run: %s\n" % (cls.__name__, n, why))
         results, seconds = vm_harness.boot(cls.MACHINE, [cls.COMMANDS[n] for n in names])
         cls.results = dict(zip(names, results))
         sys.stderr.write("%s: guest -smp %s, %d NUMA nodes: %.1f s from start to power-off; "
@@ -72,7 +76,10 @@ class GuestTestCase(unittest.TestCase):
                                        for n, r in cls.results.items())))
 
     def result(self, name, rc=0):
-        """The named command's GuestResult, asserting its exit status."""
+        """The named command's GuestResult, asserting its exit status; the test skips when the
+        command needs a program this machine lacks."""
+        if name in self.unavailable:
+            self.skipTest("guest command %r: %s" % (name, self.unavailable[name]))
         res = self.results[name]
         self.assertEqual(res.rc, rc, repr(res))
         return res

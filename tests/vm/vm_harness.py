@@ -57,16 +57,44 @@ def newest_kernel():
     return None
 
 
+#: Host programs a guest command may use besides busybox and membench -> the Debian package.
+#: A command naming one that is missing is not run; the tests that read it skip, saying so.
+OPTIONAL_TOOLS = {"numactl": "numactl"}
+
+#: MEMBENCH_VM_HIDE=numactl[,busybox,...]: act as if those host programs were absent, to try
+#: the skip paths on a machine that has them (nothing is uninstalled).
+HIDE_VARIABLE = "MEMBENCH_VM_HIDE"
+
+
+def host_tool(name):
+    """The host program's path, or None when it is not installed (or hidden)."""
+    if name in os.environ.get(HIDE_VARIABLE, "").split(","):
+        return None
+    return shutil.which(name)
+
+
+def missing_tools(command):
+    """Why a guest command cannot run (the optional programs it names that are missing, with
+    their packages), or None."""
+    missing = [tool for tool in OPTIONAL_TOOLS
+               if re.search(r"(?:^|[\s;|&(])%s\b" % re.escape(tool), command)
+               and not host_tool(tool)]
+    if not missing:
+        return None
+    return "%s not found on this machine (the guest gets the host's): apt-get install %s" % (
+        ", ".join(missing), " ".join(OPTIONAL_TOOLS[t] for t in missing))
+
+
 def skip_reason():
     """Why the VM tests cannot run here (a sentence), or None when they can."""
     if os.environ.get("MEMBENCH_SANITIZE"):
         return ("a sanitizer build (MEMBENCH_SANITIZE=%s): the VM tests run in the main "
                 "build only" % os.environ["MEMBENCH_SANITIZE"])
-    if not shutil.which(QEMU):
+    if not host_tool(QEMU):
         return "%s not found: apt-get install qemu-system-x86" % QEMU
     if not newest_kernel():
         return "no readable /boot/vmlinuz-*-amd64: apt-get install linux-image-amd64"
-    if not shutil.which("busybox"):
+    if not host_tool("busybox"):
         return "busybox not found: apt-get install busybox-static"
     if not (os.path.isfile(BIN) and os.access(BIN, os.X_OK)):
         return "membench binary not found: %s" % BIN
@@ -189,11 +217,11 @@ def build_initramfs(path, commands, membench=None):
         archive.directory(d)
     archive.chardev("dev/console", 5, 1)
     archive.chardev("dev/null", 1, 3)
-    programs = [(shutil.which("busybox"), "/bin/busybox"),
+    programs = [(host_tool("busybox"), "/bin/busybox"),
                 (membench, "/usr/local/bin/membench")]
-    numactl = shutil.which("numactl")
-    if numactl:
-        programs.append((numactl, "/usr/bin/numactl"))
+    for tool in OPTIONAL_TOOLS:
+        if host_tool(tool):
+            programs.append((host_tool(tool), "/usr/bin/" + tool))
     libraries = set()
     for host_path, guest_path in programs:
         archive.copy(host_path, guest_path)
