@@ -53,10 +53,10 @@ static void level_line(char *buf, size_t len, const struct tlb_sweep *s, size_t 
     } else if (isfinite(l->entries) && l->reuse_sized && !isfinite(l->midpoint)) {
         PUT("~%.0f entries (reuse fit; the cyclic sweep's sharp knee at %.0f-%.0f read early)",
             l->entries, l->entries_low, l->entries_high);
-    } else if (isfinite(l->entries) && knee_level_gradual(l) && !knee_level_decided(l)) {
+    } else if (knee_level_undecided(l)) {
         PUT("%.0f-%.0f entries (the curves do not decide: misses begin at %.0f pages, the cyclic "
             "sweep's rise is half-way at %.0f",
-            l->size_low, l->size_high, l->entries_low, l->midpoint);
+            l->size_low, l->size_high, l->entries_low, floor(l->half_x + 0.5));
         if (l->reuse_sized)
             PUT(", the reuse fit says %.0f", l->entries);
         else if (i < TLB_LEVELS_MAX && s->reuse_levels[i].planned)
@@ -95,7 +95,7 @@ static void level_line(char *buf, size_t len, const struct tlb_sweep *s, size_t 
         if (s->documented[i] && !isfinite(l->entries))
             PUT("; documented %u (not reached)", s->documented[i]);
         else if (s->documented[i]) {
-            if (knee_level_gradual(l) && !knee_level_decided(l))
+            if (knee_level_undecided(l))
                 PUT("; measured %.0f-%.0f", l->size_low, l->size_high);
             else
                 PUT("; measured %.0f", l->entries);

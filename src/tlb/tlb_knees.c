@@ -213,7 +213,12 @@ static size_t find_knees(const struct curve *c, const struct plateau *pl, size_t
         size_t rise_end = hi;
         if (k + 1 < n_pl) {
             kn.high_ns = pl[k + 1].level_ns;
+            /* the plateau's tolerance can take in the top of a gradual rise: the rise ends at
+             * its first point within a quarter of the step of the plateau's level */
+            double near = kn.high_ns - 0.25 * (kn.high_ns - kn.low_ns);
             rise_end = pl[k + 1].first;
+            while (rise_end < pl[k + 1].last && (c->skip[rise_end] || c->y[rise_end] < near))
+                rise_end++;
         } else {
             /* a tail that never levels off: its first point a whole step up marks the next
              * regime (the points before it are the transition) */
@@ -316,7 +321,8 @@ static void build_levels(const double *x, const double *y, size_t n, const struc
         l->entries = kn->sharp ? kn->last_low : floor(kn->mid_x + 0.5);
         l->midpoint = kn->sharp ? NAN : l->entries;
         l->size_low = kn->last_low;
-        l->size_high = kn->sharp ? kn->first_high : fmax(kn->mid_after, l->entries);
+        l->size_high = fmax(kn->mid_after, kn->sharp ? kn->first_high : l->entries);
+        l->half_x = kn->mid_x;
         l->complete_x = kn->complete_x;
         l->approx = !kn->sharp || kn->first_high / kn->last_low > p->approx_ratio;
         l->hit_ns = hit + cumulative;
@@ -337,7 +343,7 @@ static void build_levels(const double *x, const double *y, size_t n, const struc
     next->entries_high = NAN;
     next->rise_high = NAN;
     next->complete_x = NAN;
-    next->size_low = next->size_high = NAN;
+    next->size_low = next->size_high = next->half_x = NAN;
     if ((int)level >= p->max_tlb_levels || a->walk_step_found) {
         /* past the last TLB level: page walks */
         const struct knee_level *prev = &a->levels[level - 1];
@@ -537,6 +543,12 @@ bool knee_level_decided(const struct knee_level *l)
     if (!isfinite(l->entries)) return false;
     if (!isfinite(l->size_low) || !isfinite(l->size_high) || !(l->size_low > 0)) return true;
     return l->size_high <= TLB_DECIDED_RATIO * l->size_low;
+}
+
+bool knee_level_undecided(const struct knee_level *l)
+{
+    if (l->set_conflict_ways || !isfinite(l->entries) || knee_level_decided(l)) return false;
+    return knee_level_gradual(l) || l->size_high > l->entries_high;
 }
 
 bool knee_level_agrees(const struct knee_level *l, double documented)

@@ -93,11 +93,12 @@ struct knee_level {
     double entries_high; /* first x past the onset (the bracket's upper end) */
     double rise_high;    /* x where the rise reaches 90% of the step */
     bool sharp;          /* sharp knee (entries = onset) or gradual rise (entries = midpoint) */
-    /* The sizes the curves allow: a sharp knee's bracket; for a gradual rise from its onset
-     * (where a random-replacement level of that size starts missing) to the first measured
-     * point past its midpoint (where an LRU-like, hash-indexed one is half-way), widened to
-     * take in the reuse fit. A range wider than TLB_DECIDED_RATIO leaves the size undecided. */
+    /* The sizes the curves allow: from the onset (where a random-replacement level of that
+     * size starts missing) to the first measured point past the midpoint (where an LRU-like,
+     * hash-indexed one is half-way; for a sharp knee the bracket's end), widened to take in
+     * the reuse fit. A range wider than TLB_DECIDED_RATIO leaves the size undecided. */
     double size_low, size_high;
+    double half_x;              /* where the rise crosses half its step, sharp or gradual */
     unsigned set_conflict_ways; /* > 0: the knee is one set's associativity, not a size */
     double complete_x;          /* first x past 80% of the rise to the next level */
     bool approx;                /* bracket wider than approx_ratio */
@@ -131,6 +132,11 @@ static inline bool knee_level_gradual(const struct knee_level *l)
 {
     return !l->sharp && !l->set_conflict_ways && l->rise_high > l->entries_low;
 }
+
+/* A level whose size range reaches past what its figure says (a gradual rise, or a knee whose
+ * midpoint lies past its bracket) and spans more than TLB_DECIDED_RATIO: reported as that
+ * range. Defined in tlb_knees.c with knee_level_decided. */
+bool knee_level_undecided(const struct knee_level *l);
 
 /* x ascending, y > 0, n >= 1; cx/cy (the control, lines) may be NULL with cn = 0.
  * Returns 0, or -1 when the input is unusable (too few points, x not ascending). */

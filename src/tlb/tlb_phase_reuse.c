@@ -85,10 +85,8 @@ static void size_level(struct tlb_sweep *s, size_t i)
     }
     /* no misses up to a sharp knee's onset: the level holds at least that many pages */
     if (l->sharp && entries <= l->entries_high) return;
-    if (l->sharp) { /* past the bracket: the onset read early, the fit is the size */
-        l->size_low = l->entries_low;
-        l->size_high = entries;
-    }
+    if (l->sharp) /* past the bracket: the onset read early, the fit is the size */
+        l->size_high = fmax(l->size_high, entries);
     l->entries = entries;
     l->approx = true;
     l->reuse_sized = true;

@@ -124,6 +124,7 @@ static void fill_reuse(struct tlb_sweep *s, int thread)
     l2->entries = thread ? 2098 : 2030;
     l2->size_low = l2->entries_low; /* onset 1536 to the first point past the midpoint */
     l2->size_high = 2304;
+    l2->half_x = 2098;
     s->agrees[1] = knee_level_agrees(l2, s->documented[1]); /* 2048 lies in the range */
     l2->reuse_sized = !thread;
     s->reach_bytes[1] = l2->entries * (double)s->page_bytes;
