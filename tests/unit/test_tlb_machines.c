@@ -42,6 +42,10 @@ struct machine {
 
 static const struct machine machines[] = {
     {"intel-xeon-m207", 96, 2048, {"tlb-sweep.csv"}},
+    {"intel-xeon-m167",
+     96,
+     2048,
+     {"tlb-1.json", "tlb-2.json", "tlb-3.json", "tlb-4.json", "tlb-5.json"}},
     {"zen4-guest", 72, 3072, {"tlb-1.json", "tlb-2.json", "tlb-3.json"}},
     {"zen5-guest",
      96,
