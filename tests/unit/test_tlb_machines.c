@@ -230,13 +230,13 @@ static void every_machine(void **state)
             assert_non_null(l2);
             const struct tlb_reuse_level *fit = &t0.small.reuse_levels[1];
             print_message("%-16s %-21s L1 %3.0f  L2 %5.0f (%s, %s) range %5.0f-%5.0f, onset %5.0f, "
-                          "midpoint %5.0f, reuse fit %5.0f  2M:",
+                          "half-way %5.0f, reuse fit %5.0f  2M:",
                           mc->dir, mc->files[f], l1->entries, l2->entries,
                           l2->reuse_sized ? "reuse fit"
                           : l2->sharp     ? "sharp"
                                           : "midpoint",
                           knee_level_decided(l2) ? "decided" : "range", l2->size_low, l2->size_high,
-                          l2->entries_low, l2->midpoint, fit->fit.ok ? fit->fit.entries : NAN);
+                          l2->entries_low, l2->half_x, fit->fit.ok ? fit->fit.entries : NAN);
             for (size_t i = 0; i < out.huge.analysis.n_levels; i++)
                 print_message(" %s %.0f", out.huge.analysis.levels[i].name,
                               out.huge.analysis.levels[i].entries);
