@@ -6,7 +6,8 @@
  *  - every L2 TLB's size range holds its documented size, so the one agreement rule says
  *    "agrees"; a size the curves decide is within 10% of it, and one machine's decided sizes
  *    are within 5% of their median;
- *  - a 2 MB sweep's walk-cost plateau is no TLB level, and no knee comes from a last point. */
+ *  - a 2 MB sweep's walk-cost plateau is no TLB level, and no knee comes from a last point;
+ *  - the text and JSON of an undecided level give its range and the one "agrees". */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +19,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "src/report/report_tlb.h"
 #include "src/tlb/run_tlb.h"
 #include "src/tlb/tlb_knees.h"
 #include "src/tlb/tlb_levels.h"
@@ -296,11 +298,56 @@ static void zen4_2m_walk_plateau(void **state)
     }
 }
 
+/* What the report says of a level the curves do not decide (the Zen 4 guest's second run,
+ * with its CPUID's 72 / 3072): the range instead of a point, and "agrees" by the one rule. */
+static void zen4_report_gives_the_range(void **state)
+{
+    (void)state;
+    static const struct machine zen4 = {"zen4-guest", 72, 3072, {NULL}};
+    static struct run r;
+    load(&zen4, "tlb-2.json", &r);
+    struct tlb_result out;
+    struct tlb_thread_result t0;
+    replay(&r, &out, &t0);
+    struct cpuid_tlb_info info;
+    memset(&info, 0, sizeof(info));
+    info.e[info.n++] = (struct cpuid_tlb_entry){1, 'D', TLB_PAGE_4K, 72, 0};
+    info.e[info.n++] = (struct cpuid_tlb_entry){2, 'D', TLB_PAGE_4K, 3072, 8};
+    snprintf(info.source, sizeof(info.source), "CPUID 0x80000005/6/19");
+    out.cpuid = info;
+    tlb_levels_document(&t0.small, &out.cpuid, TLB_PAGE_4K);
+    out.measured = true;
+    out.huge_measured = true;
+    out.huge_extends_reach = -1;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    report_tlb_text(f, &out);
+    fclose(f);
+    assert_non_null(strstr(text, "L1 DTLB: 72 entries (sharp knee"));
+    assert_non_null(strstr(text, "measured 72 / documented 72 (agrees)"));
+    assert_non_null(strstr(text, "L2 TLB: 2304-4096 entries (the curves do not decide: misses "
+                                 "begin at 2304 pages, the cyclic sweep's rise is half-way at "
+                                 "3350, the reuse fit says 2851)"));
+    assert_non_null(strstr(text, "measured 2304-4096 / documented 3072 (agrees)"));
+    free(text);
+    json_t *doc = report_tlb_json(&out);
+    json_t *l2 = json_array_get(json_object_get(doc, "levels"), 1);
+    assert_true(json_is_true(json_object_get(l2, "agrees_with_documented")));
+    assert_true(json_is_false(json_object_get(l2, "entries_decided")));
+    assert_int_equal(json_integer_value(json_object_get(l2, "size_range_low")), 2304);
+    assert_int_equal(json_integer_value(json_object_get(l2, "size_range_high")), 4096);
+    json_decref(doc);
+    release(&out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_machine),
         cmocka_unit_test(zen4_2m_walk_plateau),
+        cmocka_unit_test(zen4_report_gives_the_range),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
