@@ -53,6 +53,15 @@ static void level_line(char *buf, size_t len, const struct tlb_sweep *s, size_t 
     } else if (isfinite(l->entries) && l->reuse_sized && !isfinite(l->midpoint)) {
         PUT("~%.0f entries (reuse fit; the cyclic sweep's sharp knee at %.0f-%.0f read early)",
             l->entries, l->entries_low, l->entries_high);
+    } else if (knee_level_undecided(l)) {
+        PUT("%.0f-%.0f entries (the curves do not decide: misses begin at %.0f pages, the cyclic "
+            "sweep's rise is half-way at %.0f",
+            l->size_low, l->size_high, l->entries_low, floor(l->half_x + 0.5));
+        if (l->reuse_sized)
+            PUT(", the reuse fit says %.0f", l->entries);
+        else if (i < TLB_LEVELS_MAX && s->reuse_levels[i].planned)
+            PUT("; no reuse fit: %s", s->reuse_levels[i].fit.why);
+        PUT(")");
     } else if (isfinite(l->entries) && l->reuse_sized) {
         PUT("~%.0f entries (reuse fit; the cyclic sweep's rise %.0f-%.0f, midpoint %.0f)",
             l->entries, l->entries_low, l->rise_high, l->midpoint);
@@ -85,12 +94,16 @@ static void level_line(char *buf, size_t len, const struct tlb_sweep *s, size_t 
     if (with_documented && !l->set_conflict_ways) {
         if (s->documented[i] && !isfinite(l->entries))
             PUT("; documented %u (not reached)", s->documented[i]);
-        else if (s->documented[i])
-            PUT("; measured %.0f / documented %u (%s)", l->entries, s->documented[i],
+        else if (s->documented[i]) {
+            if (knee_level_undecided(l))
+                PUT("; measured %.0f-%.0f", l->size_low, l->size_high);
+            else
+                PUT("; measured %.0f", l->entries);
+            PUT(" / documented %u (%s)", s->documented[i],
                 s->agrees[i] == 1   ? "agrees"
                 : s->agrees[i] == 0 ? "DISAGREES"
                                     : "not compared");
-        else
+        } else
             PUT("; documented: unknown");
     }
 #undef PUT

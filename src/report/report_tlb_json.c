@@ -79,6 +79,14 @@ static json_t *levels_json(const struct tlb_sweep *s)
                                 gradual && isfinite(l->midpoint)
                                     ? json_integer((json_int_t)l->midpoint)
                                     : json_null());
+            bool ranged = isfinite(l->size_low) && isfinite(l->size_high) && !l->set_conflict_ways;
+            json_object_set_new(o, "size_range_low",
+                                ranged ? json_integer((json_int_t)l->size_low) : json_null());
+            json_object_set_new(o, "size_range_high",
+                                ranged ? json_integer((json_int_t)l->size_high) : json_null());
+            json_object_set_new(o, "entries_decided",
+                                isfinite(l->entries) ? json_boolean(knee_level_decided(l))
+                                                     : json_null());
             json_object_set_new(o, "set_conflict_ways",
                                 l->set_conflict_ways ? json_integer(l->set_conflict_ways)
                                                      : json_null());

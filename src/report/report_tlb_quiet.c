@@ -50,6 +50,8 @@ void report_tlb_quiet(FILE *out, const struct tlb_result *t)
             fprintf(out, "%s %u-way", l->name, l->set_conflict_ways);
         else if (!isfinite(l->entries))
             fprintf(out, "%s >%.0f entries", l->name, l->at_x);
+        else if (knee_level_undecided(l))
+            fprintf(out, "%s %.0f-%.0f entries", l->name, l->size_low, l->size_high);
         else
             fprintf(out, "%s %s%.0f entries", l->name, l->approx ? "~" : "", l->entries);
         if (!is_walk(l)) {

@@ -19,6 +19,7 @@ void knee_params_default(struct knee_params *p)
     p->max_tlb_levels = 2;
     p->control_random_order = true;
     p->control_tlb_entries = p->control_tlb_high = p->control_tlb_penalty_ns = 0.0;
+    p->walk_step_ns = 0.0;
 }
 
 const char *knee_kind_name(enum knee_kind kind)
@@ -172,6 +173,9 @@ static void measure_rise(const struct curve *c, size_t lo, size_t end, struct kn
     double step = m ? fmin(kn->step_ns, fit[m - 1] - kn->low_ns) : kn->step_ns;
     double at10 = kn->low_ns + 0.1 * step, at90 = kn->low_ns + 0.9 * step;
     kn->mid_x = crossing(xs, fit, m, kn->low_ns + 0.5 * step);
+    kn->mid_after = NAN;
+    for (size_t i = 0; i < m && !isfinite(kn->mid_after); i++)
+        if (fit[i] >= kn->low_ns + 0.5 * step) kn->mid_after = xs[i];
     kn->x90 = crossing(xs, fit, m, at90);
     kn->top_x = NAN;
     size_t last10 = 0, first90 = m;
@@ -186,6 +190,7 @@ static void measure_rise(const struct curve *c, size_t lo, size_t end, struct kn
         kn->first_high = xs[last10 + 1];
     }
     if (!isfinite(kn->mid_x)) kn->mid_x = kn->first_high;
+    if (!isfinite(kn->mid_after)) kn->mid_after = kn->first_high;
     if (!isfinite(kn->x90)) kn->x90 = kn->first_high;
     kn->sharp =
         (first90 < m && first90 <= last10 + 1) || kn->x90 <= KNEE_SHARP_RATIO * kn->last_low;
@@ -208,14 +213,21 @@ static size_t find_knees(const struct curve *c, const struct plateau *pl, size_t
         size_t rise_end = hi;
         if (k + 1 < n_pl) {
             kn.high_ns = pl[k + 1].level_ns;
+            /* the plateau's tolerance can take in the top of a gradual rise: the rise ends at
+             * its first point within a quarter of the step of the plateau's level */
+            double near = kn.high_ns - 0.25 * (kn.high_ns - kn.low_ns);
             rise_end = pl[k + 1].first;
+            while (rise_end < pl[k + 1].last && (c->skip[rise_end] || c->y[rise_end] < near))
+                rise_end++;
         } else {
             /* a tail that never levels off: its first point a whole step up marks the next
              * regime (the points before it are the transition) */
             size_t j = hi;
             while (j < c->n && c->y[j] - pl[k].level_ns < c->min_step[pl[k].last])
                 j = next_used(c, j + 1);
-            if (j >= c->n) break;
+            /* a jump at the last point says the level may end there, or the sweep was
+             * disturbed there: not reached, never a knee */
+            if (j >= c->n || next_used(c, j + 1) >= c->n) break;
             kn.high_ns = c->y[j];
             kn.to_tail = true;
             rise_end = j;
@@ -308,6 +320,9 @@ static void build_levels(const double *x, const double *y, size_t n, const struc
         l->sharp = kn->sharp;
         l->entries = kn->sharp ? kn->last_low : floor(kn->mid_x + 0.5);
         l->midpoint = kn->sharp ? NAN : l->entries;
+        l->size_low = kn->last_low;
+        l->size_high = fmax(kn->mid_after, kn->sharp ? kn->first_high : l->entries);
+        l->half_x = kn->mid_x;
         l->complete_x = kn->complete_x;
         l->approx = !kn->sharp || kn->first_high / kn->last_low > p->approx_ratio;
         l->hit_ns = hit + cumulative;
@@ -328,7 +343,8 @@ static void build_levels(const double *x, const double *y, size_t n, const struc
     next->entries_high = NAN;
     next->rise_high = NAN;
     next->complete_x = NAN;
-    if ((int)level >= p->max_tlb_levels) {
+    next->size_low = next->size_high = next->half_x = NAN;
+    if ((int)level >= p->max_tlb_levels || a->walk_step_found) {
         /* past the last TLB level: page walks */
         const struct knee_level *prev = &a->levels[level - 1];
         snprintf(next->name, sizeof(next->name), "page walk");
@@ -416,11 +432,14 @@ static int analyse(const double *x, const double *y, size_t n, const double *cx,
      * (page-table entries leaving a cache). */
     size_t last_tlb = out->n_tlb_knees;
     double before = out->n_tlb_knees ? out->tlb_knees[0].step_ns : 0.0;
+    if (p->walk_step_ns > 0 && out->n_tlb_knees && before >= p->walk_step_ns) last_tlb = 0;
     for (size_t k = 1; k < out->n_tlb_knees && k < KNEE_LEVELS_MAX && last_tlb == out->n_tlb_knees;
          k++) {
-        if (out->tlb_knees[k].step_ns >= 3.0 * before) last_tlb = k;
-        before = fmax(before, out->tlb_knees[k].step_ns);
+        double step = out->tlb_knees[k].step_ns;
+        if (step >= 3.0 * before || (p->walk_step_ns > 0 && step >= p->walk_step_ns)) last_tlb = k;
+        before = fmax(before, step);
     }
+    out->walk_step_found = last_tlb < out->n_tlb_knees;
     if (last_tlb == out->n_tlb_knees && out->n_tlb_knees > 0)
         last_tlb = out->n_tlb_knees > (size_t)p->max_tlb_levels ? (size_t)p->max_tlb_levels - 1
                                                                 : out->n_tlb_knees - 1;
@@ -519,9 +538,24 @@ size_t knees_refine(const struct knee_analysis *a, const struct knee_params *p, 
     return count;
 }
 
-bool knees_entries_agree(double low, double high, double documented)
+bool knee_level_decided(const struct knee_level *l)
 {
-    if (!(documented > 0) || !isfinite(low)) return false;
-    if (isfinite(high) && documented >= low && documented <= high) return true;
-    return fabs(low - documented) <= 0.125 * documented;
+    if (!isfinite(l->entries)) return false;
+    if (!isfinite(l->size_low) || !isfinite(l->size_high) || !(l->size_low > 0)) return true;
+    return l->size_high <= TLB_DECIDED_RATIO * l->size_low;
+}
+
+bool knee_level_undecided(const struct knee_level *l)
+{
+    if (l->set_conflict_ways || !isfinite(l->entries) || knee_level_decided(l)) return false;
+    return knee_level_gradual(l) || l->size_high > l->entries_high;
+}
+
+bool knee_level_agrees(const struct knee_level *l, double documented)
+{
+    if (!(documented > 0) || !isfinite(l->entries)) return false;
+    if (isfinite(l->size_low) && isfinite(l->size_high) && documented >= l->size_low &&
+        documented <= l->size_high)
+        return true;
+    return fabs(l->entries - documented) <= TLB_AGREE_REL * documented;
 }

@@ -41,6 +41,10 @@ struct knee_params {
      * penalty). 0 = derive it from this curve; set when the sweep's pages are not the
      * control's (a 2 MB sweep against a 4 KB control). */
     double control_tlb_entries, control_tlb_high, control_tlb_penalty_ns;
+    /* A step at least this large goes into page walks, whatever came before it (0 = only the
+     * 3x rule): set for a 2 MB sweep from the 4 KB sweep's second-level hit, so that a walk
+     * cost plateau just past the 2 MB first level is not taken for a second TLB level. */
+    double walk_step_ns;
 };
 
 void knee_params_default(struct knee_params *p);
@@ -64,6 +68,7 @@ struct knee {
      * the first measured x at or past nine tenths. Sharp: 10% -> 90% between two neighbouring
      * points, or the 90% crossing within KNEE_SHARP_RATIO of last_low. */
     double mid_x, x90, top_x;
+    double mid_after; /* the first measured x at or past half the step: mid_x lies before it */
     bool sharp;
     double control_step_ns; /* the control's rise over the bracket; NAN without control */
     double tlb_step_ns;     /* T's rise over the bracket; NAN without control */
@@ -88,6 +93,12 @@ struct knee_level {
     double entries_high; /* first x past the onset (the bracket's upper end) */
     double rise_high;    /* x where the rise reaches 90% of the step */
     bool sharp;          /* sharp knee (entries = onset) or gradual rise (entries = midpoint) */
+    /* The sizes the curves allow: from the onset (where a random-replacement level of that
+     * size starts missing) to the first measured point past the midpoint (where an LRU-like,
+     * hash-indexed one is half-way; for a sharp knee the bracket's end), widened to take in
+     * the reuse fit. A range wider than TLB_DECIDED_RATIO leaves the size undecided. */
+    double size_low, size_high;
+    double half_x;              /* where the rise crosses half its step, sharp or gradual */
     unsigned set_conflict_ways; /* > 0: the knee is one set's associativity, not a size */
     double complete_x;          /* first x past 80% of the rise to the next level */
     bool approx;                /* bracket wider than approx_ratio */
@@ -111,7 +122,8 @@ struct knee_analysis {
     struct knee tlb_knees[KNEES_MAX];
     size_t n_cache_knees; /* on C, minus the control's own TLB knee */
     struct knee cache_knees[KNEES_MAX];
-    size_t n_levels; /* L1 DTLB, L2 TLB ..., page walk */
+    bool walk_step_found; /* the last TLB knee is a step into page walks */
+    size_t n_levels;      /* L1 DTLB, L2 TLB ..., page walk */
     struct knee_level levels[KNEE_LEVELS_MAX + 1];
 };
 
@@ -120,6 +132,11 @@ static inline bool knee_level_gradual(const struct knee_level *l)
 {
     return !l->sharp && !l->set_conflict_ways && l->rise_high > l->entries_low;
 }
+
+/* A level whose size range reaches past what its figure says (a gradual rise, or a knee whose
+ * midpoint lies past its bracket) and spans more than TLB_DECIDED_RATIO: reported as that
+ * range. Defined in tlb_knees.c with knee_level_decided. */
+bool knee_level_undecided(const struct knee_level *l);
 
 /* x ascending, y > 0, n >= 1; cx/cy (the control, lines) may be NULL with cn = 0.
  * Returns 0, or -1 when the input is unusable (too few points, x not ascending). */
@@ -134,9 +151,13 @@ int knees_analyse(const double *x, const double *y, size_t n, const double *cx, 
 size_t knees_refine(const struct knee_analysis *a, const struct knee_params *p, const double *x,
                     size_t n, double *out, size_t max);
 
-/* Whether a measured bracket [low, high] agrees with a documented entry count: the documented
- * value lies inside the bracket, or within 12.5% of its lower end. */
-bool knees_entries_agree(double low, double high, double documented);
+/* The one agreement rule of the report (text and JSON): the documented entry count lies inside
+ * the level's size range [size_low, size_high], or within TLB_AGREE_REL of its size. */
+#define TLB_AGREE_REL 0.10
+#define TLB_DECIDED_RATIO 1.25
+/* The curves decide the size: its range spans no more than TLB_DECIDED_RATIO. */
+bool knee_level_decided(const struct knee_level *l);
+bool knee_level_agrees(const struct knee_level *l, double documented);
 
 const char *knee_kind_name(enum knee_kind kind);
 

@@ -105,12 +105,8 @@ void tlb_levels_document(struct tlb_sweep *s, const struct cpuid_tlb_info *info,
         const struct knee_level *l = &s->analysis.levels[i];
         if (strcmp(l->name, "page walk") == 0 || l->set_conflict_ways) continue;
         s->documented[i] = cpuid_tlb_data_entries(info, (int)i + 1, page_bit);
-        if (s->documented[i] && isfinite(l->entries)) {
-            /* inside the range, or near its onset or (gradual) its midpoint */
-            double high = l->sharp ? l->entries_high : l->rise_high;
-            s->agrees[i] = knees_entries_agree(l->entries_low, high, s->documented[i]) ||
-                           knees_entries_agree(l->entries, high, s->documented[i]);
-        }
+        if (s->documented[i] && isfinite(l->entries))
+            s->agrees[i] = knee_level_agrees(l, s->documented[i]);
         if (isfinite(l->entries)) s->reach_bytes[i] = l->entries * (double)s->page_bytes;
     }
 }

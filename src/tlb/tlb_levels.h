@@ -18,6 +18,10 @@ void tlb_finish_sweep(struct tlb_sweep *s, const struct tlb_curve *control,
  * chase changed their sizes). */
 void tlb_levels_document(struct tlb_sweep *s, const struct cpuid_tlb_info *info, unsigned page_bit);
 
+/* Sizes the levels of s from its reuse chase (s->reuse, s->reuse_control, and each planned
+ * s->reuse_levels[i]'s pages), then compares them with CPUID again (tlb_phase_reuse.c). */
+void tlb_reuse_size(struct tlb_sweep *s, const struct cpuid_tlb_info *info, unsigned page_bit);
+
 /* Flags the threads whose levels differ from their peers'. */
 void tlb_compare_threads(struct tlb_result *out);
 

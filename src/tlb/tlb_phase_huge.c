@@ -58,6 +58,8 @@ void tlb_huge_phase(struct tlb_team *tm)
         p.control_tlb_entries = small->analysis.levels[0].entries_low;
         p.control_tlb_high = small->analysis.levels[0].entries_high;
         p.control_tlb_penalty_ns = small->analysis.levels[0].miss_penalty_ns;
+        /* three times a 4 KB second-level hit, as the 4 KB sweep's step into walks */
+        if (isfinite(p.control_tlb_penalty_ns)) p.walk_step_ns = 3.0 * p.control_tlb_penalty_ns;
     }
     for (int pass = 0; pass < 2 && tm->nx > 0; pass++) {
         /* the grid's points are in the control already; refinement points get theirs */

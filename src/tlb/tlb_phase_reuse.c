@@ -79,25 +79,33 @@ static void size_level(struct tlb_sweep *s, size_t i)
     if (!r->fit.ok) return;
     struct knee_level *l = &s->analysis.levels[i];
     double entries = floor(r->fit.entries + 0.5);
+    if (!l->sharp) { /* the fit is one more reading of a gradual rise's size */
+        l->size_low = fmin(l->size_low, entries);
+        l->size_high = fmax(l->size_high, entries);
+    }
     /* no misses up to a sharp knee's onset: the level holds at least that many pages */
     if (l->sharp && entries <= l->entries_high) return;
+    if (l->sharp) /* past the bracket: the onset read early, the fit is the size */
+        l->size_high = fmax(l->size_high, entries);
     l->entries = entries;
     l->approx = true;
     l->reuse_sized = true;
 }
 
+void tlb_reuse_size(struct tlb_sweep *s, const struct cpuid_tlb_info *info, unsigned page_bit)
+{
+    bool changed = false;
+    for (size_t i = 0; i < TLB_LEVELS_MAX && i < s->analysis.n_levels; i++)
+        if (s->reuse_levels[i].planned) {
+            size_level(s, i);
+            changed |= s->analysis.levels[i].reuse_sized;
+        }
+    if (changed) tlb_levels_document(s, info, page_bit);
+}
+
 void tlb_reuse_apply(struct tlb_team *tm)
 {
-    for (int t = 0; t < tm->out->n_threads; t++) {
-        struct tlb_sweep *s = &tm->out->per_thread[t].small;
-        bool changed = false;
-        for (size_t i = 0; i < TLB_LEVELS_MAX; i++)
-            if (s->reuse_levels[i].planned) {
-                size_level(s, i);
-                changed |= s->analysis.levels[i].reuse_sized;
-            }
-        if (changed)
-            tlb_levels_document(s, &tm->out->cpuid,
-                                tm->plan->page_bytes == PAGE_4K ? TLB_PAGE_4K : TLB_PAGE_2M);
-    }
+    for (int t = 0; t < tm->out->n_threads; t++)
+        tlb_reuse_size(&tm->out->per_thread[t].small, &tm->out->cpuid,
+                       tm->plan->page_bytes == PAGE_4K ? TLB_PAGE_4K : TLB_PAGE_2M);
 }

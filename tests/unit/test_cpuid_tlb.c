@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -102,6 +103,45 @@ static void intel_leaf2(void **state)
     assert_int_equal(cpuid_tlb_decode_leaf2(invalid, &info, &defers), 0);
 }
 
+/* The recorded leaves of tests/fixtures/machines/intel-xeon-m167 (a KVM guest of a Sapphire
+ * Rapids class part, family 6 model 167 as the hypervisor shows it): leaf 0x2 defers to leaf
+ * 0x18, whose only subleaf is empty, so nothing is documented and nothing is made up. */
+static void intel_m167_recorded(void **state)
+{
+    (void)state;
+    char path[512], line[256];
+    snprintf(path, sizeof(path), "%s/fixtures/machines/intel-xeon-m167/cpuid.csv", TESTS_DIR);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    uint32_t leaf1[4] = {0}, leaf2[4] = {0}, sub[16][4];
+    int n18 = 0;
+    while (fgets(line, sizeof(line), f)) {
+        unsigned leaf, subleaf, r[4];
+        if (sscanf(line, "0x%x,%u,0x%x,0x%x,0x%x,0x%x", &leaf, &subleaf, &r[0], &r[1], &r[2],
+                   &r[3]) != 6)
+            continue;
+        uint32_t *to = leaf == 1 ? leaf1 : leaf == 2 ? leaf2 : NULL;
+        if (leaf == 0x18 && n18 < 16) to = sub[n18++];
+        if (to)
+            for (int i = 0; i < 4; i++)
+                to[i] = r[i];
+    }
+    fclose(f);
+    unsigned family = (leaf1[0] >> 8) & 0xF,
+             model = ((leaf1[0] >> 4) & 0xF) | ((leaf1[0] >> 12) & 0xF0);
+    assert_int_equal(family, 6);
+    assert_int_equal(model, 167);
+    struct cpuid_tlb_info info;
+    memset(&info, 0, sizeof(info));
+    bool defers = false;
+    assert_int_equal(cpuid_tlb_decode_leaf2(leaf2, &info, &defers), 0);
+    assert_true(defers);
+    assert_int_equal(n18, 1);
+    memset(&info, 0, sizeof(info));
+    assert_int_equal(cpuid_tlb_decode_leaf18((const uint32_t(*)[4])sub, n18, &info), 0);
+    assert_int_equal(cpuid_tlb_data_entries(&info, 2, TLB_PAGE_4K), 0);
+}
+
 /* On this machine the reader either decodes something or says why not, never both. */
 static void read_this_cpu(void **state)
 {
@@ -115,9 +155,8 @@ static void read_this_cpu(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(amd_zen4),
-        cmocka_unit_test(intel_leaf18),
-        cmocka_unit_test(intel_leaf2),
+        cmocka_unit_test(amd_zen4),      cmocka_unit_test(intel_leaf18),
+        cmocka_unit_test(intel_leaf2),   cmocka_unit_test(intel_m167_recorded),
         cmocka_unit_test(read_this_cpu),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

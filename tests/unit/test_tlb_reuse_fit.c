@@ -258,19 +258,21 @@ static void refuses_what_it_cannot_size(void **state)
     assert_true(f.why[0] != '\0');
 }
 
-/* Five consecutive membench --tlb runs on the AMD Zen 5 guest (tests/fixtures/tlb-zen-reuse-*.json;
- * AMD documents an L1 DTLB of 96 and an L2 DTLB of 4096 entries; its hypervisor's CPUID says 128
- * for the L2). Each recorded fit is reproduced from the recorded points. The L1 fit is 96 within
- * a page; the L2 fit is within 15% of 4096 (+5 to +12% in these runs: the rise starts at ~4200
- * and climbs more slowly than the model, its walks getting dearer with the pages) and always
- * nearer to it than the cyclic sweep's midpoint (+36 to +50%). */
+/* Five consecutive membench --tlb runs on the AMD Zen 5 guest
+ * (tests/fixtures/machines/zen5-guest/tlb-zen-reuse-*.json; AMD documents an L1 DTLB of 96 and an
+ * L2 DTLB of 4096 entries; its hypervisor's CPUID says 128 for the L2). Each recorded fit is
+ * reproduced from the recorded points. The L1 fit is 96 within a page; the L2 fit is within 15% of
+ * 4096 (+5 to +12% in these runs: the rise starts at ~4200 and climbs more slowly than the model,
+ * its walks getting dearer with the pages) and always nearer to it than the cyclic sweep's midpoint
+ * (+36 to +50%). */
 static void recorded_zen5_runs(void **state)
 {
     (void)state;
     static const double documented[2] = {96, 4096};
     for (int run = 1; run <= 5; run++) {
         char path[512];
-        snprintf(path, sizeof(path), "%s/fixtures/tlb-zen-reuse-%d.json", TESTS_DIR, run);
+        snprintf(path, sizeof(path), "%s/fixtures/machines/zen5-guest/tlb-zen-reuse-%d.json",
+                 TESTS_DIR, run);
         json_error_t err;
         json_t *doc = json_load_file(path, 0, &err);
         assert_non_null(doc);

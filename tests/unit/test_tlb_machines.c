@@ -1,0 +1,353 @@
+/* Every recorded machine (tests/fixtures/machines/NAME/) replayed through the estimator as
+ * membench runs it: the 4 KB sweep and its control through tlb_finish_sweep, the reuse chase's
+ * points through tlb_reuse_size, the 2 MB sweep through tlb_finish_sweep with the 4 KB sweep's
+ * first level. Each machine's documented sizes are in its README; the rules checked:
+ *  - the L1 DTLB (a sharp knee) is its documented size on every run;
+ *  - every L2 TLB's size range holds its documented size, so the one agreement rule says
+ *    "agrees"; a size the curves decide is within 10% of it, and one machine's decided sizes
+ *    are within 5% of their median;
+ *  - a 2 MB sweep's walk-cost plateau is no TLB level, and no knee comes from a last point;
+ *  - the text and JSON of an undecided level give its range and the one "agrees". */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "src/report/report_tlb.h"
+#include "src/tlb/run_tlb.h"
+#include "src/tlb/tlb_knees.h"
+#include "src/tlb/tlb_levels.h"
+
+#define MAXP 512
+#define RUNS_MAX 10
+
+struct run {
+    double x[MAXP], y[MAXP], cx[MAXP], cy[MAXP], hx[MAXP], hy[MAXP];
+    size_t n, cn, hn;
+    double rx[MAXP], ry[MAXP], rc[MAXP];
+    size_t rn;
+    unsigned slots;
+    double fit_low[2], fit_high[2];
+};
+
+struct machine {
+    const char *dir;
+    double l1, l2; /* documented 4 KB entries */
+    const char *files[RUNS_MAX];
+};
+
+static const struct machine machines[] = {
+    {"intel-xeon-m207", 96, 2048, {"tlb-sweep.csv"}},
+    {"intel-xeon-m167",
+     96,
+     2048,
+     {"tlb-1.json", "tlb-2.json", "tlb-3.json", "tlb-4.json", "tlb-5.json"}},
+    {"zen4-guest", 72, 3072, {"tlb-1.json", "tlb-2.json", "tlb-3.json"}},
+    {"zen5-guest",
+     96,
+     4096,
+     {"tlb-zen-1.json", "tlb-zen-2.json", "tlb-zen-3.json", "tlb-zen-4.json", "tlb-zen-5.json",
+      "tlb-zen-reuse-1.json", "tlb-zen-reuse-2.json", "tlb-zen-reuse-3.json",
+      "tlb-zen-reuse-4.json", "tlb-zen-reuse-5.json"}},
+};
+
+static size_t json_points(json_t *list, const char *xkey, double *x, double *y)
+{
+    size_t n = 0, i;
+    json_t *p;
+    json_array_foreach(list, i, p)
+    {
+        if (n == MAXP) break;
+        x[n] = json_number_value(json_object_get(p, xkey));
+        y[n++] = json_number_value(json_object_get(p, "ns_per_access"));
+    }
+    return n;
+}
+
+static void load_json(const char *path, struct run *r)
+{
+    json_error_t err;
+    json_t *doc = json_load_file(path, 0, &err);
+    assert_non_null(doc);
+    json_t *tlb = json_object_get(doc, "tlb"), *p;
+    r->n = json_points(json_object_get(tlb, "points"), "pages", r->x, r->y);
+    r->cn = json_points(json_object_get(tlb, "control_points"), "lines", r->cx, r->cy);
+    json_t *huge = json_object_get(json_object_get(tlb, "huge"), "sweep");
+    if (huge) r->hn = json_points(json_object_get(huge, "points"), "pages", r->hx, r->hy);
+    json_t *reuse = json_object_get(tlb, "reuse");
+    size_t i;
+    json_array_foreach(json_object_get(reuse, "points"), i, p)
+    {
+        if (r->rn == MAXP) break;
+        r->rx[r->rn] = json_number_value(json_object_get(p, "pages"));
+        r->ry[r->rn] = json_number_value(json_object_get(p, "ns_per_access"));
+        r->rc[r->rn++] = json_number_value(json_object_get(p, "control_ns"));
+    }
+    r->slots = (unsigned)json_integer_value(json_object_get(reuse, "slots"));
+    json_array_foreach(json_object_get(reuse, "fits"), i, p)
+    {
+        json_int_t level = json_integer_value(json_object_get(p, "level"));
+        if (level < 1 || level > 2) continue;
+        r->fit_low[level - 1] = json_number_value(json_object_get(p, "pages_low"));
+        r->fit_high[level - 1] = json_number_value(json_object_get(p, "pages_high"));
+    }
+    json_decref(doc);
+}
+
+/* membench --tlb --format csv: "sweep,thread,pu,page_size_bytes,pages,ns_per_access,..." */
+static void load_csv(const char *path, struct run *r)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char line[512];
+    while (fgets(line, sizeof(line), f)) {
+        char sweep[16];
+        int thread, pu;
+        double page, x, y;
+        if (sscanf(line, "%15[^,],%d,%d,%lf,%lf,%lf", sweep, &thread, &pu, &page, &x, &y) != 6 ||
+            thread != 0)
+            continue;
+        double *xs = NULL, *ys = NULL;
+        size_t *n = NULL;
+        if (strcmp(sweep, "4k") == 0) xs = r->x, ys = r->y, n = &r->n;
+        if (strcmp(sweep, "control") == 0) xs = r->cx, ys = r->cy, n = &r->cn;
+        if (strcmp(sweep, "2m") == 0) xs = r->hx, ys = r->hy, n = &r->hn;
+        if (n && *n < MAXP) {
+            xs[*n] = x;
+            ys[(*n)++] = y;
+        }
+    }
+    fclose(f);
+}
+
+static void load(const struct machine *m, const char *file, struct run *r)
+{
+    char path[512];
+    snprintf(path, sizeof(path), "%s/fixtures/machines/%s/%s", TESTS_DIR, m->dir, file);
+    memset(r, 0, sizeof(*r));
+    size_t len = strlen(file);
+    if (len > 4 && strcmp(file + len - 4, ".csv") == 0)
+        load_csv(path, r);
+    else
+        load_json(path, r);
+    assert_true(r->n > 30 && r->cn > 30);
+}
+
+static void to_curve(struct tlb_curve *c, const double *x, const double *y, size_t n)
+{
+    c->n = n;
+    c->pts = calloc(n ? n : 1, sizeof(*c->pts));
+    assert_non_null(c->pts);
+    for (size_t i = 0; i < n; i++)
+        c->pts[i] = (struct tlb_point){.pages = x[i], .ns_per_access = y[i], .samples = 5};
+}
+
+/* What membench makes of one recorded run (CPUID left out: each machine's README documents). */
+static void replay(const struct run *r, struct tlb_result *out, struct tlb_thread_result *t0)
+{
+    static struct tlb_plan plan;
+    memset(&plan, 0, sizeof(plan));
+    plan.opts.stagger = true;
+    plan.opts.mode = TLB_MODE_CHASE;
+    plan.opts.order = TLB_ORDER_RANDOM;
+    memset(out, 0, sizeof(*out));
+    memset(t0, 0, sizeof(*t0));
+    out->n_threads = 1;
+    out->per_thread = t0;
+    struct tlb_sweep *s = &t0->small;
+    s->page_bytes = 4096;
+    to_curve(&s->main, r->x, r->y, r->n);
+    to_curve(&s->control, r->cx, r->cy, r->cn);
+    struct knee_params p;
+    tlb_knee_params(&plan, &p);
+    tlb_finish_sweep(s, &s->control, &plan, out, TLB_PAGE_4K, &p);
+    assert_true(s->analysed);
+    if (r->rn) {
+        to_curve(&s->reuse, r->rx, r->ry, r->rn);
+        to_curve(&s->reuse_control, r->rx, r->rc, r->rn);
+        s->reuse_slots = r->slots;
+        for (int i = 0; i < 2; i++)
+            s->reuse_levels[i] = (struct tlb_reuse_level){.planned = r->fit_high[i] > 0,
+                                                          .pages_low = r->fit_low[i],
+                                                          .pages_high = r->fit_high[i]};
+        tlb_reuse_size(s, &out->cpuid, TLB_PAGE_4K);
+    }
+    const struct knee_level *l1 = &s->analysis.levels[0];
+    p.control_tlb_entries = l1->entries_low;
+    p.control_tlb_high = l1->entries_high;
+    p.control_tlb_penalty_ns = l1->miss_penalty_ns;
+    p.walk_step_ns = 3.0 * l1->miss_penalty_ns;
+    if (r->hn >= 3) {
+        out->huge.page_bytes = 2u << 20;
+        to_curve(&out->huge.main, r->hx, r->hy, r->hn);
+        tlb_finish_sweep(&out->huge, &s->control, &plan, out, TLB_PAGE_2M, &p);
+    }
+}
+
+static void release(struct tlb_result *out)
+{
+    struct tlb_sweep *s = &out->per_thread[0].small;
+    free(s->main.pts);
+    free(s->control.pts);
+    free(s->reuse.pts);
+    free(s->reuse_control.pts);
+    free(out->huge.main.pts);
+}
+
+static const struct knee_level *find(const struct knee_analysis *a, const char *name)
+{
+    for (size_t i = 0; i < a->n_levels; i++)
+        if (strcmp(a->levels[i].name, name) == 0) return &a->levels[i];
+    return NULL;
+}
+
+static int compare(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void every_machine(void **state)
+{
+    (void)state;
+    static struct run r;
+    for (size_t m = 0; m < sizeof(machines) / sizeof(machines[0]); m++) {
+        const struct machine *mc = &machines[m];
+        double decided[RUNS_MAX];
+        size_t n_decided = 0;
+        for (size_t f = 0; f < RUNS_MAX && mc->files[f]; f++) {
+            load(mc, mc->files[f], &r);
+            struct tlb_result out;
+            struct tlb_thread_result t0;
+            replay(&r, &out, &t0);
+            const struct knee_analysis *a = &t0.small.analysis;
+            const struct knee_level *l1 = find(a, "L1 DTLB"), *l2 = find(a, "L2 TLB");
+            assert_non_null(l1);
+            assert_non_null(l2);
+            const struct tlb_reuse_level *fit = &t0.small.reuse_levels[1];
+            print_message("%-16s %-21s L1 %3.0f  L2 %5.0f (%s, %s) range %5.0f-%5.0f, onset %5.0f, "
+                          "half-way %5.0f, reuse fit %5.0f  2M:",
+                          mc->dir, mc->files[f], l1->entries, l2->entries,
+                          l2->reuse_sized ? "reuse fit"
+                          : l2->sharp     ? "sharp"
+                                          : "midpoint",
+                          knee_level_decided(l2) ? "decided" : "range", l2->size_low, l2->size_high,
+                          l2->entries_low, l2->half_x, fit->fit.ok ? fit->fit.entries : NAN);
+            for (size_t i = 0; i < out.huge.analysis.n_levels; i++)
+                print_message(" %s %.0f", out.huge.analysis.levels[i].name,
+                              out.huge.analysis.levels[i].entries);
+            print_message("\n");
+            assert_true(l1->sharp && l1->entries == mc->l1);
+            assert_true(knee_level_agrees(l1, mc->l1));
+            assert_true(l2->size_low <= mc->l2 && mc->l2 <= l2->size_high);
+            assert_true(knee_level_agrees(l2, mc->l2));
+            if (knee_level_decided(l2)) {
+                assert_true(fabs(l2->entries - mc->l2) <= 0.10 * mc->l2);
+                decided[n_decided++] = l2->entries;
+            }
+            /* the 2 MB sweep: no level from its last point, and past a first level whose step
+             * is a walk's, page walks rather than a second TLB level */
+            const struct knee_analysis *h = &out.huge.analysis;
+            for (size_t i = 0; i < h->n_levels; i++) {
+                const struct knee_level *l = &h->levels[i];
+                if (isfinite(l->entries_high)) assert_true(l->entries_high < r.hx[r.hn - 1]);
+            }
+            for (size_t k = 0; k < h->n_tlb_knees; k++)
+                assert_true(h->tlb_knees[k].first_high < r.hx[r.hn - 1] ||
+                            h->tlb_knees[k].kind != KNEE_TLB);
+            release(&out);
+        }
+        if (n_decided > 1) {
+            qsort(decided, n_decided, sizeof(double), compare);
+            double median = decided[n_decided / 2];
+            for (size_t i = 0; i < n_decided; i++)
+                assert_true(fabs(decided[i] - median) <= 0.05 * median);
+        }
+    }
+}
+
+/* The Zen 4 guest's 2 MB (THP) sweep: its first level (72 entries) is followed by a step of
+ * 15-17 ns, eight times the 4 KB second level's hit: page walks, not an "L2 TLB"; and two of
+ * the three runs jump only at their last point (3335 pages), which is no knee. */
+static void zen4_2m_walk_plateau(void **state)
+{
+    (void)state;
+    static const struct machine zen4 = {"zen4-guest", 72, 3072, {NULL}};
+    static struct run r;
+    for (int run = 1; run <= 3; run++) {
+        char file[32];
+        snprintf(file, sizeof(file), "tlb-%d.json", run);
+        load(&zen4, file, &r);
+        assert_true(r.hn > 10);
+        struct tlb_result out;
+        struct tlb_thread_result t0;
+        replay(&r, &out, &t0);
+        const struct knee_analysis *h = &out.huge.analysis;
+        assert_int_equal(h->n_levels, 2);
+        assert_string_equal(h->levels[0].name, "L1 DTLB");
+        assert_true(h->levels[0].entries == 72);
+        assert_string_equal(h->levels[1].name, "page walk");
+        assert_null(find(h, "L2 TLB"));
+        release(&out);
+    }
+}
+
+/* What the report says of a level the curves do not decide (the Zen 4 guest's second run,
+ * with its CPUID's 72 / 3072): the range instead of a point, and "agrees" by the one rule. */
+static void zen4_report_gives_the_range(void **state)
+{
+    (void)state;
+    static const struct machine zen4 = {"zen4-guest", 72, 3072, {NULL}};
+    static struct run r;
+    load(&zen4, "tlb-2.json", &r);
+    struct tlb_result out;
+    struct tlb_thread_result t0;
+    replay(&r, &out, &t0);
+    struct cpuid_tlb_info info;
+    memset(&info, 0, sizeof(info));
+    info.e[info.n++] = (struct cpuid_tlb_entry){1, 'D', TLB_PAGE_4K, 72, 0};
+    info.e[info.n++] = (struct cpuid_tlb_entry){2, 'D', TLB_PAGE_4K, 3072, 8};
+    snprintf(info.source, sizeof(info.source), "CPUID 0x80000005/6/19");
+    out.cpuid = info;
+    tlb_levels_document(&t0.small, &out.cpuid, TLB_PAGE_4K);
+    out.measured = true;
+    out.huge_measured = true;
+    out.huge_extends_reach = -1;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    report_tlb_text(f, &out);
+    fclose(f);
+    assert_non_null(strstr(text, "L1 DTLB: 72 entries (sharp knee"));
+    assert_non_null(strstr(text, "measured 72 / documented 72 (agrees)"));
+    assert_non_null(strstr(text, "L2 TLB: 2304-4096 entries (the curves do not decide: misses "
+                                 "begin at 2304 pages, the cyclic sweep's rise is half-way at "
+                                 "3350, the reuse fit says 2851)"));
+    assert_non_null(strstr(text, "measured 2304-4096 / documented 3072 (agrees)"));
+    free(text);
+    json_t *doc = report_tlb_json(&out);
+    json_t *l2 = json_array_get(json_object_get(doc, "levels"), 1);
+    assert_true(json_is_true(json_object_get(l2, "agrees_with_documented")));
+    assert_true(json_is_false(json_object_get(l2, "entries_decided")));
+    assert_int_equal(json_integer_value(json_object_get(l2, "size_range_low")), 2304);
+    assert_int_equal(json_integer_value(json_object_get(l2, "size_range_high")), 4096);
+    json_decref(doc);
+    release(&out);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_machine),
+        cmocka_unit_test(zen4_2m_walk_plateau),
+        cmocka_unit_test(zen4_report_gives_the_range),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
