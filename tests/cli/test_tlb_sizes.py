@@ -71,6 +71,8 @@ class LevelSizesTest(membench_test.MembenchTestCase):
             self.assertNotEqual(l1["entries_method"], "reuse fit")
             return
         self.assertGreater(fit["walk_ns"], 0)
+        if membench_test.THREAD_SANITIZER:
+            return  # every load of the chase goes through TSan's shadow memory: no sizes to judge
         # a sharp knee keeps its onset unless the fit lands past its bracket
         if l1["entries_method"] == "sharp knee":
             self.assertLessEqual(fit["entries"], l1["entries_high"], (fit, l1))
