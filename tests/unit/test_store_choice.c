@@ -379,8 +379,8 @@ static void recorded_machines_choose_the_better_assignment(void **state)
         seen_machines += replayed > before;
     }
     closedir(machines);
-    assert_true(seen_machines >= 3); /* Intel model 207, Zen 4, Zen 5 */
-    assert_true(replayed >= 7);
+    assert_true(seen_machines >= 4); /* this Intel guest (model 167), model 207, Zen 4, Zen 5 */
+    assert_true(replayed >= 12);
 }
 
 int main(void)
