@@ -10,10 +10,54 @@
 # CSV: size,round,variant,load,stores,assignment,<kernel>_mbps x4,<kernel>_stores x4,
 #      cand_normal_mbps,cand_nt_mbps,cand_mixed_mbps (auto's whole-repetition candidates)
 # With STORES_AB_JSON=DIR each auto run's JSON report is kept as DIR/<size>-<round>.json.
+# With STORES_AB_ROUND_MAJOR=1 a round runs every size (one lock hold per round for them all:
+# fewer waits for the lock on a shared machine; keep a round under ~10 minutes).
 # Usage: bench/stores_ab.sh [SIZES=0.25xLLC,1xLLC,4xLLC,8xLLC] [ROUNDS=5] [NTIMES=5] [THREADS=2]
+#        bench/stores_ab.sh --table CSV   (the tables again, from the rows of earlier runs)
 # A size runs only when MemAvailable holds its arrays with 2 GiB to spare.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+table() {
+    python3 - "$1" "Copy Scale Add Triad" >&2 <<'PY'
+import csv, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+kernels = sys.argv[2].split()
+old = any(r["variant"] == "old" for r in rows)
+print("| size | kernel | auto | normal | nt | auto / better | same round | auto chose |"
+      + (" old auto | old / better | old chose |" if old else ""))
+print("|---|---|---|---|---|---|---|---|" + ("---|---|---|" if old else ""))
+for size in dict.fromkeys(r["size"] for r in rows):
+    here = [r for r in rows if r["size"] == size]
+    for k in kernels:
+        col = k.lower() + "_mbps"
+        med = {v: statistics.median(float(r[col]) for r in here if r["variant"] == v)
+               for v in ("auto", "normal", "nt") + (("old",) if old else ())}
+        better = max(med["normal"], med["nt"])
+        paired = []
+        for rnd in dict.fromkeys(r["round"] for r in here):
+            run = {r["variant"]: float(r[col]) for r in here if r["round"] == rnd}
+            if {"auto", "normal", "nt"} <= run.keys():
+                paired.append(run["auto"] / max(run["normal"], run["nt"]))
+        def chose(v):
+            c = [r[k.lower() + "_stores"] for r in here if r["variant"] == v]
+            return ", ".join("%s x%d" % (x, c.count(x)) for x in sorted(set(c)))
+        line = "| %s | %s | %.0f | %.0f | %.0f | %.3f | %.3f | %s |" % (
+            size, k, med["auto"], med["normal"], med["nt"], med["auto"] / better,
+            statistics.median(paired), chose("auto"))
+        if old:
+            line += " %.0f | %.3f | %s |" % (med["old"], med["old"] / better, chose("old"))
+        print(line)
+    loads = [float(r["load"]) for r in here]
+    picks = [r["assignment"] for r in here if r["variant"] == "auto"]
+    print("| %s | (load %.2f-%.2f; auto's assignment: %s) |" % (
+        size, min(loads), max(loads),
+        ", ".join("%s x%d" % (x, picks.count(x)) for x in sorted(set(picks)))))
+PY
+}
+if [ "${1:-}" = --table ]; then
+    table "$2"
+    exit 0
+fi
 sizes=${1:-0.25xLLC,1xLLC,4xLLC,8xLLC}
 rounds=${2:-5}
 ntimes=${3:-5}
@@ -25,7 +69,6 @@ lock=/tmp/membench-bench.lock
 csv=$(mktemp)
 trap 'rm -f "$csv"' EXIT
 [ -n "${STORES_AB_JSON:-}" ] && mkdir -p "$STORES_AB_JSON"
-kernels="Copy Scale Add Triad"
 echo "size,round,variant,load,stores,assignment,copy_mbps,scale_mbps,add_mbps,triad_mbps,\
 copy_stores,scale_stores,add_stores,triad_stores,cand_normal_mbps,cand_nt_mbps,\
 cand_mixed_mbps" | tee "$csv"
@@ -64,53 +107,35 @@ variants="auto normal nt"
 [ -n "$old" ] && variants="$variants old"
 export -f one_run
 export membench old ntimes threads
-for size in ${sizes//,/ }; do
-    need=$("$membench" --dry-run -s "$size" --format json |
+fits() {
+    local need avail
+    need=$("$membench" --dry-run -s "$1" --format json |
         python3 -c 'import json,sys; print(json.load(sys.stdin)["runs"][0]["config"]["total_bytes"])')
     avail=$(awk '/MemAvailable/ {printf "%.0f", $2 * 1024}' /proc/meminfo)
     if [ "$need" -gt $((avail - (2 << 30))) ]; then
-        echo "skipping $size: $need bytes of arrays, MemAvailable $avail" >&2
-        continue
+        echo "skipping $1: $need bytes of arrays, MemAvailable $avail" >&2
+        return 1
     fi
-    for round in $(seq 1 "$rounds"); do
-        echo "# $size round $round: $(date -u +%H:%M:%S) $(uptime)" >&2
-        # shellcheck disable=SC2016
-        flock -x "$lock" bash -c 'for v in '"$variants"'; do one_run "$0" "$1" "$v"; done' \
-            "$size" "$round" | tee -a "$csv"
-    done
+}
+run_sizes=""
+for size in ${sizes//,/ }; do
+    fits "$size" && run_sizes="$run_sizes $size"
 done
-python3 - "$csv" "$kernels" >&2 <<'PY'
-import csv, statistics, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-kernels = sys.argv[2].split()
-old = any(r["variant"] == "old" for r in rows)
-print("| size | kernel | auto | normal | nt | auto / better | same round | auto chose |"
-      + (" old auto | old / better | old chose |" if old else ""))
-print("|---|---|---|---|---|---|---|---|" + ("---|---|---|" if old else ""))
-for size in dict.fromkeys(r["size"] for r in rows):
-    here = [r for r in rows if r["size"] == size]
-    for k in kernels:
-        col = k.lower() + "_mbps"
-        med = {v: statistics.median(float(r[col]) for r in here if r["variant"] == v)
-               for v in ("auto", "normal", "nt") + (("old",) if old else ())}
-        better = max(med["normal"], med["nt"])
-        paired = []
-        for rnd in dict.fromkeys(r["round"] for r in here):
-            run = {r["variant"]: float(r[col]) for r in here if r["round"] == rnd}
-            if {"auto", "normal", "nt"} <= run.keys():
-                paired.append(run["auto"] / max(run["normal"], run["nt"]))
-        def chose(v):
-            c = [r[k.lower() + "_stores"] for r in here if r["variant"] == v]
-            return ", ".join("%s x%d" % (x, c.count(x)) for x in sorted(set(c)))
-        line = "| %s | %s | %.0f | %.0f | %.0f | %.3f | %.3f | %s |" % (
-            size, k, med["auto"], med["normal"], med["nt"], med["auto"] / better,
-            statistics.median(paired), chose("auto"))
-        if old:
-            line += " %.0f | %.3f | %s |" % (med["old"], med["old"] / better, chose("old"))
-        print(line)
-    loads = [float(r["load"]) for r in here]
-    picks = [r["assignment"] for r in here if r["variant"] == "auto"]
-    print("| %s | (load %.2f-%.2f; auto's assignment: %s) |" % (
-        size, min(loads), max(loads),
-        ", ".join("%s x%d" % (x, picks.count(x)) for x in sorted(set(picks)))))
-PY
+if [ -n "${STORES_AB_ROUND_MAJOR:-}" ]; then
+    for round in $(seq 1 "$rounds"); do
+        echo "# round $round of$run_sizes: $(date -u +%H:%M:%S) $(uptime)" >&2
+        # shellcheck disable=SC2016
+        flock -x "$lock" bash -c 'r=$0; for s in $1; do for v in '"$variants"'; do
+            one_run "$s" "$r" "$v"; done; done' "$round" "$run_sizes" | tee -a "$csv"
+    done
+else
+    for size in $run_sizes; do
+        for round in $(seq 1 "$rounds"); do
+            echo "# $size round $round: $(date -u +%H:%M:%S) $(uptime)" >&2
+            # shellcheck disable=SC2016
+            flock -x "$lock" bash -c 'for v in '"$variants"'; do one_run "$0" "$1" "$v"; done' \
+                "$size" "$round" | tee -a "$csv"
+        done
+    done
+fi
+table "$csv" >&2
