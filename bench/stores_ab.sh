@@ -1,70 +1,141 @@
 #!/bin/bash
-# --stores auto against forced normal and forced nt, interleaved auto normal nt auto normal nt
-# ... for ROUNDS rounds at each size (smallest first), medians of the best Copy and Triad rates,
-# and the median within a round (auto against the better forced kind of the same round: on a
-# host whose bandwidth changes from run to run, the fair comparison).
-# Prints one CSV row per run on stdout, then (stderr) a markdown table per size:
-#   size,round,variant,stores,copy_mbps,triad_mbps,cal_normal_mbps,cal_nt_mbps,copy_stores,
-#   triad_stores (the kind each of the two kernels ran with)
-# Usage: bench/stores_ab.sh [SIZES=0.25xLLC,0.5xLLC,1xLLC,2xLLC] [ROUNDS=5] [NTIMES=5]
-# Sizes of more than 2 GiB of arrays run only when MemAvailable holds them with 2 GiB to spare.
+# --stores auto against forced normal and forced nt (and, with MEMBENCH_OLD=BINARY, another
+# build's auto, e.g. an older rule), all four STREAM kernels, interleaved auto normal nt [old]
+# auto normal nt [old] ... for ROUNDS rounds at each size (smallest first). Each round runs
+# under `flock -x /tmp/membench-bench.lock` (one hold per round) with the load noted.
+# Prints one CSV row per run on stdout, then (stderr) a markdown table per size and kernel:
+# medians of each variant's best rate, auto / the better forced median, the median within a
+# round (auto against the better forced kind of the same round: on a host whose bandwidth
+# changes from run to run, the fair comparison), and the kinds each auto run chose.
+# CSV: size,round,variant,load,stores,assignment,<kernel>_mbps x4,<kernel>_stores x4,
+#      cand_normal_mbps,cand_nt_mbps,cand_mixed_mbps (auto's whole-repetition candidates)
+# With STORES_AB_JSON=DIR each auto run's JSON report is kept as DIR/<size>-<round>.json.
+# With STORES_AB_ROUND_MAJOR=1 a round runs every size (one lock hold per round for them all:
+# fewer waits for the lock on a shared machine; keep a round under ~10 minutes).
+# Usage: bench/stores_ab.sh [SIZES=0.25xLLC,1xLLC,4xLLC,8xLLC] [ROUNDS=5] [NTIMES=5] [THREADS=2]
+#        bench/stores_ab.sh --table CSV   (the tables again, from the rows of earlier runs)
+# A size runs only when MemAvailable holds its arrays with 2 GiB to spare.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-sizes=${1:-0.25xLLC,0.5xLLC,1xLLC,2xLLC}
+table() {
+    python3 - "$1" "Copy Scale Add Triad" >&2 <<'PY'
+import csv, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+kernels = sys.argv[2].split()
+old = any(r["variant"] == "old" for r in rows)
+print("| size | kernel | auto | normal | nt | auto / better | same round | auto chose |"
+      + (" old auto | old / better | old chose |" if old else ""))
+print("|---|---|---|---|---|---|---|---|" + ("---|---|---|" if old else ""))
+for size in dict.fromkeys(r["size"] for r in rows):
+    here = [r for r in rows if r["size"] == size]
+    for k in kernels:
+        col = k.lower() + "_mbps"
+        med = {v: statistics.median(float(r[col]) for r in here if r["variant"] == v)
+               for v in ("auto", "normal", "nt") + (("old",) if old else ())}
+        better = max(med["normal"], med["nt"])
+        paired = []
+        for rnd in dict.fromkeys(r["round"] for r in here):
+            run = {r["variant"]: float(r[col]) for r in here if r["round"] == rnd}
+            if {"auto", "normal", "nt"} <= run.keys():
+                paired.append(run["auto"] / max(run["normal"], run["nt"]))
+        def chose(v):
+            c = [r[k.lower() + "_stores"] for r in here if r["variant"] == v]
+            return ", ".join("%s x%d" % (x, c.count(x)) for x in sorted(set(c)))
+        line = "| %s | %s | %.0f | %.0f | %.0f | %.3f | %.3f | %s |" % (
+            size, k, med["auto"], med["normal"], med["nt"], med["auto"] / better,
+            statistics.median(paired), chose("auto"))
+        if old:
+            line += " %.0f | %.3f | %s |" % (med["old"], med["old"] / better, chose("old"))
+        print(line)
+    loads = [float(r["load"]) for r in here]
+    picks = [r["assignment"] for r in here if r["variant"] == "auto"]
+    print("| %s | (load %.2f-%.2f; auto's assignment: %s) |" % (
+        size, min(loads), max(loads),
+        ", ".join("%s x%d" % (x, picks.count(x)) for x in sorted(set(picks)))))
+PY
+}
+if [ "${1:-}" = --table ]; then
+    table "$2"
+    exit 0
+fi
+sizes=${1:-0.25xLLC,1xLLC,4xLLC,8xLLC}
 rounds=${2:-5}
 ntimes=${3:-5}
+threads=${4:-2}
 membench=${MEMBENCH:-build/membench}
+old=${MEMBENCH_OLD:-}
+lock=/tmp/membench-bench.lock
 [ -x "$membench" ] || { echo "build membench first (cmake --build build)" >&2; exit 3; }
 csv=$(mktemp)
 trap 'rm -f "$csv"' EXIT
-echo "size,round,variant,stores,copy_mbps,triad_mbps,cal_normal_mbps,cal_nt_mbps,copy_stores,\
-triad_stores" | tee "$csv"
-for size in ${sizes//,/ }; do
-    need=$("$membench" --dry-run -s "$size" --format json |
-        python3 -c 'import json,sys; print(json.load(sys.stdin)["runs"][0]["config"]["total_bytes"])')
-    avail=$(awk '/MemAvailable/ {printf "%.0f", $2 * 1024}' /proc/meminfo)
-    if [ "$need" -gt $((avail - (2 << 30))) ]; then
-        echo "skipping $size: $need bytes of arrays, MemAvailable $avail" >&2
-        continue
+[ -n "${STORES_AB_JSON:-}" ] && mkdir -p "$STORES_AB_JSON"
+echo "size,round,variant,load,stores,assignment,copy_mbps,scale_mbps,add_mbps,triad_mbps,\
+copy_stores,scale_stores,add_stores,triad_stores,cand_normal_mbps,cand_nt_mbps,\
+cand_mixed_mbps" | tee "$csv"
+
+# One run: its CSV row (and its JSON kept, for auto).
+one_run() {
+    local size=$1 round=$2 variant=$3 bin=$membench stores=$3 json
+    [ "$variant" = old ] && { bin=$old; stores=auto; }
+    json=$("$bin" --copy --scale --add --triad -s "$size" -n "$ntimes" -t "$threads" \
+        --stores "$stores" --format json)
+    if [ "$variant" = auto ] && [ -n "${STORES_AB_JSON:-}" ]; then
+        printf '%s\n' "$json" >"$STORES_AB_JSON/$size-$round.json"
     fi
-    echo "# $size: $(uptime)" >&2
-    for round in $(seq 1 "$rounds"); do
-        for variant in auto normal nt; do
-            "$membench" --copy --scale --add --triad -s "$size" -n "$ntimes" --stores "$variant" \
-                --format json | python3 -c '
+    printf '%s\n' "$json" | python3 -c '
 import json, sys
-size, rnd, variant = sys.argv[1:4]
+size, rnd, variant, load = sys.argv[1:5]
 r = json.load(sys.stdin)["runs"][0]
+names = ("Copy", "Scale", "Add", "Triad")
 rate = {x["kernel"]: x["best_rate_mbps"] for x in r["results"]}
 kind = {x["kernel"]: x["stores"] for x in r["results"]}
 by = r["config"]["stores_chosen_by"]
-cal = (by["normal_mbps"], by["nt_mbps"]) if isinstance(by, dict) else ("", "")
-print(",".join(str(v) for v in (size, rnd, variant, r["config"]["stores"], rate["Copy"],
-                                rate["Triad"]) + cal + (kind["Copy"], kind["Triad"])))' \
-                "$size" "$round" "$variant" | tee -a "$csv"
+cand = {}
+if isinstance(by, dict):
+    for c in by.get("candidates", []):
+        cand[c["assignment"]] = c["total_mbps"]
+    if not cand:  # an older build: its per-kernel calibration totals
+        cand = {"normal": by.get("normal_mbps"), "nt": by.get("nt_mbps")}
+row = [size, rnd, variant, load, r["config"]["stores"],
+       by.get("assignment", "") if isinstance(by, dict) else ""]
+row += [rate[k] for k in names] + [kind[k] for k in names]
+row += ["" if cand.get(a) is None else cand[a] for a in ("normal", "nt", "mixed")]
+print(",".join(str(v) for v in row))' "$size" "$round" "$variant" "$(cut -d' ' -f1 /proc/loadavg)"
+}
+
+variants="auto normal nt"
+[ -n "$old" ] && variants="$variants old"
+export -f one_run
+export membench old ntimes threads
+fits() {
+    local need avail
+    need=$("$membench" --dry-run -s "$1" --format json |
+        python3 -c 'import json,sys; print(json.load(sys.stdin)["runs"][0]["config"]["total_bytes"])')
+    avail=$(awk '/MemAvailable/ {printf "%.0f", $2 * 1024}' /proc/meminfo)
+    if [ "$need" -gt $((avail - (2 << 30))) ]; then
+        echo "skipping $1: $need bytes of arrays, MemAvailable $avail" >&2
+        return 1
+    fi
+}
+run_sizes=""
+for size in ${sizes//,/ }; do
+    fits "$size" && run_sizes="$run_sizes $size"
+done
+if [ -n "${STORES_AB_ROUND_MAJOR:-}" ]; then
+    for round in $(seq 1 "$rounds"); do
+        echo "# round $round of$run_sizes: $(date -u +%H:%M:%S) $(uptime)" >&2
+        # shellcheck disable=SC2016
+        flock -x "$lock" bash -c 'r=$0; for s in $1; do for v in '"$variants"'; do
+            one_run "$s" "$r" "$v"; done; done' "$round" "$run_sizes" | tee -a "$csv"
+    done
+else
+    for size in $run_sizes; do
+        for round in $(seq 1 "$rounds"); do
+            echo "# $size round $round: $(date -u +%H:%M:%S) $(uptime)" >&2
+            # shellcheck disable=SC2016
+            flock -x "$lock" bash -c 'for v in '"$variants"'; do one_run "$0" "$1" "$v"; done' \
+                "$size" "$round" | tee -a "$csv"
         done
     done
-done
-python3 - "$csv" >&2 <<'PY'
-import csv, statistics, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-print("| size | kernel | auto | normal | nt | auto / better | same round | auto chose |")
-print("|------|--------|------|--------|----|---------------|------------|------------|")
-for size in dict.fromkeys(r["size"] for r in rows):
-    for k in ("copy", "triad"):
-        med = {v: statistics.median(float(r[k + "_mbps"]) for r in rows
-                                    if r["size"] == size and r["variant"] == v)
-               for v in ("auto", "normal", "nt")}
-        chose = [r[k + "_stores"] for r in rows if r["size"] == size and r["variant"] == "auto"]
-        better = max(med["normal"], med["nt"])
-        paired = []
-        for rnd in dict.fromkeys(r["round"] for r in rows if r["size"] == size):
-            run = {r["variant"]: float(r[k + "_mbps"]) for r in rows
-                   if r["size"] == size and r["round"] == rnd}
-            if len(run) == 3:
-                paired.append(run["auto"] / max(run["normal"], run["nt"]))
-        print("| %s | %s | %.0f | %.0f | %.0f | %.3f | %.3f | %s |" % (
-            size, k.capitalize(), med["auto"], med["normal"], med["nt"], med["auto"] / better,
-            statistics.median(paired),
-            ", ".join("%s x%d" % (c, chose.count(c)) for c in sorted(set(chose)))))
-PY
+fi
+table "$csv" >&2

@@ -300,9 +300,10 @@ const struct option_row option_table[] = {
      AT(pages), COUNT(n_pages), .choice_at = page_choice},
     {"stores", 0, ARG_WORDS, NULL,
      "store instructions: nt = non-temporal (streaming) stores\n"
-     "that skip the write-allocate read; auto = nt when the\n"
-     "arrays keep the STREAM rule, else normal. Runs with nt\n"
-     "are labelled tuned, as STREAM's rules ask",
+     "that skip the write-allocate read; auto = time whole\n"
+     "repetitions with all normal, all nt and each kernel's\n"
+     "faster kind on the first one, run the fastest. Runs with\n"
+     "nt are labelled tuned, as STREAM's rules ask",
      AT(stores), COUNT(n_stores), .choices = stores, .flags = OPTF_PROFILE},
     {"isa", 0, ARG_CUSTOM, "avx512|avx2|sse2",
      "force a kernel variant (default: the widest the CPU has;\n"

@@ -197,6 +197,23 @@ static json_t *stores_chosen_by_json(const struct run_result *r)
     json_object_set_new(o, "normal_mbps", real_or_null(sc->normal_mbps));
     json_object_set_new(o, "nt_mbps", real_or_null(sc->nt_mbps));
     json_object_set_new(o, "rounds", json_integer(sc->rounds));
+    json_object_set_new(o, "assignment", json_string(store_assignment_name(sc->assignment)));
+    json_t *candidates = json_array();
+    for (int i = 0; i < sc->n_candidates; i++) {
+        const struct store_candidate *x = &sc->cand[i];
+        json_t *kinds = json_object();
+        for (int k = 0; k < KERNEL_COUNT; k++)
+            if (sc->kernel_mask & (1u << k))
+                json_object_set_new(kinds, kernel_table[k].name,
+                                    json_string(x->kind[k] == STORES_NT ? "nt" : "normal"));
+        json_array_append_new(
+            candidates,
+            json_pack("{s:s,s:o,s:o,s:o,s:i}", "assignment",
+                      store_assignment_name((enum store_assignment)i), "stores", kinds,
+                      "total_mbps", x->passes ? real_or_null(x->mbps) : json_null(), "best_s",
+                      x->passes ? real_or_null(x->best_s) : json_null(), "repetitions", x->passes));
+    }
+    json_object_set_new(o, "candidates", candidates);
     json_t *per = json_object();
     for (int k = 0; k < KERNEL_COUNT; k++)
         if (sc->kernel_mask & (1u << k))

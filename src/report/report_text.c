@@ -166,6 +166,35 @@ static void kernel_kinds(const struct run_result *r, char *buf, size_t len)
     }
 }
 
+/* "normal for Copy, Scale; non-temporal for Add, Triad": a candidate assignment's kinds. */
+static void candidate_kinds(const struct store_choice *sc, const struct store_candidate *x,
+                            char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (int kind = 0; kind < 2; kind++) {
+        bool first = true;
+        for (int k = 0; k < KERNEL_COUNT; k++) {
+            if (!(sc->kernel_mask & (1u << k)) || (int)x->kind[k] != kind) continue;
+            size_t at = strlen(buf);
+            snprintf(buf + at, len - at, "%s%s%s", first ? (at ? "; " : "") : ", ",
+                     first ? (kind == STORES_NT ? "non-temporal for " : "normal for ") : "",
+                     kernel_table[k].name);
+            first = false;
+        }
+    }
+}
+
+/* " vs 29044.1 normal": a candidate's total rate, or that it was not timed. */
+static void write_candidate_rate(FILE *out, const struct store_choice *sc, int i, bool first)
+{
+    const struct store_candidate *x = &sc->cand[i];
+    const char *name = store_assignment_name((enum store_assignment)i);
+    if (x->passes)
+        fprintf(out, "%s%.1f%s %s", first ? "" : " vs ", x->mbps, first ? " MB/s" : "", name);
+    else
+        fprintf(out, "%s%s not timed", first ? "" : " vs ", name);
+}
+
 static void write_store_choice(FILE *out, const struct run_result *r)
 {
     const struct store_choice *sc = &r->stores_choice;
@@ -181,18 +210,17 @@ static void write_store_choice(FILE *out, const struct run_result *r)
                 strcmp(r->config.stores, "mixed") == 0 ? ": " : "",
                 strcmp(r->config.stores, "mixed") == 0 ? kinds : "");
     if (sc->method != STORES_MEASURED) return;
-    char kernels[80];
-    store_choice_kernels(sc, kernels, sizeof(kernels));
-    if (strcmp(r->config.stores, "mixed") == 0)
-        fprintf(out, "Stores: %s (auto: measured on the first repetition)\n", kinds);
-    else {
-        bool nt = r->config.stores_kind == STORES_NT;
-        fprintf(out,
-                "Stores: %s (auto: measured %s %.1f MB/s %s vs %.1f %s on the first repetition)\n",
-                words, kernels, nt ? sc->nt_mbps : sc->normal_mbps, nt ? "nt" : "normal",
-                nt ? sc->normal_mbps : sc->nt_mbps, nt ? "normal" : "nt");
+    fprintf(out, "Stores: %s (auto: whole repetitions on the first one ran ",
+            strcmp(r->config.stores, "mixed") == 0 ? kinds : words);
+    write_candidate_rate(out, sc, (int)sc->assignment, true);
+    for (int i = 0; i < sc->n_candidates; i++)
+        if (i != (int)sc->assignment) write_candidate_rate(out, sc, i, false);
+    fprintf(out, ")\n");
+    if (sc->n_candidates > ASSIGN_MIXED && sc->assignment != ASSIGN_MIXED) {
+        candidate_kinds(sc, &sc->cand[ASSIGN_MIXED], kinds, sizeof(kinds));
+        fprintf(out, "  mixed: %s\n", kinds);
     }
-    fprintf(out, "  each kernel's faster kind, MB/s normal vs nt:");
+    fprintf(out, "  each kernel in the all-normal vs all-nt repetitions, MB/s:");
     for (int k = 0; k < KERNEL_COUNT; k++)
         if (sc->kernel_mask & (1u << k))
             fprintf(out, " %s %.1f vs %.1f;", kernel_table[k].name,

@@ -108,7 +108,10 @@ struct team {
     kernel_fn fns[KERNEL_COUNT];
     kernel_fn fns_kind[2][KERNEL_COUNT]; /* [enum store_kind]: both variants, for auto */
     struct store_choice *choice;         /* auto: measuring on the first repetition; else NULL */
-    double calibration_s;                /* the calibration's passes beyond the first of each */
+    int candidate;                       /* auto: the assignment the current repetition runs */
+    int calibration_passes;              /* auto: repetitions run for the calibration */
+    double calibration_s;                /* the calibration's repetitions beyond the first */
+    double calibration_pass_max_s;       /* the longest of them */
     struct expected_values expect;
     int team_size;
     unsigned reps_done;
@@ -164,27 +167,13 @@ static void first_touch(const struct team *tm, size_t lo, size_t hi)
         stream_init_arrays(tm->a, tm->b, tm->c, at, hi - at > step ? at + step : hi, tm->cfg->type);
 }
 
-/* --stores auto: the first repetition runs each storing kernel with both kinds in turn. */
-static bool calibrating(const struct team *tm, int k, unsigned rep)
+/* --stores auto: the kernels of the candidate assignment cand run the next repetition. */
+static void use_candidate(struct team *tm, int cand)
 {
-    return rep == 0 && tm->choice && (tm->choice->kernel_mask & (1u << k));
-}
-
-/* Records a pass; true while more are wanted: whole ABBA rounds until the kernel's best passes
- * add up to STORE_CALIBRATION_MIN_S (a pass slowed by another process does not count), at
- * most STORE_CALIBRATION_ROUNDS_MAX rounds. */
-static bool calibration_pass(struct team *tm, int k, int pass, double seconds)
-{
-    enum store_kind kind = store_calibration_order[pass % STORE_CALIBRATION_PASSES];
-    store_choice_record(tm->choice, (enum kernel_id)k, kind, seconds);
-    if (pass > 0) tm->calibration_s += seconds;
-    int rounds = (pass + 1) / STORE_CALIBRATION_PASSES;
-    if ((pass + 1) % STORE_CALIBRATION_PASSES) return true;
-    const struct store_choice *c = tm->choice;
-    double clean = 2.0 * rounds * (c->best_s[STORES_NORMAL][k] + c->best_s[STORES_NT][k]);
-    if (clean < STORE_CALIBRATION_MIN_S && rounds < STORE_CALIBRATION_ROUNDS_MAX) return true;
-    store_choice_rounds(tm->choice, rounds);
-    return false;
+    tm->candidate = cand;
+    for (int k = 0; k < KERNEL_COUNT; k++)
+        if (tm->choice->kernel_mask & (1u << k))
+            tm->fns[k] = tm->fns_kind[tm->choice->cand[cand].kind[k]][k];
 }
 
 static void choose_stores(struct team *tm)
@@ -194,6 +183,34 @@ static void choose_stores(struct team *tm)
         if (tm->choice->kernel_mask & (1u << k))
             tm->fns[k] = tm->fns_kind[tm->choice->chosen[k]][k];
     tm->choice = NULL;
+}
+
+/* With a time limit, the calibration ends early once both uniform assignments have been timed
+ * and another repetition, a measured one and the validation pass would not fit. */
+static bool calibration_out_of_time(const struct team *tm)
+{
+    if (tm->cfg->time_limit_s <= 0.0 || !store_choice_can_stop(tm->choice)) return false;
+    return timer_now() + 3.0 * tm->calibration_pass_max_s > run_deadline(tm->cfg);
+}
+
+/* The first repetition under auto: records the one just run (kernel times in tm->times[k][0])
+ * and sets up the next; false once the choice is made. */
+static bool calibration_pass(struct team *tm)
+{
+    const struct run_config *cfg = tm->cfg;
+    double kernel_s[KERNEL_COUNT] = {0.0}, s = 0.0;
+    for (int k = 0; k < KERNEL_COUNT; k++)
+        if (cfg->kernel_mask & (1u << k)) s += kernel_s[k] = tm->times[(size_t)k * cfg->ntimes];
+    if (tm->calibration_passes++ > 0) tm->calibration_s += s;
+    if (s > tm->calibration_pass_max_s) tm->calibration_pass_max_s = s;
+    store_choice_record(tm->choice, tm->candidate, kernel_s);
+    int next = store_choice_next(tm->choice);
+    if (next >= 0 && !calibration_out_of_time(tm)) {
+        use_candidate(tm, next);
+        return true;
+    }
+    choose_stores(tm);
+    return false;
 }
 
 /* The measured store kinds become the run's: each kernel's, the run's name for them ("mixed"
@@ -224,7 +241,7 @@ static void run_team(struct team *tm, struct run_result *out, int *pus_start, in
     const struct run_config *cfg = tm->cfg;
     double t0 = 0.0, loop_start = timer_now();
     int exponent = 0;
-    bool stop = false, more = false; /* shared: the master decides, every thread reads */
+    bool stop = false, calibrate = false; /* shared: the master decides, every thread reads */
 #pragma omp parallel num_threads(cfg->threads)
     {
         int t = omp_get_thread_num(), nt = omp_get_num_threads();
@@ -243,14 +260,10 @@ static void run_team(struct team *tm, struct run_result *out, int *pus_start, in
         stop = interrupt_signal() != 0;
 #pragma omp barrier
         for (unsigned rep = 0; rep < cfg->ntimes && !stop; rep++) {
-            for (int k = 0; k < KERNEL_COUNT && !stop; k++) {
-                if (!(cfg->kernel_mask & (1u << k))) continue;
-                bool calibrate = calibrating(tm, k, rep);
-                for (int p = 0;; p++) {
-                    kernel_fn fn =
-                        calibrate
-                            ? tm->fns_kind[store_calibration_order[p % STORE_CALIBRATION_PASSES]][k]
-                            : tm->fns[k];
+            /* under auto the first repetition is repeated, once per calibration pass */
+            for (bool more = true; more && !stop;) {
+                for (int k = 0; k < KERNEL_COUNT && !stop; k++) {
+                    if (!(cfg->kernel_mask & (1u << k))) continue;
 #pragma omp barrier
 #pragma omp master
                     {
@@ -258,14 +271,12 @@ static void run_team(struct team *tm, struct run_result *out, int *pus_start, in
                         if (tm->touch_s == 0.0) tm->touch_s = t0 - loop_start;
                     }
 #pragma omp barrier
-                    tm->partial[t] = fn(tm->a, tm->b, tm->c, lo, hi, STREAM_SCALAR);
+                    tm->partial[t] = tm->fns[k](tm->a, tm->b, tm->c, lo, hi, STREAM_SCALAR);
                     tm->finish[t] = timer_now() - t0;
 #pragma omp barrier
 #pragma omp master
                     {
-                        double s = timer_now() - t0;
-                        tm->times[(size_t)k * cfg->ntimes + rep] = s;
-                        more = calibrate && calibration_pass(tm, k, p, s);
+                        tm->times[(size_t)k * cfg->ntimes + rep] = timer_now() - t0;
                         tm->spread[(size_t)k * cfg->ntimes + rep] =
                             finish_spread(tm->finish, tm->team_size);
                         if (kernel_table[k].reduction) check_reduction(tm, k);
@@ -274,20 +285,24 @@ static void run_team(struct team *tm, struct run_result *out, int *pus_start, in
                         stop = interrupt_signal() != 0; /* the run is dropped: no need to finish */
                     }
 #pragma omp barrier
-                    if (stop || !more) break;
                 }
+#pragma omp master
+                {
+                    calibrate = rep == 0 && tm->choice && !stop && calibration_pass(tm);
+                    exponent = expected_rescale_exponent(&tm->expect);
+                    if (exponent) expected_rescale(&tm->expect, exponent);
+                }
+#pragma omp barrier
+                if (exponent) stream_scale_arrays(tm->a, tm->b, tm->c, lo, hi, cfg->type, exponent);
+                more = calibrate;
             }
 #pragma omp barrier
 #pragma omp master
             {
-                if (rep == 0 && tm->choice) choose_stores(tm);
-                exponent = expected_rescale_exponent(&tm->expect);
-                if (exponent) expected_rescale(&tm->expect, exponent);
                 tm->reps_done = rep + 1;
-                stop = out_of_time(tm, loop_start, rep) || interrupt_signal() != 0;
+                stop = stop || out_of_time(tm, loop_start, rep) || interrupt_signal() != 0;
             }
 #pragma omp barrier
-            if (exponent) stream_scale_arrays(tm->a, tm->b, tm->c, lo, hi, cfg->type, exponent);
         }
         pus_end[t] = sched_getcpu();
     }
@@ -492,12 +507,15 @@ int run_stream(const struct run_config *cfg, const struct topology *topo,
     tm.partial = calloc(nt, sizeof(double));
     store_choice_init(&out->stores_choice, cfg->stores_requested, cfg->stores_from_reference,
                       cfg->kernel_mask);
-    if (out->stores_choice.method == STORES_MEASURED) tm.choice = &out->stores_choice;
     for (int s = STORES_NORMAL; s <= STORES_NT; s++)
         for (int k = 0; k < KERNEL_COUNT; k++)
             tm.fns_kind[s][k] = kernel_variant((enum kernel_id)k, cfg, (enum store_kind)s);
     for (int k = 0; k < KERNEL_COUNT; k++)
         tm.fns[k] = tm.fns_kind[cfg->kernel_stores[k]][k];
+    if (out->stores_choice.method == STORES_MEASURED) {
+        tm.choice = &out->stores_choice;
+        use_candidate(&tm, store_choice_next(tm.choice));
+    }
     if (cfg->per_domain != DOMAIN_NONE && out->placement) {
         tm.thread_domain = calloc(nt, sizeof(int));
         tm.domain_best = calloc((size_t)KERNEL_COUNT * nt, sizeof(double));

@@ -1,7 +1,8 @@
-"""--stores auto decides by measurement on the first repetition (config.stores_chosen_by), and
-each kernel reports how far apart its threads finished (results[].finish_spread_s).
-MEMBENCH_TEST_SLOW_STORES=KIND makes that store kind's kernels 4x slower, so the choice has a
-clear answer on any machine."""
+"""--stores auto decides by measurement on the first repetition (config.stores_chosen_by): whole
+repetitions of each candidate assignment (all normal, all nt, each kernel's own faster kind),
+the fastest in total runs. Each kernel reports how far apart its threads finished
+(results[].finish_spread_s). MEMBENCH_TEST_SLOW_STORES=KIND makes that store kind's kernels 4x
+slower (KERNEL:KIND,... only those kernels'), so the choice has a clear answer on any machine."""
 
 import json
 
@@ -29,9 +30,30 @@ class StoreChoice(mt.MembenchTestCase):
         self.assertEqual(by["kernels"], ["Copy", "Scale", "Add", "Triad"])
         self.assertGreater(by["normal_mbps"], 2.0 * by["nt_mbps"])
         self.assertGreaterEqual(by["rounds"], 1)
+        self.assertEqual(by["assignment"], "normal")
         n = c["array_elements"]
         for r in run["results"]:  # write-allocate: one more transfer per element
             self.assertEqual(r["bytes_estimated_traffic"], (WORDS[r["kernel"]] + 1) * n * 8)
+
+    def test_each_candidate_has_its_total(self):
+        """Every kernel agrees (nt is slower for all): two candidates, each timed over whole
+        repetitions, and the faster in total chosen."""
+        by = self.measured("nt")["config"]["stores_chosen_by"]
+        cands = {x["assignment"]: x for x in by["candidates"]}
+        self.assertEqual(sorted(cands), ["normal", "nt"])
+        self.assertEqual(cands["normal"]["stores"], {k: "normal" for k in by["kernels"]})
+        self.assertEqual(cands["nt"]["stores"], {k: "nt" for k in by["kernels"]})
+        for x in cands.values():
+            self.assertGreaterEqual(x["repetitions"], by["rounds"])
+            self.assertGreater(x["best_s"], 0.0)
+        self.assertEqual((cands["normal"]["total_mbps"], cands["nt"]["total_mbps"]),
+                         (by["normal_mbps"], by["nt_mbps"]))
+        self.assertGreater(cands["normal"]["total_mbps"], 2.0 * cands["nt"]["total_mbps"])
+        # the total is the run's bytes over the summed best times of its kernels
+        n = self.measured("nt")["config"]["array_elements"]
+        doc = self.measured("nt", ["--copy"])["config"]["stores_chosen_by"]
+        for x in doc["candidates"]:
+            self.assertAlmostEqual(x["total_mbps"], 1e-6 * 16 * n / x["best_s"], delta=1e-3)
 
     def test_auto_picks_nt_when_normal_is_slower(self):
         run = self.measured("normal")
@@ -40,14 +62,16 @@ class StoreChoice(mt.MembenchTestCase):
         self.assertTrue(c["tuned"])
         by = c["stores_chosen_by"]
         self.assertGreater(by["nt_mbps"], 2.0 * by["normal_mbps"])
+        self.assertEqual(by["assignment"], "nt")
         n = c["array_elements"]
         for r in run["results"]:
             self.assertEqual(r["bytes_estimated_traffic"], WORDS[r["kernel"]] * n * 8)
 
     def test_text_names_the_choice_and_both_rates(self):
         _, out, _ = mt.run(SMALL, env_extra={"MEMBENCH_TEST_SLOW_STORES": "normal"})
-        self.assertRegex(out, r"Stores: non-temporal \(auto: measured Copy\+Scale\+Add\+Triad "
-                              r"[0-9.]+ MB/s nt vs [0-9.]+ normal on the first repetition\)")
+        self.assertRegex(out, r"Stores: non-temporal \(auto: whole repetitions on the first one ran "
+                              r"[0-9.]+ MB/s nt vs [0-9.]+ normal\)\n  each kernel in the "
+                              r"all-normal vs all-nt repetitions, MB/s: Copy [0-9.]+ vs [0-9.]+;")
         self.assertIn("Kernels: ", out)
         self.assertIn("non-temporal stores -- a TUNED run", out)
 
@@ -65,6 +89,17 @@ class StoreChoice(mt.MembenchTestCase):
         self.assertEqual(by["kernels"], ["Copy", "Nstream"])
         self.assertEqual(run["config"]["stores"], "normal")
 
+    def test_a_kernel_that_does_not_store_runs_in_every_repetition(self):
+        # Dot's time counts in each candidate's total: the repetitions are the run's, whole.
+        run = self.measured("nt", ["--dot", "--copy"])
+        by = run["config"]["stores_chosen_by"]
+        self.assertEqual(by["kernels"], ["Copy"])
+        self.assertEqual([x["stores"] for x in by["candidates"]],
+                         [{"Copy": "normal"}, {"Copy": "nt"}])
+        n = run["config"]["array_elements"]
+        for x in by["candidates"]:  # Copy and Dot both move 2 words per element
+            self.assertAlmostEqual(x["total_mbps"], 1e-6 * 32 * n / x["best_s"], delta=1e-3)
+
     def test_no_storing_kernel_measures_nothing(self):
         run = self.run_json(SMALL + ["--dot", "--read"])["runs"][0]
         by = run["config"]["stores_chosen_by"]
@@ -78,6 +113,7 @@ class StoreChoice(mt.MembenchTestCase):
         self.assertEqual(c["stores"], "auto")
         self.assertEqual(c["stores_chosen_by"]["method"], "not measured")
         self.assertNotIn("normal_mbps", c["stores_chosen_by"])
+        self.assertNotIn("candidates", c["stores_chosen_by"])
         _, out, _ = mt.run(SMALL + ["--dry-run"])
         self.assertIn("stores chosen by measurement when run (auto)", out)
 
@@ -97,17 +133,25 @@ class ReferenceStores(mt.ReferenceFileCase):
         self.assertTrue(checks["stores"], checks)
 
     def test_each_kernel_runs_its_own_faster_kind(self):
-        """Copy may prefer normal stores where Triad prefers nt: each kernel runs its winner,
-        its traffic follows its kind, and the run says "mixed"."""
+        """Copy may prefer normal stores where Triad prefers nt: the mix of each kernel's own
+        faster kind is a third candidate, here the fastest in total; each kernel runs its
+        winner, its traffic follows its kind, and the run says "mixed"."""
         doc = self.run_json(SMALL, env_extra={
             "MEMBENCH_TEST_SLOW_STORES": "Copy:nt,Scale:nt,Add:normal,Triad:normal"})
         run = doc["runs"][0]
         self.assertTrue(run["validation"]["passed"], run["validation"])
         c = run["config"]
         self.assertEqual((c["stores"], c["tuned"]), ("mixed", True))
-        per = c["stores_chosen_by"]["per_kernel"]
+        by = c["stores_chosen_by"]
+        per = by["per_kernel"]
         n = c["array_elements"]
         want = {"Copy": "normal", "Scale": "normal", "Add": "nt", "Triad": "nt"}
+        self.assertEqual(by["assignment"], "mixed")
+        cands = {x["assignment"]: x for x in by["candidates"]}
+        self.assertEqual(sorted(cands), ["mixed", "normal", "nt"])
+        self.assertEqual(cands["mixed"]["stores"], want)
+        for other in ("normal", "nt"):  # each uniform run has two slowed kernels, the mix none
+            self.assertGreater(cands["mixed"]["total_mbps"], 1.5 * cands[other]["total_mbps"])
         for r in run["results"]:
             kernel = r["kernel"]
             self.assertEqual((r["stores"], per[kernel]["stores"]), (want[kernel],) * 2)
@@ -118,8 +162,9 @@ class ReferenceStores(mt.ReferenceFileCase):
             self.assertEqual(r["bytes_estimated_traffic"], (WORDS[kernel] + extra) * n * 8)
         _, out, _ = mt.run(SMALL, env_extra={
             "MEMBENCH_TEST_SLOW_STORES": "Copy:nt,Scale:nt,Add:nt,Triad:normal"})
-        self.assertIn("Stores: normal for Copy, Scale, Add; non-temporal for Triad (auto: "
-                      "measured on the first repetition)", out)
+        self.assertRegex(out, r"Stores: normal for Copy, Scale, Add; non-temporal for Triad \(auto: "
+                              r"whole repetitions on the first one ran [0-9.]+ MB/s mixed vs "
+                              r"[0-9.]+ normal vs [0-9.]+ nt\)")
         self.assertIn("Kernels: ", out)
 
     def test_a_mixed_reference_is_rerun_kernel_by_kernel(self):
