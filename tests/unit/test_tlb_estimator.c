@@ -19,81 +19,14 @@
 #include "src/tlb/run_tlb.h"
 #include "src/tlb/tlb_knees.h"
 #include "src/tlb/tlb_levels.h"
+#include "tests/unit/tlb_recorded.h"
 
-#define MAXP 512
-
-struct recorded {
-    double x[MAXP], y[MAXP]; /* 4 KB sweep */
-    size_t n;
-    double cx[MAXP], cy[MAXP]; /* control (lines) */
-    size_t cn;
-    double hx[MAXP], hy[MAXP]; /* 2 MB sweep */
-    size_t hn;
-};
-
-/* membench --tlb --format csv: "sweep,thread,pu,page_size_bytes,pages,ns_per_access,..." */
-static void load_csv(const char *name, struct recorded *r)
-{
-    char path[512], line[512];
-    snprintf(path, sizeof(path), "%s/fixtures/machines/%s", TESTS_DIR, name);
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    memset(r, 0, sizeof(*r));
-    while (fgets(line, sizeof(line), f)) {
-        char sweep[16];
-        int thread, pu;
-        double page, x, y;
-        if (sscanf(line, "%15[^,],%d,%d,%lf,%lf,%lf", sweep, &thread, &pu, &page, &x, &y) != 6 ||
-            thread != 0)
-            continue;
-        if (strcmp(sweep, "4k") == 0 && r->n < MAXP) {
-            r->x[r->n] = x;
-            r->y[r->n++] = y;
-        } else if (strcmp(sweep, "control") == 0 && r->cn < MAXP) {
-            r->cx[r->cn] = x;
-            r->cy[r->cn++] = y;
-        } else if (strcmp(sweep, "2m") == 0 && r->hn < MAXP) {
-            r->hx[r->hn] = x;
-            r->hy[r->hn++] = y;
-        }
-    }
-    fclose(f);
-}
-
-static size_t json_points(json_t *list, const char *xkey, double *x, double *y)
-{
-    size_t n = 0, i;
-    json_t *p;
-    json_array_foreach(list, i, p)
-    {
-        if (n == MAXP) break;
-        x[n] = json_number_value(json_object_get(p, xkey));
-        y[n++] = json_number_value(json_object_get(p, "ns_per_access"));
-    }
-    return n;
-}
-
-static void load_json(const char *name, struct recorded *r)
+/* A recorded run, tests/fixtures/machines/NAME (.csv or .json). */
+static void load(const char *name, struct recorded *r)
 {
     char path[512];
-    snprintf(path, sizeof(path), "%s/fixtures/%s", TESTS_DIR, name);
-    json_error_t err;
-    json_t *doc = json_load_file(path, 0, &err);
-    assert_non_null(doc);
-    json_t *tlb = json_object_get(doc, "tlb");
-    memset(r, 0, sizeof(*r));
-    r->n = json_points(json_object_get(tlb, "points"), "pages", r->x, r->y);
-    r->cn = json_points(json_object_get(tlb, "control_points"), "lines", r->cx, r->cy);
-    json_t *huge = json_object_get(json_object_get(tlb, "huge"), "sweep");
-    if (huge) r->hn = json_points(json_object_get(huge, "points"), "pages", r->hx, r->hy);
-    json_decref(doc);
-}
-
-static const struct knee_level *level(const struct knee_analysis *a, const char *name)
-{
-    for (size_t i = 0; i < a->n_levels; i++)
-        if (strcmp(a->levels[i].name, name) == 0) return &a->levels[i];
-    return NULL;
+    snprintf(path, sizeof(path), "%s/fixtures/machines/%s", TESTS_DIR, name);
+    recorded_load(path, r);
 }
 
 static void analyse(const struct recorded *r, struct knee_analysis *a)
@@ -103,52 +36,20 @@ static void analyse(const struct recorded *r, struct knee_analysis *a)
     assert_int_equal(knees_analyse(r->x, r->y, r->n, r->cx, r->cy, r->cn, &p, a), 0);
 }
 
-/* Fills a sweep from points, for tlb_finish_sweep. */
-static void to_curve(struct tlb_curve *c, const double *x, const double *y, size_t n)
-{
-    c->n = n;
-    c->pts = calloc(n, sizeof(*c->pts));
-    assert_non_null(c->pts);
-    for (size_t i = 0; i < n; i++)
-        c->pts[i] = (struct tlb_point){.pages = x[i], .ns_per_access = y[i], .samples = 5};
-}
-
 /* Both sweeps through tlb_finish_sweep, as run_tlb and the 2 MB phase call it (no CPUID). */
 static void finish_both(const struct recorded *r, struct tlb_result *out,
                         struct tlb_thread_result *t0, const struct cpuid_tlb_info *cpuid)
 {
     static struct tlb_plan plan;
-    memset(&plan, 0, sizeof(plan));
-    plan.opts.stagger = true;
-    plan.opts.mode = TLB_MODE_CHASE;
-    plan.opts.order = TLB_ORDER_RANDOM;
-    memset(out, 0, sizeof(*out));
-    memset(t0, 0, sizeof(*t0));
-    if (cpuid) out->cpuid = *cpuid;
-    out->n_threads = 1;
-    out->per_thread = t0;
-    struct tlb_sweep *s = &t0->small;
-    s->page_bytes = 4096;
-    to_curve(&s->main, r->x, r->y, r->n);
-    to_curve(&s->control, r->cx, r->cy, r->cn);
     struct knee_params p;
-    tlb_knee_params(&plan, &p);
-    tlb_finish_sweep(s, &s->control, &plan, out, TLB_PAGE_4K, &p);
-    assert_true(s->analysed);
+    struct tlb_sweep *s = recorded_finish_4k(r, cpuid, out, t0, &plan, &p);
     const struct knee_level *l1 = &s->analysis.levels[0];
     p.control_tlb_entries = l1->entries_low;
     p.control_tlb_high = l1->entries_high;
     p.control_tlb_penalty_ns = l1->miss_penalty_ns;
     out->huge.page_bytes = 2u << 20;
-    to_curve(&out->huge.main, r->hx, r->hy, r->hn);
+    recorded_curve(&out->huge.main, r->hx, r->hy, r->hn);
     tlb_finish_sweep(&out->huge, &s->control, &plan, out, TLB_PAGE_2M, &p);
-}
-
-static void free_both(struct tlb_result *out)
-{
-    free(out->per_thread[0].small.main.pts);
-    free(out->per_thread[0].small.control.pts);
-    free(out->huge.main.pts);
 }
 
 /* Intel guest, intel-xeon-m207/tlb-sweep.csv: L1 DTLB 96 (a sharp knee: 96 -> 128 pages), L2 TLB
@@ -158,11 +59,11 @@ static void intel_vm_levels(void **state)
 {
     (void)state;
     struct recorded r;
-    load_csv("intel-xeon-m207/tlb-sweep.csv", &r);
+    load("intel-xeon-m207/tlb-sweep.csv", &r);
     assert_true(r.n > 40 && r.cn > 40);
     struct knee_analysis a;
     analyse(&r, &a);
-    const struct knee_level *l1 = level(&a, "L1 DTLB"), *l2 = level(&a, "L2 TLB");
+    const struct knee_level *l1 = recorded_level(&a, "L1 DTLB"), *l2 = recorded_level(&a, "L2 TLB");
     assert_non_null(l1);
     assert_non_null(l2);
     print_message("L1 %.0f (%s), L2 %.0f (%.0f-%.0f, %s)\n", l1->entries,
@@ -183,7 +84,7 @@ static void intel_vm_refines_past_the_bracket(void **state)
 {
     (void)state;
     struct recorded full, r;
-    load_csv("intel-xeon-m207/tlb-sweep.csv", &full);
+    load("intel-xeon-m207/tlb-sweep.csv", &full);
     static const double grid[] = {1,    2,    3,    4,    6,    8,    12,    16,    24,    32,
                                   48,   64,   96,   128,  192,  256,  384,   512,   768,   1024,
                                   1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384, 24576, 32768};
@@ -219,7 +120,7 @@ static void intel_vm_2m_set_conflict(void **state)
 {
     (void)state;
     struct recorded r;
-    load_csv("intel-xeon-m207/tlb-sweep.csv", &r);
+    load("intel-xeon-m207/tlb-sweep.csv", &r);
     assert_true(r.hn > 20);
     struct tlb_result out;
     struct tlb_thread_result t0;
@@ -233,7 +134,7 @@ static void intel_vm_2m_set_conflict(void **state)
     /* the 4 KB levels are untouched */
     assert_string_equal(t0.small.analysis.levels[0].name, "L1 DTLB");
     assert_true(t0.small.analysis.levels[0].entries == 96);
-    free_both(&out);
+    recorded_release(&out);
 }
 
 /* What the text and JSON say of those levels. */
@@ -241,19 +142,11 @@ static void intel_vm_report(void **state)
 {
     (void)state;
     struct recorded r;
-    load_csv("intel-xeon-m207/tlb-sweep.csv", &r);
+    load("intel-xeon-m207/tlb-sweep.csv", &r);
     struct tlb_result out;
     struct tlb_thread_result t0;
     finish_both(&r, &out, &t0, NULL);
-    out.measured = true;
-    out.huge_measured = true;
-    out.huge_extends_reach = -1;
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    assert_non_null(f);
-    report_tlb_text(f, &out);
-    fclose(f);
+    char *text = recorded_report_text(&out);
     assert_non_null(strstr(text, "L1 DTLB: 96 entries (sharp knee), "));
     /* no point between 2048 and 3072: the half-way point (2098) could lie anywhere up to 3072 */
     assert_non_null(strstr(text, "L2 TLB: 1664-3072 entries (the curves do not decide: misses "
@@ -277,7 +170,7 @@ static void intel_vm_report(void **state)
     assert_int_equal(json_integer_value(json_object_get(c, "set_conflict_ways")), 6);
     assert_true(json_is_null(json_object_get(c, "entries")));
     json_decref(doc);
-    free_both(&out);
+    recorded_release(&out);
 }
 
 /* A 2 MB knee at 64 pages is no set conflict: that many pages exceed any TLB's ways. */
@@ -285,7 +178,7 @@ static void big_2m_knee_is_a_level(void **state)
 {
     (void)state;
     struct recorded r;
-    load_csv("intel-xeon-m207/tlb-sweep.csv", &r);
+    load("intel-xeon-m207/tlb-sweep.csv", &r);
     for (size_t i = 0; i < r.hn; i++)
         r.hy[i] = r.hx[i] <= 64 ? 1.7 : r.hx[i] <= 1024 ? 4.1 : 40.0;
     struct tlb_result out;
@@ -295,7 +188,7 @@ static void big_2m_knee_is_a_level(void **state)
     assert_string_equal(l1->name, "L1 DTLB");
     assert_int_equal(l1->set_conflict_ways, 0);
     assert_true(l1->entries == 64);
-    free_both(&out);
+    recorded_release(&out);
 }
 
 /* AMD Zen 5 guest (family 0x1a model 2), `membench --tlb --format json` at load 6.5-9
@@ -309,12 +202,13 @@ static void zen_levels(void **state)
     (void)state;
     for (int f = 1; f <= 5; f++) {
         char name[64];
-        snprintf(name, sizeof(name), "machines/zen5-guest/tlb-zen-%d.json", f);
+        snprintf(name, sizeof(name), "zen5-guest/tlb-zen-%d.json", f);
         struct recorded r;
-        load_json(name, &r);
+        load(name, &r);
         struct knee_analysis a;
         analyse(&r, &a);
-        const struct knee_level *l1 = level(&a, "L1 DTLB"), *l2 = level(&a, "L2 TLB");
+        const struct knee_level *l1 = recorded_level(&a, "L1 DTLB"),
+                                *l2 = recorded_level(&a, "L2 TLB");
         assert_non_null(l1);
         assert_non_null(l2);
         print_message("%s: L1 %.0f (%s), L2 %.0f (%.0f-%.0f, %s)\n", name, l1->entries,

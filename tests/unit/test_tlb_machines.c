@@ -23,18 +23,9 @@
 #include "src/tlb/run_tlb.h"
 #include "src/tlb/tlb_knees.h"
 #include "src/tlb/tlb_levels.h"
+#include "tests/unit/tlb_recorded.h"
 
-#define MAXP 512
 #define RUNS_MAX 10
-
-struct run {
-    double x[MAXP], y[MAXP], cx[MAXP], cy[MAXP], hx[MAXP], hy[MAXP];
-    size_t n, cn, hn;
-    double rx[MAXP], ry[MAXP], rc[MAXP];
-    size_t rn;
-    unsigned slots;
-    double fit_low[2], fit_high[2];
-};
 
 struct machine {
     const char *dir;
@@ -57,120 +48,23 @@ static const struct machine machines[] = {
       "tlb-zen-reuse-4.json", "tlb-zen-reuse-5.json"}},
 };
 
-static size_t json_points(json_t *list, const char *xkey, double *x, double *y)
-{
-    size_t n = 0, i;
-    json_t *p;
-    json_array_foreach(list, i, p)
-    {
-        if (n == MAXP) break;
-        x[n] = json_number_value(json_object_get(p, xkey));
-        y[n++] = json_number_value(json_object_get(p, "ns_per_access"));
-    }
-    return n;
-}
-
-static void load_json(const char *path, struct run *r)
-{
-    json_error_t err;
-    json_t *doc = json_load_file(path, 0, &err);
-    assert_non_null(doc);
-    json_t *tlb = json_object_get(doc, "tlb"), *p;
-    r->n = json_points(json_object_get(tlb, "points"), "pages", r->x, r->y);
-    r->cn = json_points(json_object_get(tlb, "control_points"), "lines", r->cx, r->cy);
-    json_t *huge = json_object_get(json_object_get(tlb, "huge"), "sweep");
-    if (huge) r->hn = json_points(json_object_get(huge, "points"), "pages", r->hx, r->hy);
-    json_t *reuse = json_object_get(tlb, "reuse");
-    size_t i;
-    json_array_foreach(json_object_get(reuse, "points"), i, p)
-    {
-        if (r->rn == MAXP) break;
-        r->rx[r->rn] = json_number_value(json_object_get(p, "pages"));
-        r->ry[r->rn] = json_number_value(json_object_get(p, "ns_per_access"));
-        r->rc[r->rn++] = json_number_value(json_object_get(p, "control_ns"));
-    }
-    r->slots = (unsigned)json_integer_value(json_object_get(reuse, "slots"));
-    json_array_foreach(json_object_get(reuse, "fits"), i, p)
-    {
-        json_int_t level = json_integer_value(json_object_get(p, "level"));
-        if (level < 1 || level > 2) continue;
-        r->fit_low[level - 1] = json_number_value(json_object_get(p, "pages_low"));
-        r->fit_high[level - 1] = json_number_value(json_object_get(p, "pages_high"));
-    }
-    json_decref(doc);
-}
-
-/* membench --tlb --format csv: "sweep,thread,pu,page_size_bytes,pages,ns_per_access,..." */
-static void load_csv(const char *path, struct run *r)
-{
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    char line[512];
-    while (fgets(line, sizeof(line), f)) {
-        char sweep[16];
-        int thread, pu;
-        double page, x, y;
-        if (sscanf(line, "%15[^,],%d,%d,%lf,%lf,%lf", sweep, &thread, &pu, &page, &x, &y) != 6 ||
-            thread != 0)
-            continue;
-        double *xs = NULL, *ys = NULL;
-        size_t *n = NULL;
-        if (strcmp(sweep, "4k") == 0) xs = r->x, ys = r->y, n = &r->n;
-        if (strcmp(sweep, "control") == 0) xs = r->cx, ys = r->cy, n = &r->cn;
-        if (strcmp(sweep, "2m") == 0) xs = r->hx, ys = r->hy, n = &r->hn;
-        if (n && *n < MAXP) {
-            xs[*n] = x;
-            ys[(*n)++] = y;
-        }
-    }
-    fclose(f);
-}
-
-static void load(const struct machine *m, const char *file, struct run *r)
+static void load(const struct machine *m, const char *file, struct recorded *r)
 {
     char path[512];
     snprintf(path, sizeof(path), "%s/fixtures/machines/%s/%s", TESTS_DIR, m->dir, file);
-    memset(r, 0, sizeof(*r));
-    size_t len = strlen(file);
-    if (len > 4 && strcmp(file + len - 4, ".csv") == 0)
-        load_csv(path, r);
-    else
-        load_json(path, r);
+    recorded_load(path, r);
     assert_true(r->n > 30 && r->cn > 30);
 }
 
-static void to_curve(struct tlb_curve *c, const double *x, const double *y, size_t n)
-{
-    c->n = n;
-    c->pts = calloc(n ? n : 1, sizeof(*c->pts));
-    assert_non_null(c->pts);
-    for (size_t i = 0; i < n; i++)
-        c->pts[i] = (struct tlb_point){.pages = x[i], .ns_per_access = y[i], .samples = 5};
-}
-
 /* What membench makes of one recorded run (CPUID left out: each machine's README documents). */
-static void replay(const struct run *r, struct tlb_result *out, struct tlb_thread_result *t0)
+static void replay(const struct recorded *r, struct tlb_result *out, struct tlb_thread_result *t0)
 {
     static struct tlb_plan plan;
-    memset(&plan, 0, sizeof(plan));
-    plan.opts.stagger = true;
-    plan.opts.mode = TLB_MODE_CHASE;
-    plan.opts.order = TLB_ORDER_RANDOM;
-    memset(out, 0, sizeof(*out));
-    memset(t0, 0, sizeof(*t0));
-    out->n_threads = 1;
-    out->per_thread = t0;
-    struct tlb_sweep *s = &t0->small;
-    s->page_bytes = 4096;
-    to_curve(&s->main, r->x, r->y, r->n);
-    to_curve(&s->control, r->cx, r->cy, r->cn);
     struct knee_params p;
-    tlb_knee_params(&plan, &p);
-    tlb_finish_sweep(s, &s->control, &plan, out, TLB_PAGE_4K, &p);
-    assert_true(s->analysed);
+    struct tlb_sweep *s = recorded_finish_4k(r, NULL, out, t0, &plan, &p);
     if (r->rn) {
-        to_curve(&s->reuse, r->rx, r->ry, r->rn);
-        to_curve(&s->reuse_control, r->rx, r->rc, r->rn);
+        recorded_curve(&s->reuse, r->rx, r->ry, r->rn);
+        recorded_curve(&s->reuse_control, r->rx, r->rc, r->rn);
         s->reuse_slots = r->slots;
         for (int i = 0; i < 2; i++)
             s->reuse_levels[i] = (struct tlb_reuse_level){.planned = r->fit_high[i] > 0,
@@ -185,26 +79,9 @@ static void replay(const struct run *r, struct tlb_result *out, struct tlb_threa
     p.walk_step_ns = 3.0 * l1->miss_penalty_ns;
     if (r->hn >= 3) {
         out->huge.page_bytes = 2u << 20;
-        to_curve(&out->huge.main, r->hx, r->hy, r->hn);
+        recorded_curve(&out->huge.main, r->hx, r->hy, r->hn);
         tlb_finish_sweep(&out->huge, &s->control, &plan, out, TLB_PAGE_2M, &p);
     }
-}
-
-static void release(struct tlb_result *out)
-{
-    struct tlb_sweep *s = &out->per_thread[0].small;
-    free(s->main.pts);
-    free(s->control.pts);
-    free(s->reuse.pts);
-    free(s->reuse_control.pts);
-    free(out->huge.main.pts);
-}
-
-static const struct knee_level *find(const struct knee_analysis *a, const char *name)
-{
-    for (size_t i = 0; i < a->n_levels; i++)
-        if (strcmp(a->levels[i].name, name) == 0) return &a->levels[i];
-    return NULL;
 }
 
 static int compare(const void *a, const void *b)
@@ -216,7 +93,7 @@ static int compare(const void *a, const void *b)
 static void every_machine(void **state)
 {
     (void)state;
-    static struct run r;
+    static struct recorded r;
     for (size_t m = 0; m < sizeof(machines) / sizeof(machines[0]); m++) {
         const struct machine *mc = &machines[m];
         double decided[RUNS_MAX];
@@ -227,7 +104,8 @@ static void every_machine(void **state)
             struct tlb_thread_result t0;
             replay(&r, &out, &t0);
             const struct knee_analysis *a = &t0.small.analysis;
-            const struct knee_level *l1 = find(a, "L1 DTLB"), *l2 = find(a, "L2 TLB");
+            const struct knee_level *l1 = recorded_level(a, "L1 DTLB"),
+                                    *l2 = recorded_level(a, "L2 TLB");
             assert_non_null(l1);
             assert_non_null(l2);
             const struct tlb_reuse_level *fit = &t0.small.reuse_levels[1];
@@ -261,7 +139,7 @@ static void every_machine(void **state)
             for (size_t k = 0; k < h->n_tlb_knees; k++)
                 assert_true(h->tlb_knees[k].first_high < r.hx[r.hn - 1] ||
                             h->tlb_knees[k].kind != KNEE_TLB);
-            release(&out);
+            recorded_release(&out);
         }
         if (n_decided > 1) {
             qsort(decided, n_decided, sizeof(double), compare);
@@ -279,7 +157,7 @@ static void zen4_2m_walk_plateau(void **state)
 {
     (void)state;
     static const struct machine zen4 = {"zen4-guest", 72, 3072, {NULL}};
-    static struct run r;
+    static struct recorded r;
     for (int run = 1; run <= 3; run++) {
         char file[32];
         snprintf(file, sizeof(file), "tlb-%d.json", run);
@@ -293,8 +171,8 @@ static void zen4_2m_walk_plateau(void **state)
         assert_string_equal(h->levels[0].name, "L1 DTLB");
         assert_true(h->levels[0].entries == 72);
         assert_string_equal(h->levels[1].name, "page walk");
-        assert_null(find(h, "L2 TLB"));
-        release(&out);
+        assert_null(recorded_level(h, "L2 TLB"));
+        recorded_release(&out);
     }
 }
 
@@ -304,7 +182,7 @@ static void zen4_report_gives_the_range(void **state)
 {
     (void)state;
     static const struct machine zen4 = {"zen4-guest", 72, 3072, {NULL}};
-    static struct run r;
+    static struct recorded r;
     load(&zen4, "tlb-2.json", &r);
     struct tlb_result out;
     struct tlb_thread_result t0;
@@ -316,15 +194,7 @@ static void zen4_report_gives_the_range(void **state)
     snprintf(info.source, sizeof(info.source), "CPUID 0x80000005/6/19");
     out.cpuid = info;
     tlb_levels_document(&t0.small, &out.cpuid, TLB_PAGE_4K);
-    out.measured = true;
-    out.huge_measured = true;
-    out.huge_extends_reach = -1;
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    assert_non_null(f);
-    report_tlb_text(f, &out);
-    fclose(f);
+    char *text = recorded_report_text(&out);
     assert_non_null(strstr(text, "L1 DTLB: 72 entries (sharp knee"));
     assert_non_null(strstr(text, "measured 72 / documented 72 (agrees)"));
     assert_non_null(strstr(text, "L2 TLB: 2304-4096 entries (the curves do not decide: misses "
@@ -339,7 +209,7 @@ static void zen4_report_gives_the_range(void **state)
     assert_int_equal(json_integer_value(json_object_get(l2, "size_range_low")), 2304);
     assert_int_equal(json_integer_value(json_object_get(l2, "size_range_high")), 4096);
     json_decref(doc);
-    release(&out);
+    recorded_release(&out);
 }
 
 int main(void)
