@@ -26,6 +26,7 @@
 
 #define CHUNK_DOUBLES 512 /* 4 KiB read + 4 KiB written per chunk */
 #define SETTLE_S 0.02
+#define SETTLE_MAX_S 1.0
 #define STEP_STOP (-2)
 #define STEP_WAIT (-1)
 
@@ -100,8 +101,12 @@ static void chase_steps(struct load_team *t, struct latency_chain *c, struct lat
     if (atomic_load(&t->failed)) return;
     for (size_t s = 0; s < N_DELAYS && !interrupt_signal(); s++) {
         atomic_store(&t->step, (int)s);
+        uint64_t before = load_bytes(t);
         double t0 = timer_now();
-        while (timer_now() - t0 < SETTLE_S)
+        /* settled once the load has moved data at this step's pace (or, with every CPU busy
+         * elsewhere, after SETTLE_MAX_S: the step then says that it was not loaded) */
+        while (timer_now() - t0 < SETTLE_S ||
+               (load_bytes(t) == before && timer_now() - t0 < SETTLE_MAX_S))
             latency_chain_rep(c);
         double ns[LATENCY_LOADED_REPS], mbps[LATENCY_LOADED_REPS];
         for (int r = 0; r < LATENCY_LOADED_REPS; r++) {
@@ -168,6 +173,14 @@ static int loaded_curve(const struct latency_plan *plan, const struct topology *
         return EXIT_RESOURCE;
     }
     out->loaded_measured = out->n_steps == N_DELAYS;
+    size_t unloaded = 0;
+    for (size_t s = 0; s < out->n_steps; s++)
+        unloaded += !(out->steps[s].bandwidth_mbps > 0.0);
+    if (unloaded)
+        WARNINGS_ADD(out,
+                     "the load threads moved no data during %zu of the %zu loaded steps: their "
+                     "CPUs were busy with other work, so those steps measured an unloaded chase",
+                     unloaded, out->n_steps);
     if (!out->loaded_measured)
         snprintf(out->loaded_why, sizeof(out->loaded_why), "interrupted after %zu of %zu steps",
                  out->n_steps, N_DELAYS);

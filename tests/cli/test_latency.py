@@ -88,10 +88,19 @@ class LatencyJsonTest(membench_test.MembenchTestCase):
         for s in steps:
             self.assertEqual(STEP_KEYS - set(s), set())
             self.assertGreater(s["ns"], 0)
-            self.assertGreater(s["bandwidth_mbps"], 0)
+            self.assertGreaterEqual(s["bandwidth_mbps"], 0)
             if lat["core_ghz"]:
                 self.assertAlmostEqual(s["cycles"], s["ns"] * lat["core_ghz"],
                                        delta=1e-6 * s["cycles"])
+        unloaded = sum(1 for s in steps if s["bandwidth_mbps"] == 0)
+        starved = [w for w in lat["warnings"] if "the load threads moved no data" in w]
+        if unloaded:
+            # every CPU busy elsewhere (a CPU hog beside the suite): said, never hidden
+            self.assertEqual(len(starved), 1, lat["warnings"])
+            self.assertIn("during %d of the %d loaded steps" % (unloaded, len(steps)),
+                          starved[0])
+            return
+        self.assertEqual(starved, [], lat["warnings"])
         # no delay moves more bytes than the longest one
         self.assertGreater(steps[-1]["bandwidth_mbps"], steps[0]["bandwidth_mbps"])
 
