@@ -194,8 +194,8 @@ static json_t *stores_chosen_by_json(const struct run_result *r)
         return json_pack("{s:s,s:s,s:o}", "method", "not measured", "why", sc->why, "kernels",
                          kernels);
     json_t *o = json_pack("{s:s,s:o}", "method", "measured", "kernels", kernels);
-    json_object_set_new(o, "normal_mbps", real_or_null(sc->normal_mbps));
-    json_object_set_new(o, "nt_mbps", real_or_null(sc->nt_mbps));
+    json_object_set_new(o, "normal_mbps", real_or_null(sc->cand[ASSIGN_NORMAL].mbps));
+    json_object_set_new(o, "nt_mbps", real_or_null(sc->cand[ASSIGN_NT].mbps));
     json_object_set_new(o, "rounds", json_integer(sc->rounds));
     json_object_set_new(o, "assignment", json_string(store_assignment_name(sc->assignment)));
     json_t *candidates = json_array();

@@ -140,8 +140,6 @@ void store_choice_decide(struct store_choice *c, uint64_t elements, enum elem_ty
         for (int k = 0; k < KERNEL_COUNT; k++)
             nts[i] += (c->kernel_mask & (1u << k)) && x->kind[k] == STORES_NT;
     }
-    c->normal_mbps = c->cand[ASSIGN_NORMAL].mbps;
-    c->nt_mbps = c->cand[ASSIGN_NT].mbps;
     int pick = store_assignment_pick(total_s, nts, c->n_candidates);
     c->assignment = pick < 0 ? ASSIGN_NORMAL : (enum store_assignment)pick;
     for (int k = 0; k < KERNEL_COUNT; k++)

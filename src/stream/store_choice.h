@@ -50,7 +50,6 @@ struct store_choice {
     int n_candidates;     /* 2, or 3 with the mix */
     struct store_candidate cand[STORE_ASSIGNMENTS];
     enum store_assignment assignment;     /* the one chosen */
-    double normal_mbps, nt_mbps;          /* cand[ASSIGN_NORMAL].mbps, cand[ASSIGN_NT].mbps */
     double kernel_mbps[2][KERNEL_COUNT];  /* [kind][kernel]: in the all-normal / all-nt runs */
     enum store_kind chosen[KERNEL_COUNT]; /* each storing kernel's kind in the assignment */
     int rounds;                           /* rounds completed */

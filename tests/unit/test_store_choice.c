@@ -185,8 +185,8 @@ static void the_run_as_a_whole_beats_the_per_kernel_mix(void **state)
     assert_int_equal(c.chosen[KERNEL_TRIAD], STORES_NT);
     /* 1e6 doubles: Copy 16e6 bytes, Triad 24e6 */
     assert_float_equal(c.cand[ASSIGN_NT].mbps, 40.0 / 0.32, 1e-9);
-    assert_float_equal(c.nt_mbps, 40.0 / 0.32, 1e-9);
-    assert_float_equal(c.normal_mbps, 40.0 / 0.40, 1e-9);
+    assert_float_equal(c.cand[ASSIGN_NT].mbps, 40.0 / 0.32, 1e-9);
+    assert_float_equal(c.cand[ASSIGN_NORMAL].mbps, 40.0 / 0.40, 1e-9);
     assert_float_equal(c.kernel_mbps[STORES_NORMAL][KERNEL_COPY], 160.0, 1e-9);
     assert_float_equal(c.kernel_mbps[STORES_NT][KERNEL_TRIAD], 120.0, 1e-9);
 }
