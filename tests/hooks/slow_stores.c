@@ -42,20 +42,24 @@ int slow_stores_select(const char *spec)
     return 0;
 }
 
-static double now_s(void)
+static long long now_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+/* Sleeps, not spins, the extra time: a spinning thread would hold a CPU that another thread
+ * of the run needs where threads outnumber CPUs (taskset -c 0 with -t 2), and the slowdown
+ * would shrink to whatever the scheduler left of it. */
 static double slowly(enum kernel_id k, void *a, void *b, void *c, size_t begin, size_t end,
                      double q)
 {
-    double start = now_s();
+    long long start = now_ns();
     double sum = original[k](a, b, c, begin, end, q);
-    double until = start + 4.0 * (now_s() - start);
-    while (now_s() < until)
+    long long until = start + 4 * (now_ns() - start);
+    struct timespec at = {.tv_sec = until / 1000000000LL, .tv_nsec = until % 1000000000LL};
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL) != 0)
         ;
     return sum;
 }
