@@ -318,8 +318,9 @@ const struct option_row option_table[] = {
      "complete; a device, FIFO or /dev/fd/N is written to)",
      AT(output), .hint = "file name", .flags = OPTF_LOCAL},
     {"metrics-file", 0, ARG_NAME, "FILE",
-     "also write the report as OpenMetrics text to FILE (e.g.\n"
-     "node_exporter's textfile directory, NAME.prom); as -o",
+     "also write the report as OpenMetrics text to FILE (the\n"
+     "rules of -o), e.g. node_exporter's textfile directory:\n"
+     "/var/lib/prometheus/node-exporter/membench.prom",
      AT(metrics_file), .hint = "file name", .flags = OPTF_LOCAL},
     {"quiet", 'q', ARG_SET, NULL, "one line per run", AT(quiet), .flags = OPTF_LOCAL},
     {"dry-run", 0, ARG_SET, NULL,
