@@ -11,6 +11,7 @@ import io
 import json
 import math
 import os
+import re
 import shutil
 import signal
 import socket
@@ -401,6 +402,34 @@ class CsvProvenanceTest(OpenMetricsCase):
         if PARSE_TEXT is not None:
             fam = self.families(out)["membench_build_info"]
             self.assertEqual(fam.samples[0].labels["hostname"], 'no,de"1')
+
+
+class DocumentedTest(unittest.TestCase):
+    """docs/design.md names every family the writer has and every CSV column."""
+
+    ROOT = os.path.dirname(membench_test.TESTS_DIR)
+
+    def read(self, *path):
+        with open(os.path.join(self.ROOT, *path), encoding="utf-8") as f:
+            return f.read()
+
+    def test_every_family_and_column_is_in_design_md(self):
+        design = self.read("docs", "design.md")
+        writer = self.read("src", "report", "report_openmetrics.c")
+        families = set(re.findall(r'"(membench_[a-z_]+)"', writer))
+        self.assertTrue(set(FAMILIES) <= families | {"membench_latency_idle_seconds"})
+        section = design[design.index("## OpenMetrics"):]
+        for name in sorted(families):
+            self.assertIn("`%s" % name, section, name)
+        csv_source = self.read("src", "report", "report_csv.c")
+        start = csv_source.index("header =")
+        pieces = re.findall(r'"([^"]*)"', csv_source[start:csv_source.index(";", start)])
+        header = "".join(pieces).replace("\\n", "")
+        self.assertTrue(header.endswith("hostname,start_time,membench_version,schema"), header)
+        csv_doc = design[design.index("## CSV"):design.index("## OpenMetrics")]
+        self.assertIn("`%s`" % header, csv_doc)
+        for column in ("hostname", "start_time", "membench_version", "schema"):
+            self.assertIn("`%s`" % column, csv_doc)
 
 
 if __name__ == "__main__":
