@@ -52,11 +52,23 @@ static int write_report(const struct options *opts, const struct report *rep,
     return output_commit(out, format_report(opts, rep, out->stream));
 }
 
-/* --metrics-file: after the report, through the same rules as -o. */
-static int write_metrics(const struct report *rep, struct output_file *metrics)
+/* The report, then --metrics-file from the same report through the same rules: 0, or -1 after
+ * an error line. */
+static int write_reports(const struct options *opts, const struct report *rep,
+                         struct output_file *out, struct output_file *metrics)
 {
+    if (write_report(opts, rep, out) != 0) return -1;
+    if (!opts->metrics_file) return 0;
     if (output_begin(metrics) != 0) return -1;
     return output_commit(metrics, report_write_openmetrics(metrics->stream, rep));
+}
+
+/* Nothing more is written to these: temporary files removed, the old files left as they are. */
+static void abort_outputs(struct output_file *a, struct output_file *b, struct output_file *c)
+{
+    output_abort(a);
+    output_abort(b);
+    if (c) output_abort(c);
 }
 
 /* Whether an interrupted run has anything to report: else the previous -o file is kept. */
@@ -290,9 +302,7 @@ int node_main(struct options *o, char **json, size_t *json_len)
     if (rc == EXIT_OK && opts.save_reference) rc = output_prepare(&ref, opts.save_reference);
     if (rc == EXIT_OK && opts.metrics_file) rc = output_prepare(&metrics, opts.metrics_file);
     if (rc != EXIT_OK) {
-        output_abort(&out);
-        output_abort(&ref);
-        output_abort(&metrics);
+        abort_outputs(&out, &ref, &metrics);
         plan_free(&plan);
         tlb_plan_free(&tplan);
         latency_plan_free(&lplan);
@@ -379,17 +389,11 @@ int node_main(struct options *o, char **json, size_t *json_len)
     }
     rep.prov.duration_s = timer_now() - started;
 
-    if (rc == EXIT_OK && report && write_report(&opts, &rep, &out) != 0) rc = EXIT_RESOURCE;
-    if (rc == EXIT_OK && report && opts.metrics_file && write_metrics(&rep, &metrics) != 0)
+    if (rc == EXIT_OK && report && write_reports(&opts, &rep, &out, &metrics) != 0)
         rc = EXIT_RESOURCE;
-    if (!report) {
-        output_abort(&out);
-        output_abort(&metrics);
-    }
+    if (!report) abort_outputs(&out, &metrics, NULL);
     if (rc != EXIT_OK) {
-        output_abort(&out);
-        output_abort(&ref);
-        output_abort(&metrics);
+        abort_outputs(&out, &ref, &metrics);
     } else {
         for (size_t i = 0; i < rep.n_runs; i++)
             if (run_failed(&rep.runs[i])) rc = EXIT_FAILED;
