@@ -295,13 +295,35 @@ static void openmetrics_dry_run(void **state)
     free(text);
 }
 
+/* A measured latency has its family; one not measured has none. */
+static void openmetrics_latency(void **state)
+{
+    (void)state;
+    struct report rep = make_report();
+    static struct latency_result lat;
+    memset(&lat, 0, sizeof(lat));
+    lat.measured = lat.idle.measured = true;
+    lat.idle.ns = 85.5;
+    rep.latency = &lat;
+    size_t len;
+    char *text = written(report_write_openmetrics, &rep, &len);
+    assert_non_null(strstr(text, "# TYPE membench_latency_idle_seconds gauge\n"
+                                 "membench_latency_idle_seconds{hostname=\"node001\"} 8.55e-08\n"
+                                 "# EOF\n"));
+    free(text);
+    lat.idle.measured = false;
+    text = written(report_write_openmetrics, &rep, &len);
+    assert_null(strstr(text, "membench_latency"));
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(openmetrics_report),  cmocka_unit_test(openmetrics_escapes),
-        cmocka_unit_test(openmetrics_dry_run), cmocka_unit_test(text_report),
-        cmocka_unit_test(quiet_report),        cmocka_unit_test(csv_report),
-        cmocka_unit_test(json_report),
+        cmocka_unit_test(openmetrics_dry_run), cmocka_unit_test(openmetrics_latency),
+        cmocka_unit_test(text_report),         cmocka_unit_test(quiet_report),
+        cmocka_unit_test(csv_report),          cmocka_unit_test(json_report),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
