@@ -17,7 +17,7 @@
 
 #define LIST_MAX 64
 
-enum output_format { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON };
+enum output_format { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON, FORMAT_OPENMETRICS };
 
 /* The command line, parsed and checked; nothing here depends on the machine. */
 struct options {
@@ -42,6 +42,7 @@ struct options {
     size_t offset;
     enum output_format format;
     const char *output;
+    const char *metrics_file; /* --metrics-file: the OpenMetrics text too, beside the report */
     bool quiet;
     bool dry_run;
     double peak_mbps;           /* --peak, 0 when not given */

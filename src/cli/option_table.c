@@ -24,7 +24,7 @@
     }
 
 static const char *const types[] = {"double", "float", NULL};
-static const char *const formats[] = {"text", "csv", "json", NULL};
+static const char *const formats[] = {"text", "csv", "json", "openmetrics", NULL};
 static const char *const domains[] = {"numa", "package", "llc", NULL};
 static const char *const matrices[] = {"numa", NULL};
 static const char *const stores[] = {"auto", "normal", "nt", NULL};
@@ -309,12 +309,19 @@ const struct option_row option_table[] = {
      "force a kernel variant (default: the widest the CPU has;\n"
      "also MEMBENCH_ISA)",
      .set = set_isa, .show = show_isa, .flags = OPTF_PROFILE},
-    {"format", 0, ARG_CHOICE, NULL, "output format (default text)",
+    {"format", 0, ARG_CHOICE, NULL,
+     "output format (default text); openmetrics = Prometheus\n"
+     "text format for node_exporter's textfile collector",
      AT(format), .choices = formats},
     {"output", 'o', ARG_NAME, "FILE",
      "write the report to FILE (a file is replaced only when\n"
      "complete; a device, FIFO or /dev/fd/N is written to)",
      AT(output), .hint = "file name", .flags = OPTF_LOCAL},
+    {"metrics-file", 0, ARG_NAME, "FILE",
+     "also write the report as OpenMetrics text to FILE (the\n"
+     "rules of -o), e.g. node_exporter's textfile directory:\n"
+     "/var/lib/prometheus/node-exporter/membench.prom",
+     AT(metrics_file), .hint = "file name", .flags = OPTF_LOCAL},
     {"quiet", 'q', ARG_SET, NULL, "one line per run", AT(quiet), .flags = OPTF_LOCAL},
     {"dry-run", 0, ARG_SET, NULL,
      "print the plan (topology, LLC, sizes, memory) and exit", AT(dry_run)},

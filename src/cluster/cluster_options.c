@@ -55,5 +55,12 @@ int cluster_refusal(const struct options *o, char *why, size_t why_len)
                  "--reference FILE");
         return EXIT_USAGE;
     }
+    if (o->format == FORMAT_OPENMETRICS || o->metrics_file) {
+        snprintf(why, why_len,
+                 "%s: the metrics are one node's, and a cluster run writes one table: run "
+                 "membench without mpirun on each node for node_exporter, or use --format json",
+                 o->metrics_file ? "--metrics-file" : "--format openmetrics");
+        return EXIT_USAGE;
+    }
     return 0;
 }

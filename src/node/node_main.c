@@ -39,6 +39,7 @@ static int format_report(const struct options *opts, const struct report *rep, F
     switch (opts->format) {
     case FORMAT_CSV: return report_write_csv(out, rep);
     case FORMAT_JSON: return report_write_json(out, rep);
+    case FORMAT_OPENMETRICS: return report_write_openmetrics(out, rep);
     case FORMAT_TEXT:
     default: return opts->quiet ? report_write_quiet(out, rep) : report_write_text(out, rep);
     }
@@ -51,6 +52,25 @@ static int write_report(const struct options *opts, const struct report *rep,
     return output_commit(out, format_report(opts, rep, out->stream));
 }
 
+/* The report, then --metrics-file from the same report through the same rules: 0, or -1 after
+ * an error line. */
+static int write_reports(const struct options *opts, const struct report *rep,
+                         struct output_file *out, struct output_file *metrics)
+{
+    if (write_report(opts, rep, out) != 0) return -1;
+    if (!opts->metrics_file) return 0;
+    if (output_begin(metrics) != 0) return -1;
+    return output_commit(metrics, report_write_openmetrics(metrics->stream, rep));
+}
+
+/* Nothing more is written to these: temporary files removed, the old files left as they are. */
+static void abort_outputs(struct output_file *a, struct output_file *b, struct output_file *c)
+{
+    output_abort(a);
+    output_abort(b);
+    if (c) output_abort(c);
+}
+
 /* Whether an interrupted run has anything to report: else the previous -o file is kept. */
 static bool measured_anything(const struct report *rep)
 {
@@ -58,19 +78,33 @@ static bool measured_anything(const struct report *rep)
            (rep->latency && rep->latency->idle.measured);
 }
 
-/* The report, the reference read and the reference written must be three files (a reference
- * may be saved over the one read: it is read before measuring). */
+/* The file a report option names clashes with a reference or another report: the name of the
+ * option it clashes with, or NULL. */
+static const char *clash_of(const struct options *o, const char *out, bool with_output)
+{
+    return o->reference && output_same_file(o->reference, out)             ? "--reference"
+           : o->save_reference && output_same_file(o->save_reference, out) ? "--save-reference"
+           : with_output && output_same_file(o->output ? o->output : "-", out) ? "-o"
+                                                                               : NULL;
+}
+
+/* The report, the metrics file, the reference read and the reference written must be four
+ * files (a reference may be saved over the one read: it is read before measuring). */
 static int check_distinct_files(const struct options *o)
 {
     const char *out = o->output ? o->output : "-";
-    const char *clash = o->reference && output_same_file(o->reference, out) ? "--reference"
-                        : o->save_reference && output_same_file(o->save_reference, out)
-                            ? "--save-reference"
-                            : NULL;
+    const char *clash = clash_of(o, out, false);
+    if (clash) {
+        log_error("%s and -o name the same file ('%.200s'): the report would overwrite it; give "
+                  "-o another file",
+                  clash, strcmp(out, "-") == 0 ? "stdout" : out);
+        return EXIT_USAGE;
+    }
+    clash = o->metrics_file ? clash_of(o, o->metrics_file, true) : NULL;
     if (!clash) return EXIT_OK;
-    log_error("%s and -o name the same file ('%.200s'): the report would overwrite it; give "
-              "-o another file",
-              clash, strcmp(out, "-") == 0 ? "stdout" : out);
+    log_error("%s and --metrics-file name the same file ('%.200s'): one would overwrite the "
+              "other; give --metrics-file another file",
+              clash, strcmp(o->metrics_file, "-") == 0 ? "stdout" : o->metrics_file);
     return EXIT_USAGE;
 }
 
@@ -262,12 +296,13 @@ int node_main(struct options *o, char **json, size_t *json_len)
     if (rc == EXIT_OK) rc = probes_check(&opts.probes, &topo, &rep.sys);
     if (rc == EXIT_OK) rc = tlb_plan_build(&tlb_request, &topo, &rep.sys, &tplan);
     if (rc == EXIT_OK) rc = latency_plan_build(&latency_request, &topo, &rep.sys, &lplan);
-    struct output_file out = {0}, ref = {0};
+    struct output_file out = {0}, ref = {0}, metrics = {0};
     if (rc == EXIT_OK && json && output_open_memory(&out, json, json_len) != 0) rc = EXIT_RESOURCE;
     if (rc == EXIT_OK && !json) rc = output_prepare(&out, opts.output);
     if (rc == EXIT_OK && opts.save_reference) rc = output_prepare(&ref, opts.save_reference);
+    if (rc == EXIT_OK && opts.metrics_file) rc = output_prepare(&metrics, opts.metrics_file);
     if (rc != EXIT_OK) {
-        output_abort(&out);
+        abort_outputs(&out, &ref, &metrics);
         plan_free(&plan);
         tlb_plan_free(&tplan);
         latency_plan_free(&lplan);
@@ -354,11 +389,11 @@ int node_main(struct options *o, char **json, size_t *json_len)
     }
     rep.prov.duration_s = timer_now() - started;
 
-    if (rc == EXIT_OK && report && write_report(&opts, &rep, &out) != 0) rc = EXIT_RESOURCE;
-    if (!report) output_abort(&out);
+    if (rc == EXIT_OK && report && write_reports(&opts, &rep, &out, &metrics) != 0)
+        rc = EXIT_RESOURCE;
+    if (!report) abort_outputs(&out, &metrics, NULL);
     if (rc != EXIT_OK) {
-        output_abort(&out);
-        output_abort(&ref);
+        abort_outputs(&out, &ref, &metrics);
     } else {
         for (size_t i = 0; i < rep.n_runs; i++)
             if (run_failed(&rep.runs[i])) rc = EXIT_FAILED;

@@ -51,5 +51,8 @@ int report_write_text(FILE *out, const struct report *rep);
 int report_write_quiet(FILE *out, const struct report *rep);
 int report_write_csv(FILE *out, const struct report *rep);
 int report_write_json(FILE *out, const struct report *rep);
+/* Prometheus text format 0.0.4 (node_exporter's textfile collector): --format openmetrics and
+ * --metrics-file. */
+int report_write_openmetrics(FILE *out, const struct report *rep);
 
 #endif

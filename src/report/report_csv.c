@@ -8,7 +8,22 @@ static const char *header = "run,threads,bind,pages,page_size_bytes,stores,type,
                             "array_bytes,offset,ntimes,kernel,best_rate_mbps,avg_time_s,"
                             "min_time_s,max_time_s,bytes_counted,bytes_estimated_traffic,"
                             "validated,below_stream_rule,isa,tuned,local_fraction,cpu_node,"
-                            "mem_node\n";
+                            "mem_node,hostname,start_time,membench_version,schema\n";
+
+/* The CSV layout's version: within one, columns are only appended, never moved or renamed. */
+#define CSV_SCHEMA 1
+
+/* The columns after mem_node: where and when the row was measured, and by what. */
+static void write_provenance(FILE *out, const struct report *rep)
+{
+    fputc(',', out);
+    csv_field(out, rep->sys.hostname);
+    fputc(',', out);
+    csv_field(out, rep->prov.start_iso);
+    fputc(',', out);
+    csv_field(out, rep->version);
+    fprintf(out, ",%d", CSV_SCHEMA);
+}
 
 static void write_config(FILE *out, size_t index, const struct run_result *r,
                          const struct kernel_result *x)
@@ -55,6 +70,7 @@ int report_write_csv(FILE *out, const struct report *rep)
                 fprintf(out, ",%d,%d", r->config.cpu_node, r->config.mem_node);
             else
                 fprintf(out, ",,");
+            write_provenance(out, rep);
             fputc('\n', out);
         }
     }

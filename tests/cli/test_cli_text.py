@@ -63,7 +63,7 @@ ERRORS = [
     ('type_int', ['--type', 'int'], None,
      "membench: --type 'int': unknown value; use double|float; see membench --help"),
     ('format_xml', ['--format', 'xml'], None,
-     "membench: --format 'xml': unknown value; use text|csv|json; see membench --help"),
+     "membench: --format 'xml': unknown value; use text|csv|json|openmetrics; see membench --help"),
     ('per_domain_core', ['--per-domain', 'core'], None,
      "membench: --per-domain 'core': unknown value; use numa|package|llc; see membench --help"),
     ('pages_3m', ['--pages', '3m'], None,

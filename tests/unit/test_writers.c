@@ -251,13 +251,79 @@ static void json_report(void **state)
     check_golden(report_write_json, "report.json");
 }
 
+static void openmetrics_report(void **state)
+{
+    (void)state;
+    check_golden(report_write_openmetrics, "report.prom");
+}
+
+/* Label values escape \\, " and newline; two checks of one name get distinct labels. */
+static void openmetrics_escapes(void **state)
+{
+    (void)state;
+    struct report rep = make_report();
+    snprintf(rep.sys.hostname, sizeof(rep.sys.hostname), "a\"b\\c\nd");
+    rep.acceptance.checks[1] = rep.acceptance.checks[0];
+    size_t len;
+    char *text = written(report_write_openmetrics, &rep, &len);
+    assert_non_null(strstr(text, "membench_build_info{hostname=\"a\\\"b\\\\c\\nd\",version="));
+    assert_null(strstr(text, "c\nd"));
+    assert_non_null(strstr(text, "check=\"Triad\"} 0\n"));
+    assert_non_null(strstr(text, "check=\"Triad#2\"} 0\n"));
+    free(text);
+}
+
+/* Nothing measured (--dry-run): no STREAM sample, and never NaN. */
+static void openmetrics_dry_run(void **state)
+{
+    (void)state;
+    struct report rep = make_report();
+    rep.dry_run = true;
+    for (size_t i = 0; i < rep.n_runs; i++)
+        rep.runs[i].measured = false;
+    rep.acceptance.evaluated = false;
+    rep.prov.duration_s = NAN;
+    size_t len;
+    char *text = written(report_write_openmetrics, &rep, &len);
+    assert_non_null(strstr(text, "membench_build_info{"));
+    assert_non_null(strstr(text, "membench_start_time_seconds{hostname=\"node001\"} 1796079600\n"));
+    assert_null(strstr(text, "membench_stream"));
+    assert_null(strstr(text, "membench_acceptance"));
+    assert_null(strstr(text, "nan"));
+    assert_null(strstr(text, "NaN"));
+    assert_true(len > 6 && strcmp(text + len - 6, "# EOF\n") == 0);
+    free(text);
+}
+
+/* A measured latency has its family; one not measured has none. */
+static void openmetrics_latency(void **state)
+{
+    (void)state;
+    struct report rep = make_report();
+    static struct latency_result lat;
+    memset(&lat, 0, sizeof(lat));
+    lat.measured = lat.idle.measured = true;
+    lat.idle.ns = 85.5;
+    rep.latency = &lat;
+    size_t len;
+    char *text = written(report_write_openmetrics, &rep, &len);
+    assert_non_null(strstr(text, "# TYPE membench_latency_idle_seconds gauge\n"
+                                 "membench_latency_idle_seconds{hostname=\"node001\"} 8.55e-08\n"
+                                 "# EOF\n"));
+    free(text);
+    lat.idle.measured = false;
+    text = written(report_write_openmetrics, &rep, &len);
+    assert_null(strstr(text, "membench_latency"));
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(text_report),
-        cmocka_unit_test(quiet_report),
-        cmocka_unit_test(csv_report),
-        cmocka_unit_test(json_report),
+        cmocka_unit_test(openmetrics_report),  cmocka_unit_test(openmetrics_escapes),
+        cmocka_unit_test(openmetrics_dry_run), cmocka_unit_test(openmetrics_latency),
+        cmocka_unit_test(text_report),         cmocka_unit_test(quiet_report),
+        cmocka_unit_test(csv_report),          cmocka_unit_test(json_report),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
