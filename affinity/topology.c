@@ -1,7 +1,9 @@
 #include "affinity/topology.h"
 
 #include "affinity/launch_cpus.h"
+#include "src/sys/cgroup_cpuset.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +57,32 @@ static void cpu_model(hwloc_topology_t hw, char *buf, size_t len)
     }
 }
 
+/* Why fewer PUs are usable than the machine has online: a cpuset cgroup (a job step, a
+ * container: hwloc's allowed set, loaded with the disallowed PUs kept) or this process's
+ * affinity mask at launch (taskset, numactl, an MPI launcher's or srun's binding). */
+static void restriction_cause(struct topology *topo, hwloc_const_bitmap_t online,
+                              hwloc_const_bitmap_t launch)
+{
+    struct topology_facts *f = &topo->facts;
+    hwloc_const_bitmap_t allowed = hwloc_topology_get_allowed_cpuset(topo->hw);
+    char list[128], file[160];
+    if (!hwloc_bitmap_isincluded(online, allowed)) {
+        snprintf(f->restricted_by, sizeof(f->restricted_by), "cgroup cpuset");
+        if (f->this_system && cgroup_cpuset_cpus("/proc/self/cgroup", "/sys/fs/cgroup", list,
+                                                 sizeof(list), file, sizeof(file)) == 0)
+            snprintf(f->restricted_how, sizeof(f->restricted_how), "%.140s is %.80s", file, list);
+        else {
+            hwloc_bitmap_list_snprintf(list, sizeof(list), allowed);
+            snprintf(f->restricted_how, sizeof(f->restricted_how), "the cpuset allows %s", list);
+        }
+        return;
+    }
+    snprintf(f->restricted_by, sizeof(f->restricted_by), "affinity mask");
+    hwloc_bitmap_list_snprintf(list, sizeof(list), launch ? launch : topo->usable);
+    snprintf(f->restricted_how, sizeof(f->restricted_how), "the process was started on CPUs %s",
+             list);
+}
+
 /* The CPUs membench may use: those the OS allows (cgroups) and this process was launched on
  * (taskset, mpirun --bind-to, a batch system); never the OpenMP runtime's pin of thread 0.
  * Nothing is ever placed outside them. */
@@ -62,15 +90,15 @@ static void usable_cpus(struct topology *topo)
 {
     struct topology_facts *f = &topo->facts;
     topo->usable = hwloc_bitmap_dup(hwloc_topology_get_allowed_cpuset(topo->hw));
-    if (f->this_system) {
-        hwloc_bitmap_t bound = hwloc_bitmap_alloc();
-        if (launch_cpus(bound) == 0 && hwloc_bitmap_intersects(bound, topo->usable))
-            hwloc_bitmap_and(topo->usable, topo->usable, bound);
-        hwloc_bitmap_free(bound);
-    }
+    hwloc_bitmap_t bound = hwloc_bitmap_alloc();
+    bool launched =
+        f->this_system && launch_cpus(bound) == 0 && hwloc_bitmap_intersects(bound, topo->usable);
+    if (launched) hwloc_bitmap_and(topo->usable, topo->usable, bound);
     /* Offline PUs (e.g. SMT turned off) are nobody's: they do not make a run restricted. */
     hwloc_const_bitmap_t online = hwloc_topology_get_topology_cpuset(topo->hw);
     f->restricted = !hwloc_bitmap_isincluded(online, topo->usable);
+    if (f->restricted) restriction_cause(topo, online, launched ? bound : NULL);
+    hwloc_bitmap_free(bound);
     hwloc_bitmap_list_snprintf(f->cpus, sizeof(f->cpus), topo->usable);
 }
 
@@ -108,7 +136,11 @@ int topology_load(struct topology *topo, char *why, size_t why_len)
     memset(topo, 0, sizeof(*topo));
     int refused = check_description(why, why_len);
     if (refused) return refused;
-    if (hwloc_topology_init(&topo->hw) != 0 || hwloc_topology_load(topo->hw) != 0) {
+    /* The disallowed PUs are kept: a cpuset cgroup must not shrink the machine (machine_pus
+     * counts what is online), only the PUs this run may use (topo->usable). */
+    if (hwloc_topology_init(&topo->hw) != 0 ||
+        hwloc_topology_set_flags(topo->hw, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED) != 0 ||
+        hwloc_topology_load(topo->hw) != 0) {
         snprintf(why, why_len,
                  "hwloc could not load the topology (check HWLOC_SYNTHETIC/HWLOC_XMLFILE)");
         return -1;

@@ -18,6 +18,9 @@ struct topology_facts {
     char source[200];         /* "this machine", "HWLOC_SYNTHETIC=...", "HWLOC_XMLFILE=..." */
     char cpus[256];           /* the usable PUs as a list, "0-15" */
     bool restricted;          /* fewer PUs usable than the machine has online (taskset, cgroup) */
+    /* what restricted them: "cgroup cpuset" or "affinity mask"; "" when not restricted */
+    char restricted_by[16];
+    char restricted_how[240]; /* the evidence: the cgroup file and its CPUs, or the mask */
     /* the whole machine's online ones, usable or not */
     int machine_cores, machine_pus;
 };

@@ -37,6 +37,10 @@ static json_t *system_json(const struct report *rep)
     json_object_set_new(sys, "topology_source", json_string(t->source));
     json_object_set_new(sys, "cpus_usable", json_string(t->cpus));
     json_object_set_new(sys, "cpus_restricted", json_boolean(t->restricted));
+    json_object_set_new(sys, "cpus_restricted_by",
+                        t->restricted_by[0] ? json_string(t->restricted_by) : json_null());
+    json_object_set_new(sys, "cpus_restricted_how",
+                        t->restricted_how[0] ? json_string(t->restricted_how) : json_null());
     json_object_set_new(sys, "machine_cores", json_integer(t->machine_cores));
     json_object_set_new(sys, "machine_pus", json_integer(t->machine_pus));
     json_object_set_new(sys, "thp_enabled", json_string(s->thp_enabled));

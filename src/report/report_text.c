@@ -26,10 +26,8 @@ static void write_system(FILE *out, const struct report *rep)
             t->packages, t->packages == 1 ? "" : "s", t->numa_nodes, t->numa_nodes == 1 ? "" : "s",
             t->cores, t->pus);
     if (t->restricted)
-        fprintf(out,
-                "Usable PUs: %s only, %d of %d (restricted by taskset, cgroups, an MPI launcher's "
-                "binding or the batch system)\n",
-                t->cpus, t->pus, t->machine_pus);
+        fprintf(out, "Usable PUs: %s only, %d of %d (restricted by the %s: %s)\n", t->cpus, t->pus,
+                t->machine_pus, t->restricted_by, t->restricted_how);
     if (t->llc_bytes_total) {
         char total[32];
         format_bytes(t->llc_bytes_total, total, sizeof(total));

@@ -1,6 +1,7 @@
 #include "src/verdict/acceptance.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,14 +179,26 @@ static void profile_checks(const struct run_result *run, const struct reference_
 }
 
 /* A node is accepted on all of its cores: a launcher's binding (mpirun binds each rank to a
- * core by default), taskset or a job's cpuset would measure a part and call it the node. */
+ * core by default), taskset or a job's cpuset would measure a part and call it the node. The
+ * check names what restricted the run and how to lift it. */
 static void whole_node_check(const struct topology_facts *t, struct acceptance_result *out)
 {
     char got[96];
-    snprintf(got, sizeof(got), "%d of %d PUs usable (%.60s)", t->pus, t->machine_pus, t->cpus);
-    describe(add(out, "cpus", !t->restricted), got,
-             "all %d PUs (unbind: mpirun --bind-to none, srun --cpu-bind=none, no taskset)",
-             t->machine_pus);
+    bool cgroup = strcmp(t->restricted_by, "cgroup cpuset") == 0;
+    if (t->restricted)
+        snprintf(got, sizeof(got), "%d of %d PUs usable (%.24s): %s", t->pus, t->machine_pus,
+                 t->cpus, cgroup ? "a cgroup cpuset" : "affinity mask");
+    else
+        snprintf(got, sizeof(got), "%d of %d PUs usable (%.60s)", t->pus, t->machine_pus, t->cpus);
+    struct acceptance_check *c = add(out, "cpus", !t->restricted);
+    if (cgroup)
+        describe(c, got,
+                 "all %d PUs (run outside the job's cpuset: srun --exclusive, no container)",
+                 t->machine_pus);
+    else
+        describe(c, got,
+                 "all %d PUs (unbind: mpirun --bind-to none, srun --cpu-bind=none, no taskset)",
+                 t->machine_pus);
 }
 
 /* Pages on their threads' NUMA nodes; only a verified tally is judged (move_pages may be
