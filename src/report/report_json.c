@@ -245,6 +245,7 @@ static json_t *run_json(const struct run_result *r, double peak_mbps)
     json_object_set_new(o, "results", results_json(r, peak_mbps));
     if (r->config.per_domain != DOMAIN_NONE) json_object_set_new(o, "domains", domains_json(r));
     json_object_set_new(o, "threads_misplaced", json_integer(r->n_misplaced));
+    json_object_set_new(o, "threads_unbound", json_integer(r->n_unbound));
     json_t *v = json_object();
     json_object_set_new(v, "passed", json_boolean(r->validation.passed));
     json_object_set_new(v, "max_rel_error", real_or_null(r->validation.max_rel_error));

@@ -94,6 +94,7 @@ static void write_placement(FILE *out, const struct run_result *r)
     int numas = count_distinct(p, n, offsetof(struct placement_entry, numa));
     const char *how = !r->config.pus   ? "not bound by membench"
                       : !r->measured   ? "planned"
+                      : r->n_unbound   ? "NOT bound"
                       : r->n_misplaced ? "bound, NOT as planned"
                                        : "bound and verified";
     fprintf(out,

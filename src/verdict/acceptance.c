@@ -137,9 +137,13 @@ static void run_checks(const struct run_result *run, struct acceptance_result *o
         describe(c, got, "verified (--pages default)");
 
     if (run->config.pus) {
-        snprintf(got, sizeof(got), "%d of %u threads misplaced", run->n_misplaced,
-                 run->config.threads);
-        c = add(out, "placement", run->n_misplaced == 0);
+        if (run->n_unbound)
+            snprintf(got, sizeof(got), "%d of %u threads not bound", run->n_unbound,
+                     run->config.threads);
+        else
+            snprintf(got, sizeof(got), "%d of %u threads misplaced", run->n_misplaced,
+                     run->config.threads);
+        c = add(out, "placement", run->n_misplaced == 0 && run->n_unbound == 0);
         describe(c, got, "as planned (%s)", run->config.bind);
     }
 }

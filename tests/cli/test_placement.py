@@ -1,8 +1,12 @@
 """Thread placement: policies planned on fake machines (--dry-run), binding verified on this
 one, OpenMP variables, sweeps and per-domain rates."""
 
+import json
 import os
+import shutil
+import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import membench_test  # noqa: E402
@@ -205,6 +209,39 @@ class RealBindingTest(MembenchTestCase):
                               "--bind", "compact"])
         self.assertRegex(out, r"Placement: 1 thread on 1 PU, 1 core, 1 package, 1 NUMA node "
                               r"\(bound and verified\)")
+
+    def test_own_xml_is_not_bound_and_fails_placement(self):
+        """This host described by its own lstopo XML: hwloc binds nothing on a topology that
+        is not this system, so no thread is bound; the text must not say "bound and verified"
+        (even when the threads happen to run on their planned PUs) and the placement check
+        fails."""
+        lstopo = shutil.which("lstopo-no-graphics") or shutil.which("lstopo")
+        if not lstopo:
+            self.skipTest("needs lstopo (hwloc-nox) to write this host's topology as XML")
+        membench_test.skip_unless_cpus(self, 2)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "host.xml")
+            subprocess.run([lstopo, "--of", "xml", path], check=True, timeout=60,
+                           env=membench_test.make_env())
+            env = {"HWLOC_XMLFILE": path}
+            args = ["--triad", "--size", "2000000", "-n", "3", "-t", "2", "--bind", "compact",
+                    "--expect", "triad=1"]
+            rc, out, err = run(args + ["--format", "json"], env_extra=env)
+            self.assertEqual(rc, 1, describe(args, rc, out, err))
+            doc = json.loads(out)
+            run0 = doc["runs"][0]
+            self.assertEqual([p["bound"] for p in run0["placement"]], [False, False])
+            self.assertEqual(run0["threads_unbound"], 2)
+            self.assertTrue(any("threads not bound" in w and path in w
+                                for w in run0["warnings"]), run0["warnings"])
+            checks = {c["name"]: c for c in doc["acceptance"]["checks"]}
+            self.assertFalse(checks["placement"]["passed"], checks["placement"])
+            self.assertEqual(checks["placement"]["measured"], "2 of 2 threads not bound")
+            rc, out, err = run(args, env_extra=env)
+            self.assertEqual(rc, 1, describe(args, rc, out, err))
+            self.assertNotIn("bound and verified", out)
+            self.assertRegex(out, r"(?m)^Placement: 2 threads .*\(NOT bound\)")
+            self.assertRegex(out, r"(?m)^FAIL placement\s+2 of 2 threads not bound")
 
 
 if __name__ == "__main__":
