@@ -152,8 +152,12 @@ int topology_load(struct topology *topo, char *why, size_t why_len)
         snprintf(f->source, sizeof(f->source), "HWLOC_SYNTHETIC=%.160s", synthetic);
     else if (xml && *xml)
         snprintf(f->source, sizeof(f->source), "HWLOC_XMLFILE=%.160s", xml);
+    else if (!f->this_system)
+        snprintf(f->source, sizeof(f->source), "HWLOC_THISSYSTEM=%.40s",
+                 getenv("HWLOC_THISSYSTEM") ? getenv("HWLOC_THISSYSTEM") : "0");
     else
         snprintf(f->source, sizeof(f->source), "this machine");
+    f->is_machine = strcmp(f->source, "this machine") == 0;
     /* hwloc quietly falls back to the real machine when the variable does not parse; a test
      * of a fake machine must never silently measure the host instead. */
     const char *forced = getenv("HWLOC_THISSYSTEM");

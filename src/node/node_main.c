@@ -241,6 +241,12 @@ int node_main(struct options *o, char **json, size_t *json_len)
         log_error("%s", why);
         return loaded == -2 ? EXIT_USAGE : EXIT_RESOURCE;
     }
+    if (opts.acceptance && !opts.dry_run &&
+        acceptance_topology_check(&topo.facts, why, sizeof(why)) != 0) {
+        log_error("%s", why);
+        topology_unload(&topo);
+        return EXIT_USAGE;
+    }
     struct report rep = {.version = MEMBENCH_VERSION, .topo = topo.facts, .dry_run = opts.dry_run};
     sysinfo_read(&rep.sys);
     provenance_read(&rep.prov);

@@ -35,6 +35,7 @@ static json_t *system_json(const struct report *rep)
     json_object_set_new(sys, "llc_source", json_string(t->llc_source));
     json_object_set_new(sys, "topology_is_this_system", json_boolean(t->this_system));
     json_object_set_new(sys, "topology_source", json_string(t->source));
+    json_object_set_new(sys, "topology_is_machine", json_boolean(t->is_machine));
     json_object_set_new(sys, "cpus_usable", json_string(t->cpus));
     json_object_set_new(sys, "cpus_restricted", json_boolean(t->restricted));
     json_object_set_new(sys, "cpus_restricted_by",
