@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "affinity/omp_env.h"
 #include "src/base/interrupt.h"
 #include "src/base/log.h"
 #include "src/base/output_file.h"
@@ -241,8 +242,9 @@ int node_main(struct options *o, char **json, size_t *json_len)
         log_error("%s", why);
         return loaded == -2 ? EXIT_USAGE : EXIT_RESOURCE;
     }
-    if (opts.acceptance && !opts.dry_run &&
-        acceptance_topology_check(&topo.facts, why, sizeof(why)) != 0) {
+    if (omp_env_check_process(why, sizeof(why)) != 0 ||
+        (opts.acceptance && !opts.dry_run &&
+         acceptance_topology_check(&topo.facts, why, sizeof(why)) != 0)) {
         log_error("%s", why);
         topology_unload(&topo);
         return EXIT_USAGE;

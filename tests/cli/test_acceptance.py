@@ -180,6 +180,15 @@ class CgroupCpusTest(MembenchTestCase):
         self.assertRegex(out, r"(?m)^Usable PUs: 0 only, 1 of %d \(restricted by the cgroup "
                          r"cpuset: .*%s" % (os.cpu_count(), os.path.basename(self.cgroup.path)))
 
+    def test_gomp_affinity_outside_the_cpuset_is_refused(self):
+        """libgomp would abort creating a thread on CPU 1, which the cpuset forbids."""
+        args = ["--triad", "--size", "100000", "-n", "2"]
+        rc, out, err = run(args, env_extra={"GOMP_CPU_AFFINITY": "0,1"},
+                           wrapper=self.cgroup.wrapper())
+        self.assertEqual(rc, 2, describe(args, rc, out, err))
+        self.assertIn("membench: GOMP_CPU_AFFINITY='0,1' names CPU 1, which this process may "
+                      "not use (usable: 0)", err)
+
 
 class ChecksTest(MembenchTestCase):
 

@@ -244,5 +244,54 @@ class RealBindingTest(MembenchTestCase):
             self.assertRegex(out, r"(?m)^FAIL placement\s+2 of 2 threads not bound")
 
 
+class OpenMPVariablesCheckedTest(MembenchTestCase):
+    """libgomp aborts thread creation (exit 1, the 'check failed' status, no membench: line)
+    when GOMP_CPU_AFFINITY names a CPU this process may not use, and ignores a value it cannot
+    read: both are caught before any thread starts, exit 2 with a membench: line."""
+
+    def refused(self, value, words, env=None, wrapper=()):
+        args = ["--triad", "--size", "100000", "-n", "2"]
+        rc, out, err = run(args, env_extra=dict(env or {}, GOMP_CPU_AFFINITY=value),
+                           wrapper=wrapper)
+        msg = describe(args, rc, out, err)
+        self.assertEqual(rc, 2, msg)
+        self.assertEqual(out, "", msg)
+        # libgomp's constructor may have printed its own warning before main(); membench's
+        # line is the last one
+        line = err.splitlines()[-1]
+        self.assertTrue(line.startswith("membench: GOMP_CPU_AFFINITY='%s'" % value), msg)
+        for word in words:
+            self.assertIn(word, line, msg)
+
+    def test_cpu_outside_the_machine(self):
+        beyond = max(os.sched_getaffinity(0)) + 1
+        for value in ("%d" % beyond, "0 %d" % beyond, "0,%d" % beyond, "0-%d" % beyond):
+            with self.subTest(value=value):
+                self.refused(value, ["names CPU %d" % beyond, "may not use", "unset it"])
+
+    def test_cpu_outside_the_affinity_mask(self):
+        if not shutil.which("taskset"):
+            self.skipTest("taskset not installed")
+        cpus = sorted(os.sched_getaffinity(0))
+        if len(cpus) < 2:
+            self.skipTest("needs 2 usable CPUs")
+        self.refused(str(cpus[1]), ["names CPU %d" % cpus[1], "(usable: %d)" % cpus[0]],
+                     wrapper=["taskset", "-c", str(cpus[0])])
+
+    def test_malformed_values(self):
+        for value in ("abc", "0,", "0,,1", "1-0", "0-1:0", "65536", "0 - 1"):
+            with self.subTest(value=value):
+                self.refused(value, ["not a CPU list", "unset it"])
+
+    def test_values_libgomp_reads_or_ignores_still_run(self):
+        cpu = min(os.sched_getaffinity(0))
+        for env in ({"GOMP_CPU_AFFINITY": str(cpu)}, {"GOMP_CPU_AFFINITY": " %d , %d " % (cpu, cpu)},
+                    {"GOMP_CPU_AFFINITY": "%d-%d:1" % (cpu, cpu)},
+                    {"GOMP_CPU_AFFINITY": "999", "OMP_PLACES": "cores"},
+                    {"GOMP_CPU_AFFINITY": "999", "OMP_PROC_BIND": "false"}):
+            with self.subTest(env=env):
+                self.run_ok(["--triad", "--size", "100000", "-n", "2"], env_extra=env)
+
+
 if __name__ == "__main__":
     membench_test.main()
