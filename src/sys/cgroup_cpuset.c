@@ -21,7 +21,7 @@ static int cpuset_cgroup_path(const char *proc_cgroup, char *v1, size_t v1_len, 
         line[strcspn(line, "\n")] = '\0';
         char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
         if (!c1 || !c2) continue;
-        *c2 = '\0';
+        *c1 = *c2 = '\0';
         bool v2_line = c1[1] == '\0' && strcmp(line, "0") == 0;
         bool cpuset = false;
         for (char *tok = strtok(c1 + 1, ","); tok; tok = strtok(NULL, ","))
