@@ -18,10 +18,13 @@ static void write_system(FILE *out, const struct report *rep)
     fprintf(out, RULE "membench %s: STREAM-style memory bandwidth\n" RULE, rep->version);
     fprintf(out, "Host: %s, Linux %s\n", s->hostname, s->kernel);
     if (!t->is_machine)
-        fprintf(out,
-                "Topology: %s (a description, not this machine%s; Host, Timer, pages and memory "
-                "are this machine's)\n",
-                t->source, t->this_system ? ", bound as if it were (HWLOC_THISSYSTEM=1)" : "");
+        fprintf(out, "Topology: %s (%s; Host, Timer, pages and memory are this machine's)\n",
+                t->source,
+                t->this_system ? "a description, not this machine, bound as if it were "
+                                 "(HWLOC_THISSYSTEM=1)"
+                : strncmp(t->source, "HWLOC_THISSYSTEM=", 17) == 0
+                    ? "this machine, but hwloc is told it is not: nothing is bound"
+                    : "a description, not this machine");
     fprintf(out, "CPU: %s; %d package%s, %d NUMA node%s, %d cores, %d PUs\n", t->cpu_model,
             t->packages, t->packages == 1 ? "" : "s", t->numa_nodes, t->numa_nodes == 1 ? "" : "s",
             t->cores, t->pus);

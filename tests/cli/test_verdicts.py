@@ -156,6 +156,9 @@ class TopologyIsThisMachineTest(VerdictTestCase):
         out, _ = self.run_ok(["--triad", "--dry-run"], env_extra=TINY_NODE)
         self.assertRegex(out, r"(?m)^Topology: HWLOC_SYNTHETIC=pack:1 .*not this machine, bound "
                               r"as if it were \(HWLOC_THISSYSTEM=1\)")
+        out, _ = self.run_ok(["--triad", "--dry-run"], env_extra={"HWLOC_THISSYSTEM": "0"})
+        self.assertRegex(out, r"(?m)^Topology: HWLOC_THISSYSTEM=0 \(this machine, but hwloc is "
+                              r"told it is not: nothing is bound")
 
     def test_hook_lets_a_described_topology_count_as_this_machine(self):
         if len(os.sched_getaffinity(0)) < 2:
