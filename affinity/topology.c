@@ -1,7 +1,10 @@
 #include "affinity/topology.h"
 
 #include "affinity/launch_cpus.h"
+#include "src/sys/cgroup_cpuset.h"
+#include "src/sys/sysinfo.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,22 +58,72 @@ static void cpu_model(hwloc_topology_t hw, char *buf, size_t len)
     }
 }
 
+/* The machine as a cpuset cgroup cannot hide it: hwloc leaves out the PUs that the cgroup
+ * disallows, so when sysfs has more CPUs online than hwloc found, a second topology that keeps
+ * the disallowed PUs counts the machine (the first one, which the runs use, stays as it is).
+ * Returns that topology, or NULL when the first one is the whole machine. */
+static hwloc_topology_t whole_machine(const struct topology *topo)
+{
+    if (!topo->facts.is_machine) return NULL;
+    char text[2048];
+    hwloc_bitmap_t online = hwloc_bitmap_alloc();
+    bool hidden = online &&
+                  read_first_line("/sys/devices/system/cpu/online", text, sizeof(text)) == 0 &&
+                  hwloc_bitmap_list_sscanf(online, text) == 0 &&
+                  !hwloc_bitmap_isincluded(online, hwloc_topology_get_topology_cpuset(topo->hw));
+    hwloc_bitmap_free(online);
+    hwloc_topology_t whole = NULL;
+    if (!hidden || hwloc_topology_init(&whole) != 0) return NULL;
+    if (hwloc_topology_set_flags(whole, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED) != 0 ||
+        hwloc_topology_load(whole) != 0) {
+        hwloc_topology_destroy(whole);
+        return NULL;
+    }
+    return whole;
+}
+
+/* Why fewer PUs are usable than the machine has online: a cpuset cgroup (a job step, a
+ * container: the PUs the whole machine's topology does not allow) or this process's affinity
+ * mask at launch (taskset, numactl, an MPI launcher's or srun's binding). */
+static void restriction_cause(struct topology *topo, hwloc_topology_t machine,
+                              hwloc_const_bitmap_t online, hwloc_const_bitmap_t launch)
+{
+    struct topology_facts *f = &topo->facts;
+    hwloc_const_bitmap_t allowed = hwloc_topology_get_allowed_cpuset(machine);
+    char list[128], file[160];
+    if (!hwloc_bitmap_isincluded(online, allowed)) {
+        snprintf(f->restricted_by, sizeof(f->restricted_by), "cgroup cpuset");
+        if (f->this_system && cgroup_cpuset_cpus("/proc/self/cgroup", "/sys/fs/cgroup", list,
+                                                 sizeof(list), file, sizeof(file)) == 0)
+            snprintf(f->restricted_how, sizeof(f->restricted_how), "%.140s is %.80s", file, list);
+        else {
+            hwloc_bitmap_list_snprintf(list, sizeof(list), allowed);
+            snprintf(f->restricted_how, sizeof(f->restricted_how), "the cpuset allows %s", list);
+        }
+        return;
+    }
+    snprintf(f->restricted_by, sizeof(f->restricted_by), "affinity mask");
+    hwloc_bitmap_list_snprintf(list, sizeof(list), launch ? launch : topo->usable);
+    snprintf(f->restricted_how, sizeof(f->restricted_how), "the process was started on CPUs %s",
+             list);
+}
+
 /* The CPUs membench may use: those the OS allows (cgroups) and this process was launched on
  * (taskset, mpirun --bind-to, a batch system); never the OpenMP runtime's pin of thread 0.
  * Nothing is ever placed outside them. */
-static void usable_cpus(struct topology *topo)
+static void usable_cpus(struct topology *topo, hwloc_topology_t machine)
 {
     struct topology_facts *f = &topo->facts;
     topo->usable = hwloc_bitmap_dup(hwloc_topology_get_allowed_cpuset(topo->hw));
-    if (f->this_system) {
-        hwloc_bitmap_t bound = hwloc_bitmap_alloc();
-        if (launch_cpus(bound) == 0 && hwloc_bitmap_intersects(bound, topo->usable))
-            hwloc_bitmap_and(topo->usable, topo->usable, bound);
-        hwloc_bitmap_free(bound);
-    }
+    hwloc_bitmap_t bound = hwloc_bitmap_alloc();
+    bool launched =
+        f->this_system && launch_cpus(bound) == 0 && hwloc_bitmap_intersects(bound, topo->usable);
+    if (launched) hwloc_bitmap_and(topo->usable, topo->usable, bound);
     /* Offline PUs (e.g. SMT turned off) are nobody's: they do not make a run restricted. */
-    hwloc_const_bitmap_t online = hwloc_topology_get_topology_cpuset(topo->hw);
+    hwloc_const_bitmap_t online = hwloc_topology_get_topology_cpuset(machine);
     f->restricted = !hwloc_bitmap_isincluded(online, topo->usable);
+    if (f->restricted) restriction_cause(topo, machine, online, launched ? bound : NULL);
+    hwloc_bitmap_free(bound);
     hwloc_bitmap_list_snprintf(f->cpus, sizeof(f->cpus), topo->usable);
 }
 
@@ -120,8 +173,12 @@ int topology_load(struct topology *topo, char *why, size_t why_len)
         snprintf(f->source, sizeof(f->source), "HWLOC_SYNTHETIC=%.160s", synthetic);
     else if (xml && *xml)
         snprintf(f->source, sizeof(f->source), "HWLOC_XMLFILE=%.160s", xml);
+    else if (!f->this_system)
+        snprintf(f->source, sizeof(f->source), "HWLOC_THISSYSTEM=%.40s",
+                 getenv("HWLOC_THISSYSTEM") ? getenv("HWLOC_THISSYSTEM") : "0");
     else
         snprintf(f->source, sizeof(f->source), "this machine");
+    f->is_machine = strcmp(f->source, "this machine") == 0;
     /* hwloc quietly falls back to the real machine when the variable does not parse; a test
      * of a fake machine must never silently measure the host instead. */
     const char *forced = getenv("HWLOC_THISSYSTEM");
@@ -136,16 +193,20 @@ int topology_load(struct topology *topo, char *why, size_t why_len)
         }
     }
     cpu_model(topo->hw, f->cpu_model, sizeof(f->cpu_model));
-    usable_cpus(topo);
+    /* machine_pus and machine_cores count what is online, whatever a cpuset cgroup hides */
+    hwloc_topology_t whole = whole_machine(topo);
+    hwloc_topology_t machine = whole ? whole : topo->hw;
+    usable_cpus(topo, machine);
     f->packages = count_allowed(topo->hw, topo->usable, HWLOC_OBJ_PACKAGE);
     f->numa_nodes = count_allowed(topo->hw, topo->usable, HWLOC_OBJ_NUMANODE);
     f->cores = count_allowed(topo->hw, topo->usable, HWLOC_OBJ_CORE);
     f->pus = count_allowed(topo->hw, topo->usable, HWLOC_OBJ_PU);
     if (f->packages == 0) f->packages = 1;
     if (f->cores == 0) f->cores = f->pus;
-    hwloc_const_cpuset_t online = hwloc_topology_get_topology_cpuset(topo->hw);
-    f->machine_cores = count_allowed(topo->hw, online, HWLOC_OBJ_CORE);
-    f->machine_pus = count_allowed(topo->hw, online, HWLOC_OBJ_PU);
+    hwloc_const_cpuset_t online = hwloc_topology_get_topology_cpuset(machine);
+    f->machine_cores = count_allowed(machine, online, HWLOC_OBJ_CORE);
+    f->machine_pus = count_allowed(machine, online, HWLOC_OBJ_PU);
+    if (whole) hwloc_topology_destroy(whole);
     if (f->machine_cores == 0) f->machine_cores = f->machine_pus;
     f->llc_source = "unknown";
     if (llc_from_hwloc(topo->hw, topo->usable, f) != 0) {

@@ -14,10 +14,15 @@ struct topology_facts {
     int llc_count;            /* LLC instances covering the allowed CPUs */
     uint64_t llc_bytes_total; /* summed over those instances; 0 when unknown */
     const char *llc_source;   /* "hwloc", "sysfs" or "unknown" */
-    bool this_system;         /* false for HWLOC_SYNTHETIC / HWLOC_XMLFILE topologies */
-    char source[200];         /* "this machine", "HWLOC_SYNTHETIC=...", "HWLOC_XMLFILE=..." */
-    char cpus[256];           /* the usable PUs as a list, "0-15" */
-    bool restricted;          /* fewer PUs usable than the machine has online (taskset, cgroup) */
+    bool this_system;         /* hwloc's word: false for HWLOC_SYNTHETIC / HWLOC_XMLFILE */
+    /* "this machine", "HWLOC_SYNTHETIC=...", "HWLOC_XMLFILE=...", "HWLOC_THISSYSTEM=0" */
+    char source[200];
+    bool is_machine; /* this machine as hwloc finds it: no description, this_system */
+    char cpus[256];  /* the usable PUs as a list, "0-15" */
+    bool restricted; /* fewer PUs usable than the machine has online (taskset, cgroup) */
+    /* what restricted them: "cgroup cpuset" or "affinity mask"; "" when not restricted */
+    char restricted_by[16];
+    char restricted_how[240]; /* the evidence: the cgroup file and its CPUs, or the mask */
     /* the whole machine's online ones, usable or not */
     int machine_cores, machine_pus;
 };

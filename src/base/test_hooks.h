@@ -13,7 +13,10 @@ struct test_hooks {
     bool corrupt_result;                /* flip a bit of a[n/2] after the last kernel */
     const struct mem_backend *judge_as; /* judge every region's pages against this backend */
     const char *sys_root;               /* the fault probe reads ROOT/kernel/mm/..., not /sys */
-    const struct stream_hooks *stream;  /* the STREAM runner's kernel hooks; NULL = none */
+    /* a described topology (HWLOC_XMLFILE, HWLOC_SYNTHETIC) counts as this machine for the
+     * refusal of --acceptance on another machine's topology */
+    bool topology_is_machine;
+    const struct stream_hooks *stream; /* the STREAM runner's kernel hooks; NULL = none */
     /* cluster runs: this rank's host name, and ranks grouped into nodes by it (not by shared
      * memory), so that one machine acts as several nodes */
     const char *hostname;

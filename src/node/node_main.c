@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "affinity/omp_env.h"
 #include "src/base/interrupt.h"
 #include "src/base/log.h"
 #include "src/base/output_file.h"
@@ -274,6 +275,13 @@ int node_main(struct options *o, char **json, size_t *json_len)
     if (loaded != 0) {
         log_error("%s", why);
         return loaded == -2 ? EXIT_USAGE : EXIT_RESOURCE;
+    }
+    if (omp_env_check_process(why, sizeof(why)) != 0 ||
+        (opts.acceptance && !opts.dry_run &&
+         acceptance_topology_check(&topo.facts, why, sizeof(why)) != 0)) {
+        log_error("%s", why);
+        topology_unload(&topo);
+        return EXIT_USAGE;
     }
     struct report rep = {.version = MEMBENCH_VERSION, .topo = topo.facts, .dry_run = opts.dry_run};
     sysinfo_read(&rep.sys);

@@ -35,8 +35,13 @@ static json_t *system_json(const struct report *rep)
     json_object_set_new(sys, "llc_source", json_string(t->llc_source));
     json_object_set_new(sys, "topology_is_this_system", json_boolean(t->this_system));
     json_object_set_new(sys, "topology_source", json_string(t->source));
+    json_object_set_new(sys, "topology_is_machine", json_boolean(t->is_machine));
     json_object_set_new(sys, "cpus_usable", json_string(t->cpus));
     json_object_set_new(sys, "cpus_restricted", json_boolean(t->restricted));
+    json_object_set_new(sys, "cpus_restricted_by",
+                        t->restricted_by[0] ? json_string(t->restricted_by) : json_null());
+    json_object_set_new(sys, "cpus_restricted_how",
+                        t->restricted_how[0] ? json_string(t->restricted_how) : json_null());
     json_object_set_new(sys, "machine_cores", json_integer(t->machine_cores));
     json_object_set_new(sys, "machine_pus", json_integer(t->machine_pus));
     json_object_set_new(sys, "thp_enabled", json_string(s->thp_enabled));
@@ -241,6 +246,7 @@ static json_t *run_json(const struct run_result *r, double peak_mbps)
     json_object_set_new(o, "results", results_json(r, peak_mbps));
     if (r->config.per_domain != DOMAIN_NONE) json_object_set_new(o, "domains", domains_json(r));
     json_object_set_new(o, "threads_misplaced", json_integer(r->n_misplaced));
+    json_object_set_new(o, "threads_unbound", json_integer(r->n_unbound));
     json_t *v = json_object();
     json_object_set_new(v, "passed", json_boolean(r->validation.passed));
     json_object_set_new(v, "max_rel_error", real_or_null(r->validation.max_rel_error));

@@ -17,19 +17,20 @@ static void write_system(FILE *out, const struct report *rep)
     const struct sys_info *s = &rep->sys;
     fprintf(out, RULE "membench %s: STREAM-style memory bandwidth\n" RULE, rep->version);
     fprintf(out, "Host: %s, Linux %s\n", s->hostname, s->kernel);
-    if (!t->this_system)
-        fprintf(out,
-                "Topology: %s (a description, not this machine; Host, Timer, pages and memory are "
-                "this machine's)\n",
-                t->source);
+    if (!t->is_machine)
+        fprintf(out, "Topology: %s (%s; Host, Timer, pages and memory are this machine's)\n",
+                t->source,
+                t->this_system ? "a description, not this machine, bound as if it were "
+                                 "(HWLOC_THISSYSTEM=1)"
+                : strncmp(t->source, "HWLOC_THISSYSTEM=", 17) == 0
+                    ? "this machine, but hwloc is told it is not: nothing is bound"
+                    : "a description, not this machine");
     fprintf(out, "CPU: %s; %d package%s, %d NUMA node%s, %d cores, %d PUs\n", t->cpu_model,
             t->packages, t->packages == 1 ? "" : "s", t->numa_nodes, t->numa_nodes == 1 ? "" : "s",
             t->cores, t->pus);
     if (t->restricted)
-        fprintf(out,
-                "Usable PUs: %s only, %d of %d (restricted by taskset, cgroups, an MPI launcher's "
-                "binding or the batch system)\n",
-                t->cpus, t->pus, t->machine_pus);
+        fprintf(out, "Usable PUs: %s only, %d of %d (restricted by the %s: %s)\n", t->cpus, t->pus,
+                t->machine_pus, t->restricted_by, t->restricted_how);
     if (t->llc_bytes_total) {
         char total[32];
         format_bytes(t->llc_bytes_total, total, sizeof(total));
@@ -96,6 +97,7 @@ static void write_placement(FILE *out, const struct run_result *r)
     int numas = count_distinct(p, n, offsetof(struct placement_entry, numa));
     const char *how = !r->config.pus   ? "not bound by membench"
                       : !r->measured   ? "planned"
+                      : r->n_unbound   ? "NOT bound"
                       : r->n_misplaced ? "bound, NOT as planned"
                                        : "bound and verified";
     fprintf(out,

@@ -50,6 +50,7 @@ struct run_result {
     unsigned reps_done; /* repetitions run, first included; fewer than ntimes under a time limit */
     bool interrupted;   /* stopped by SIGINT/SIGTERM before it finished: not reported */
     int n_misplaced;    /* threads not running where the plan put them */
+    int n_unbound;      /* planned threads whose binding was not applied or did not read back */
     int n_domains;
     struct domain_result *domains;
     struct backing_info backing;

@@ -324,6 +324,26 @@ static void validate_reductions(const struct team *tm, struct run_result *out)
     }
 }
 
+/* A thread on its planned PU by chance is not bound: each planned thread's binding must have
+ * been applied and read back (hwloc does not bind on a topology that is not this machine). */
+static void check_bound(const struct topology *topo, const struct run_config *cfg,
+                        struct run_result *out)
+{
+    if (!cfg->pus || !out->placement) return;
+    for (int t = 0; t < out->n_placement; t++) {
+        if (out->placement[t].bound) continue;
+        if (out->n_unbound++ > 0) continue;
+        if (topo->facts.this_system)
+            WARNINGS_ADD(out, "thread %d could not be bound to PU %d: placement not verified", t,
+                         cfg->pus[t]);
+        else
+            WARNINGS_ADD(out,
+                         "threads not bound: the topology (%.160s) is not this machine's, so "
+                         "hwloc binds nothing; unset it to measure with bound threads",
+                         topo->facts.source);
+    }
+}
+
 static void check_placement(const struct run_config *cfg, const int *pus_start, const int *pus_end,
                             struct run_result *out)
 {
@@ -584,6 +604,7 @@ int run_stream(const struct run_config *cfg, const struct topology *topo,
         out->placement[t].pu = pus_start[t];
     placement_locate(topo, out->placement, out->n_placement);
     check_placement(cfg, pus_start, pus_end, out);
+    check_bound(topo, cfg, out);
     check_locality(&tm, pus_start, out);
     if (tm.thread_domain) finish_domains(&tm, out);
     if (out->stores_choice.method == STORES_MEASURED) apply_stores(out);

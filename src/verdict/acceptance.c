@@ -1,6 +1,7 @@
 #include "src/verdict/acceptance.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 
 #include "hugepages/backend.h"
 #include "src/base/parse.h"
+#include "src/base/test_hooks.h"
 #include "src/stream/results.h"
 #include "src/sys/provenance.h"
 #include "src/sys/sysinfo.h"
@@ -136,9 +138,13 @@ static void run_checks(const struct run_result *run, struct acceptance_result *o
         describe(c, got, "verified (--pages default)");
 
     if (run->config.pus) {
-        snprintf(got, sizeof(got), "%d of %u threads misplaced", run->n_misplaced,
-                 run->config.threads);
-        c = add(out, "placement", run->n_misplaced == 0);
+        if (run->n_unbound)
+            snprintf(got, sizeof(got), "%d of %u threads not bound", run->n_unbound,
+                     run->config.threads);
+        else
+            snprintf(got, sizeof(got), "%d of %u threads misplaced", run->n_misplaced,
+                     run->config.threads);
+        c = add(out, "placement", run->n_misplaced == 0 && run->n_unbound == 0);
         describe(c, got, "as planned (%s)", run->config.bind);
     }
 }
@@ -160,10 +166,22 @@ static void same_number(struct acceptance_result *out, const char *name, long lo
     describe(add(out, name, run == ref), got, "%lld (reference)", ref);
 }
 
+int acceptance_topology_check(const struct topology_facts *t, char *why, size_t why_len)
+{
+    if (t->is_machine || (test_hooks && test_hooks->topology_is_machine)) return 0;
+    bool told = strncmp(t->source, "HWLOC_THISSYSTEM=", 17) == 0;
+    snprintf(why, why_len,
+             "--acceptance judges the real machine; %.160s %s: unset it (or add --dry-run to see "
+             "the plan)",
+             t->source,
+             told ? "tells hwloc the topology is not this machine's" : "describes another");
+    return -1;
+}
+
 /* A reference's rates hold for the profile they were measured with: the same threads,
- * binding, arrays, element type, stores, pages, offset and kernel variant. */
-static void profile_checks(const struct run_result *run, const struct reference_profile *p,
-                           struct acceptance_result *out)
+ * binding, arrays, element type, stores, pages, offset, kernel variant and topology. */
+static void profile_checks(const struct run_result *run, const struct topology_facts *t,
+                           const struct reference_profile *p, struct acceptance_result *out)
 {
     if (!p->present) return;
     const struct run_config *c = &run->config;
@@ -175,17 +193,30 @@ static void profile_checks(const struct run_result *run, const struct reference_
     same_text(out, "pages", c->pages, p->pages);
     same_number(out, "offset", (long long)c->offset, p->offset);
     same_text(out, "isa", isa_name(c->isa), p->isa);
+    same_text(out, "topology", t->source, p->topology);
 }
 
 /* A node is accepted on all of its cores: a launcher's binding (mpirun binds each rank to a
- * core by default), taskset or a job's cpuset would measure a part and call it the node. */
+ * core by default), taskset or a job's cpuset would measure a part and call it the node. The
+ * check names what restricted the run and how to lift it. */
 static void whole_node_check(const struct topology_facts *t, struct acceptance_result *out)
 {
     char got[96];
-    snprintf(got, sizeof(got), "%d of %d PUs usable (%.60s)", t->pus, t->machine_pus, t->cpus);
-    describe(add(out, "cpus", !t->restricted), got,
-             "all %d PUs (unbind: mpirun --bind-to none, srun --cpu-bind=none, no taskset)",
-             t->machine_pus);
+    bool cgroup = strcmp(t->restricted_by, "cgroup cpuset") == 0;
+    if (t->restricted)
+        snprintf(got, sizeof(got), "%d of %d PUs usable (%.24s): %s", t->pus, t->machine_pus,
+                 t->cpus, cgroup ? "a cgroup cpuset" : "affinity mask");
+    else
+        snprintf(got, sizeof(got), "%d of %d PUs usable (%.60s)", t->pus, t->machine_pus, t->cpus);
+    struct acceptance_check *c = add(out, "cpus", !t->restricted);
+    if (cgroup)
+        describe(c, got,
+                 "all %d PUs (run outside the job's cpuset: srun --exclusive, no container)",
+                 t->machine_pus);
+    else
+        describe(c, got,
+                 "all %d PUs (unbind: mpirun --bind-to none, srun --cpu-bind=none, no taskset)",
+                 t->machine_pus);
 }
 
 /* Pages on their threads' NUMA nodes; only a verified tally is judged (move_pages may be
@@ -246,6 +277,6 @@ void acceptance_evaluate(const struct node_facts *node, const struct run_result 
     run_checks(run, out);
     if (e->whole_node) whole_node_check(node->topo, out);
     if (e->whole_node) locality_check(run, out);
-    profile_checks(run, &e->profile, out);
+    profile_checks(run, node->topo, &e->profile, out);
     system_checks(node, e, out);
 }

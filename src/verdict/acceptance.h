@@ -24,6 +24,7 @@ struct reference_profile {
     bool present; /* false for a reference without "profile": its rates are checked alone */
     long long threads, elements, offset;
     char bind[72], type[16], stores[16], pages[16], isa[16];
+    char topology[200];              /* the topology source it was measured on ("this machine") */
     bool has_kernel_stores;          /* "kernel_stores": each kernel's store kind */
     int kernel_stores[KERNEL_COUNT]; /* enum store_kind; -1 = the kernel is not listed */
 };
@@ -65,6 +66,11 @@ struct acceptance_result {
     int n_checks;
     struct acceptance_check checks[ACCEPTANCE_CHECKS_MAX];
 };
+
+/* --acceptance judges this machine: a topology that is not its own (HWLOC_XMLFILE,
+ * HWLOC_SYNTHETIC, HWLOC_THISSYSTEM=0) is refused before anything is measured (membench-hooked:
+ * unless MEMBENCH_TEST_TOPOLOGY_IS_MACHINE=1). Returns 0, or -1 with the error line in why. */
+int acceptance_topology_check(const struct topology_facts *t, char *why, size_t why_len);
 
 /* Checks one measured run against the expectations: every expected kernel's best rate >=
  * expected x (1 - tolerance), validation, page size, placement, and the reference's profile

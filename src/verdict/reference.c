@@ -128,9 +128,11 @@ static int read_profile(json_t *profile, struct reference_profile *p, char *why,
         copy_string(profile, "type", p->type, sizeof(p->type)) ||
         copy_string(profile, "stores", p->stores, sizeof(p->stores)) ||
         copy_string(profile, "pages", p->pages, sizeof(p->pages)) ||
-        copy_string(profile, "isa", p->isa, sizeof(p->isa))) {
+        copy_string(profile, "isa", p->isa, sizeof(p->isa)) ||
+        copy_string(profile, "topology", p->topology, sizeof(p->topology))) {
         snprintf(why, why_len,
-                 "'profile.bind', 'type', 'stores', 'pages' and 'isa' must be strings");
+                 "'profile.bind', 'type', 'stores', 'pages', 'isa' and 'topology' must be "
+                 "strings");
         return -1;
     }
     return read_kernel_stores(json_object_get(profile, "kernel_stores"), p, why, why_len);
@@ -251,18 +253,19 @@ int reference_write(FILE *out, const struct node_facts *node, const struct run_r
     long long pool = hugepage_pool_total(node->sys, PAGE_2M);
     json_t *root = json_pack(
         "{s:i,s:s,s:s,"
-        "s:{s:i,s:s,s:I,s:s,s:s,s:o,s:s,s:I,s:s,s:o},"
+        "s:{s:i,s:s,s:I,s:s,s:s,s:o,s:s,s:I,s:s,s:o,s:s},"
         "s:{s:s,s:s,s:i,s:i,s:i,s:i,s:I,s:s,s:s,s:I},"
         "s:o}",
         "membench_reference", REFERENCE_SCHEMA, "membench_version", node->version, "created",
         node->prov->start_iso, "profile", "threads", (int)c->threads, "bind", c->bind,
         "array_elements", (json_int_t)c->elements, "type", elem_type_name(c->type), "stores",
         c->stores, "kernel_stores", kinds, "pages", c->pages, "offset", (json_int_t)c->offset,
-        "isa", isa_name(c->isa), "kernels", kernels, "system", "hostname", node->sys->hostname,
-        "cpu_model", node->topo->cpu_model, "cores", node->topo->cores, "pus", node->topo->pus,
-        "packages", node->topo->packages, "numa_nodes", node->topo->numa_nodes, "mem_total_bytes",
-        (json_int_t)node->prov->mem_total_bytes, "thp_enabled", node->sys->thp_enabled, "governor",
-        node->prov->governor, "hugepages_2m_total", (json_int_t)pool, "rates_mbps", rates);
+        "isa", isa_name(c->isa), "kernels", kernels, "topology", node->topo->source, "system",
+        "hostname", node->sys->hostname, "cpu_model", node->topo->cpu_model, "cores",
+        node->topo->cores, "pus", node->topo->pus, "packages", node->topo->packages, "numa_nodes",
+        node->topo->numa_nodes, "mem_total_bytes", (json_int_t)node->prov->mem_total_bytes,
+        "thp_enabled", node->sys->thp_enabled, "governor", node->prov->governor,
+        "hugepages_2m_total", (json_int_t)pool, "rates_mbps", rates);
     int rc = root ? json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : -1;
     fputc('\n', out);
     json_decref(root);

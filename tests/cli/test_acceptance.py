@@ -3,6 +3,7 @@ and exit codes."""
 
 import json
 import os
+import shutil
 import sys
 import time
 
@@ -71,6 +72,122 @@ class ProfileTest(MembenchTestCase):
                           ["--acceptance", "2 runs"])
         self.assert_error(["--acceptance", "--size", "0.5xLLC", "--dry-run"], 2,
                           ["STREAM-rule arrays", "--size"])
+
+
+def _mounts():
+    """(mount point, fs type, super options) of every cgroup mount."""
+    found = []
+    with open("/proc/self/mountinfo") as f:
+        for line in f:
+            left, _, right = line.partition(" - ")
+            fields, super_fields = left.split(), right.split()
+            if len(super_fields) >= 3 and super_fields[0] in ("cgroup", "cgroup2"):
+                found.append((fields[4], super_fields[0], super_fields[2].split(",")))
+    return found
+
+
+class CpusetCgroup:
+    """A real cpuset cgroup holding only CPU 0 (v2 where the cpuset controller is there, else
+    v1), removed again by close(); wrapper() runs a command inside it. Raises OSError (with the
+    reason) where one cannot be made: not root, no cpuset controller, a read-only mount."""
+
+    def __init__(self):
+        name = "membench-test-%d-%d" % (os.getpid(), int(time.monotonic() * 1e6))
+        self.path = None
+        for point, kind, opts in _mounts():
+            if kind == "cgroup" and "cpuset" in opts:
+                self._make_v1(os.path.join(point, name), point)
+                return
+        for point, kind, _ in _mounts():
+            if kind == "cgroup2" and os.path.exists(os.path.join(point, "cgroup.controllers")):
+                with open(os.path.join(point, "cgroup.controllers")) as f:
+                    if "cpuset" in f.read().split():
+                        self._make_v2(os.path.join(point, name), point)
+                        return
+        raise OSError("no cpuset cgroup controller is mounted (v1 or v2)")
+
+    def _write(self, name, text):
+        with open(os.path.join(self.path, name), "w") as f:
+            f.write(text)
+
+    def _make_v1(self, path, root):
+        os.mkdir(path)
+        self.path = path
+        with open(os.path.join(root, "cpuset.mems")) as f:
+            self._write("cpuset.mems", f.read().strip() or "0")
+        self._write("cpuset.cpus", "0")
+
+    def _make_v2(self, path, root):
+        control = os.path.join(root, "cgroup.subtree_control")
+        with open(control) as f:
+            if "cpuset" not in f.read().split():
+                with open(control, "w") as w:
+                    w.write("+cpuset")
+        os.mkdir(path)
+        self.path = path
+        self._write("cpuset.cpus", "0")
+
+    def wrapper(self):
+        procs = os.path.join(self.path, "cgroup.procs")
+        return ["sh", "-c", 'echo $$ > "$0" && exec "$@"', procs]
+
+    def close(self):
+        if self.path:
+            os.rmdir(self.path)
+            self.path = None
+
+
+class CgroupCpusTest(MembenchTestCase):
+    """A job step's or container's cpuset hides CPUs from hwloc: the acceptance profile must
+    still count the machine's online CPUs and fail, naming the cgroup and the remedy."""
+
+    def setUp(self):
+        super().setUp()
+        if os.cpu_count() is None or os.cpu_count() < 2:
+            self.skipTest("a cpuset of one CPU restricts nothing on a 1-CPU machine")
+        if not shutil.which("sh"):
+            self.skipTest("needs sh to move the run into the cgroup")
+        try:
+            self.cgroup = CpusetCgroup()
+        except OSError as exc:
+            self.skipTest("cannot create a cpuset cgroup here: %s" % exc)
+        self.addCleanup(self.cgroup.close)
+
+    def test_cpuset_cgroup_fails_the_cpus_check(self):
+        rc, out, err = run(["--acceptance", "-n", "3", "--format", "json"],
+                           env_extra={"OMP_NUM_THREADS": None}, wrapper=self.cgroup.wrapper(),
+                           timeout=300)
+        self.assertEqual(rc, 1, describe([], rc, out, err))
+        doc = json.loads(out)
+        system = doc["system"]
+        self.assertEqual(system["machine_pus"], os.cpu_count())
+        self.assertEqual(system["pus"], 1)
+        self.assertEqual(system["cpus_usable"], "0")
+        self.assertTrue(system["cpus_restricted"])
+        self.assertEqual(system["cpus_restricted_by"], "cgroup cpuset")
+        self.assertIn(os.path.basename(self.cgroup.path), system["cpus_restricted_how"])
+        checks = {c["name"]: c for c in doc["acceptance"]["checks"]}
+        self.assertFalse(checks["cpus"]["passed"], checks["cpus"])
+        self.assertIn("cgroup cpuset", checks["cpus"]["measured"])
+        self.assertIn("outside the job's cpuset", checks["cpus"]["expected"])
+        self.assertFalse(doc["acceptance"]["passed"])
+        self.assertIn("acceptance check failed: cpus", err)
+
+    def test_text_names_the_cgroup(self):
+        rc, out, err = run(["--triad", "--dry-run"], env_extra={"OMP_NUM_THREADS": None},
+                           wrapper=self.cgroup.wrapper())
+        self.assertEqual(rc, 0, describe([], rc, out, err))
+        self.assertRegex(out, r"(?m)^Usable PUs: 0 only, 1 of %d \(restricted by the cgroup "
+                         r"cpuset: .*%s" % (os.cpu_count(), os.path.basename(self.cgroup.path)))
+
+    def test_gomp_affinity_outside_the_cpuset_is_refused(self):
+        """libgomp would abort creating a thread on CPU 1, which the cpuset forbids."""
+        args = ["--triad", "--size", "100000", "-n", "2"]
+        rc, out, err = run(args, env_extra={"GOMP_CPU_AFFINITY": "0,1"},
+                           wrapper=self.cgroup.wrapper())
+        self.assertEqual(rc, 2, describe(args, rc, out, err))
+        self.assertIn("membench: GOMP_CPU_AFFINITY='0,1' names CPU 1, which this process may "
+                      "not use (usable: 0)", err)
 
 
 class ChecksTest(MembenchTestCase):

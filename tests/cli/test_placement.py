@@ -1,8 +1,12 @@
 """Thread placement: policies planned on fake machines (--dry-run), binding verified on this
 one, OpenMP variables, sweeps and per-domain rates."""
 
+import json
 import os
+import shutil
+import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import membench_test  # noqa: E402
@@ -205,6 +209,88 @@ class RealBindingTest(MembenchTestCase):
                               "--bind", "compact"])
         self.assertRegex(out, r"Placement: 1 thread on 1 PU, 1 core, 1 package, 1 NUMA node "
                               r"\(bound and verified\)")
+
+    def test_own_xml_is_not_bound_and_fails_placement(self):
+        """This host described by its own lstopo XML: hwloc binds nothing on a topology that
+        is not this system, so no thread is bound; the text must not say "bound and verified"
+        (even when the threads happen to run on their planned PUs) and the placement check
+        fails."""
+        lstopo = shutil.which("lstopo-no-graphics") or shutil.which("lstopo")
+        if not lstopo:
+            self.skipTest("needs lstopo (hwloc-nox) to write this host's topology as XML")
+        membench_test.skip_unless_cpus(self, 2)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "host.xml")
+            subprocess.run([lstopo, "--of", "xml", path], check=True, timeout=60,
+                           env=membench_test.make_env())
+            env = {"HWLOC_XMLFILE": path}
+            args = ["--triad", "--size", "2000000", "-n", "3", "-t", "2", "--bind", "compact",
+                    "--expect", "triad=1"]
+            rc, out, err = run(args + ["--format", "json"], env_extra=env)
+            self.assertEqual(rc, 1, describe(args, rc, out, err))
+            doc = json.loads(out)
+            run0 = doc["runs"][0]
+            self.assertEqual([p["bound"] for p in run0["placement"]], [False, False])
+            self.assertEqual(run0["threads_unbound"], 2)
+            self.assertTrue(any("threads not bound" in w and path in w
+                                for w in run0["warnings"]), run0["warnings"])
+            checks = {c["name"]: c for c in doc["acceptance"]["checks"]}
+            self.assertFalse(checks["placement"]["passed"], checks["placement"])
+            self.assertEqual(checks["placement"]["measured"], "2 of 2 threads not bound")
+            rc, out, err = run(args, env_extra=env)
+            self.assertEqual(rc, 1, describe(args, rc, out, err))
+            self.assertNotIn("bound and verified", out)
+            self.assertRegex(out, r"(?m)^Placement: 2 threads .*\(NOT bound\)")
+            self.assertRegex(out, r"(?m)^FAIL placement\s+2 of 2 threads not bound")
+
+
+class OpenMPVariablesCheckedTest(MembenchTestCase):
+    """libgomp aborts thread creation (exit 1, the 'check failed' status, no membench: line)
+    when GOMP_CPU_AFFINITY names a CPU this process may not use, and ignores a value it cannot
+    read: both are caught before any thread starts, exit 2 with a membench: line."""
+
+    def refused(self, value, words, env=None, wrapper=()):
+        args = ["--triad", "--size", "100000", "-n", "2"]
+        rc, out, err = run(args, env_extra=dict(env or {}, GOMP_CPU_AFFINITY=value),
+                           wrapper=wrapper)
+        msg = describe(args, rc, out, err)
+        self.assertEqual(rc, 2, msg)
+        self.assertEqual(out, "", msg)
+        # libgomp's constructor may have printed its own warning before main(); membench's
+        # line is the last one
+        line = err.splitlines()[-1]
+        self.assertTrue(line.startswith("membench: GOMP_CPU_AFFINITY='%s'" % value), msg)
+        for word in words:
+            self.assertIn(word, line, msg)
+
+    def test_cpu_outside_the_machine(self):
+        beyond = max(os.sched_getaffinity(0)) + 1
+        for value in ("%d" % beyond, "0 %d" % beyond, "0,%d" % beyond, "0-%d" % beyond):
+            with self.subTest(value=value):
+                self.refused(value, ["names CPU %d" % beyond, "may not use", "unset it"])
+
+    def test_cpu_outside_the_affinity_mask(self):
+        if not shutil.which("taskset"):
+            self.skipTest("taskset not installed")
+        cpus = sorted(os.sched_getaffinity(0))
+        if len(cpus) < 2:
+            self.skipTest("needs 2 usable CPUs")
+        self.refused(str(cpus[1]), ["names CPU %d" % cpus[1], "(usable: %d)" % cpus[0]],
+                     wrapper=["taskset", "-c", str(cpus[0])])
+
+    def test_malformed_values(self):
+        for value in ("abc", "0,", "0,,1", "1-0", "0-1:0", "65536", "0 - 1"):
+            with self.subTest(value=value):
+                self.refused(value, ["not a CPU list", "unset it"])
+
+    def test_values_libgomp_reads_or_ignores_still_run(self):
+        cpu = min(os.sched_getaffinity(0))
+        for env in ({"GOMP_CPU_AFFINITY": str(cpu)}, {"GOMP_CPU_AFFINITY": " %d , %d " % (cpu, cpu)},
+                    {"GOMP_CPU_AFFINITY": "%d-%d:1" % (cpu, cpu)},
+                    {"GOMP_CPU_AFFINITY": "999", "OMP_PLACES": "cores"},
+                    {"GOMP_CPU_AFFINITY": "999", "OMP_PROC_BIND": "false"}):
+            with self.subTest(env=env):
+                self.run_ok(["--triad", "--size", "100000", "-n", "2"], env_extra=env)
 
 
 if __name__ == "__main__":

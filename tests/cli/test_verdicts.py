@@ -6,6 +6,7 @@ import json
 import os
 import signal
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import membench_test  # noqa: E402
@@ -14,6 +15,10 @@ from membench_test import MembenchTestCase, SMALL, run, describe  # noqa: E402
 #: A real run of the acceptance profile in a blink: a synthetic 2 MiB LLC makes the STREAM
 #: rule 1 M elements; HWLOC_THISSYSTEM lets membench bind to its two PUs.
 TINY_NODE = {"HWLOC_SYNTHETIC": "pack:1 l3:1(size=2MiB) core:2 pu:1", "HWLOC_THISSYSTEM": "1"}
+
+#: TINY_NODE judged by --acceptance: membench refuses to judge a described topology (it is not
+#: this machine), but membench-hooked lets it count as this machine.
+TINY_NODE_JUDGED = dict(TINY_NODE, MEMBENCH_TEST_TOPOLOGY_IS_MACHINE="1")
 
 FOUR = {"Copy": 1.0, "Scale": 1.0, "Add": 1.0, "Triad": 1.0}
 
@@ -100,7 +105,7 @@ class ProfileTest(VerdictTestCase):
         self.run_ok(["-t", "1", "--size", "2000000", "-n", "3", "--save-reference", self.ref],
                     env_extra=TINY_NODE)
         args = ["--acceptance", "--reference", self.ref, "--tolerance", "99", "--format", "json"]
-        rc, out, err = run(args, env_extra=TINY_NODE)
+        rc, out, err = run(args, env_extra=TINY_NODE_JUDGED)
         self.assertEqual(rc, 1, describe(args, rc, out, err))
         checks = {c["name"]: c for c in json.loads(out)["acceptance"]["checks"]}
         self.assertFalse(checks["threads"]["passed"], checks)
@@ -111,6 +116,82 @@ class ProfileTest(VerdictTestCase):
         self.assertTrue(checks["binding"]["passed"], checks)
         self.assertTrue(checks["type"]["passed"], checks)
         self.assertIn("acceptance check failed: threads", err)
+
+
+class TopologyIsThisMachineTest(VerdictTestCase):
+    """A verdict needs the real machine: a topology that is not this machine's is named in the
+    report and the reference, and --acceptance on it is refused before measuring."""
+
+    DESCRIBED = [
+        ({"HWLOC_XMLFILE": membench_test.topology("xeon-e5-2670-2s.xml")},
+         ["HWLOC_XMLFILE=", "xeon-e5-2670-2s.xml", "describes another", "unset it"]),
+        ({"HWLOC_SYNTHETIC": "pack:1 l3:1(size=2MiB) core:2 pu:1"},
+         ["HWLOC_SYNTHETIC=pack:1", "describes another", "unset it"]),
+        (TINY_NODE, ["HWLOC_SYNTHETIC=pack:1", "describes another", "unset it"]),
+        ({"HWLOC_THISSYSTEM": "0"},
+         ["HWLOC_THISSYSTEM=0", "not this machine's", "unset it"]),
+    ]
+
+    def test_product_refuses_acceptance_on_a_described_topology(self):
+        for env, words in self.DESCRIBED:
+            with self.subTest(env=env):
+                start = time.monotonic()
+                line = self.assert_error(["--acceptance"], 2,
+                                         ["--acceptance judges the real machine"] + words,
+                                         env_extra=env)
+                self.assertTrue(line.startswith("membench: "), line)
+                self.assertLess(time.monotonic() - start, 10, "refused before measuring")
+                # the plan alone judges nothing: still shown
+                doc = self.run_json(["--acceptance", "--dry-run"], env_extra=env)
+                self.assertFalse(doc["system"]["topology_is_machine"])
+                self.assertTrue(doc["system"]["topology_source"].startswith(
+                    words[0].split("=")[0]))
+
+    def test_this_machine_is_named_as_such(self):
+        doc = self.run_json(["--acceptance", "--dry-run"], env_extra={"OMP_NUM_THREADS": None})
+        self.assertTrue(doc["system"]["topology_is_machine"])
+        self.assertEqual(doc["system"]["topology_source"], "this machine")
+
+    def test_text_names_a_bound_description(self):
+        out, _ = self.run_ok(["--triad", "--dry-run"], env_extra=TINY_NODE)
+        self.assertRegex(out, r"(?m)^Topology: HWLOC_SYNTHETIC=pack:1 .*not this machine, bound "
+                              r"as if it were \(HWLOC_THISSYSTEM=1\)")
+        out, _ = self.run_ok(["--triad", "--dry-run"], env_extra={"HWLOC_THISSYSTEM": "0"})
+        self.assertRegex(out, r"(?m)^Topology: HWLOC_THISSYSTEM=0 \(this machine, but hwloc is "
+                              r"told it is not: nothing is bound")
+
+    def test_hook_lets_a_described_topology_count_as_this_machine(self):
+        if len(os.sched_getaffinity(0)) < 2:
+            self.skipTest("needs 2 usable CPUs for the synthetic 2-core node")
+        rc, out, err = run(["--acceptance", "-n", "3", "--format", "json"],
+                           env_extra=TINY_NODE_JUDGED)
+        self.assertIn(rc, (0, 1), describe([], rc, out, err))
+        doc = json.loads(out)
+        self.assertFalse(doc["system"]["topology_is_machine"])
+        self.assertIn("cpus", [c["name"] for c in doc["acceptance"]["checks"]])
+
+    def test_reference_records_its_topology(self):
+        if len(os.sched_getaffinity(0)) < 2:
+            self.skipTest("needs 2 usable CPUs for the synthetic 2-core node")
+        args = ["-t", "1", "--size", "2000000", "-n", "3"]
+        self.run_ok(args + ["--save-reference", self.ref], env_extra=TINY_NODE)
+        with open(self.ref) as f:
+            saved = json.load(f)
+        self.assertTrue(saved["profile"]["topology"].startswith("HWLOC_SYNTHETIC=pack:1"),
+                        saved["profile"])
+        # checked on this machine, the reference's topology is a named FAIL
+        rc, out, err = run(args + ["--reference", self.ref, "--tolerance", "99", "--format",
+                                   "json"])
+        self.assertEqual(rc, 1, describe(args, rc, out, err))
+        checks = {c["name"]: c for c in json.loads(out)["acceptance"]["checks"]}
+        self.assertFalse(checks["topology"]["passed"], checks)
+        self.assertEqual(checks["topology"]["measured"], "this machine")
+        self.assertIn("HWLOC_SYNTHETIC=pack:1", checks["topology"]["expected"])
+        # on the topology it was saved from, the same check passes
+        rc, out, err = run(args + ["--reference", self.ref, "--tolerance", "99", "--format",
+                                   "json"], env_extra=TINY_NODE)
+        checks = {c["name"]: c for c in json.loads(out)["acceptance"]["checks"]}
+        self.assertTrue(checks["topology"]["passed"], describe(args, rc, out, err))
 
 
 class ReferenceProfileTest(VerdictTestCase):

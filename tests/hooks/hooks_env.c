@@ -5,6 +5,8 @@
  *   MEMBENCH_TEST_SLOW_STORES=KIND    kernels with KIND (normal or nt) stores take 4x their time
  *   MEMBENCH_TEST_VERIFY_AS=BACKEND   judge the pages as if --pages BACKEND was asked for
  *   MEMBENCH_TEST_SYS_ROOT=ROOT       the fault probe reads ROOT/kernel/mm/... for /sys
+ *   MEMBENCH_TEST_TOPOLOGY_IS_MACHINE=1  a HWLOC_XMLFILE / HWLOC_SYNTHETIC topology counts as
+ *                                     this machine: --acceptance runs on it (not refused)
  *   MEMBENCH_TEST_RATE_SCALE=RANK:kernel=factor[,kernel=factor][;RANK:...]
  *                                     the world rank RANK (OMPI_COMM_WORLD_RANK, PMI_RANK or
  *                                     PMIX_RANK; 0 without them) reports that kernel's rates
@@ -159,6 +161,11 @@ __attribute__((constructor)) static void install_test_hooks(void)
             usage_error("MEMBENCH_TEST_VERIFY_AS", value, "name a --pages backend such as 2m");
     }
     hooks.sys_root = variable("MEMBENCH_TEST_SYS_ROOT");
+    if ((value = variable("MEMBENCH_TEST_TOPOLOGY_IS_MACHINE"))) {
+        if (strcmp(value, "1") != 0 && strcmp(value, "0") != 0)
+            usage_error("MEMBENCH_TEST_TOPOLOGY_IS_MACHINE", value, "give 1 (or 0)");
+        hooks.topology_is_machine = value[0] == '1';
+    }
     if ((value = variable("MEMBENCH_TEST_BROKEN_KERNEL"))) {
         if (broken_kernel_select(value) != 0)
             usage_error("MEMBENCH_TEST_BROKEN_KERNEL", value, "name a kernel such as triad");

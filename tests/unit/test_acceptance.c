@@ -22,6 +22,8 @@ static void measured_run(bool restricted)
     rep.topo.cores = rep.topo.pus;
     rep.topo.machine_pus = 16;
     rep.topo.restricted = restricted;
+    snprintf(rep.topo.restricted_by, sizeof(rep.topo.restricted_by), "%s",
+             restricted ? "affinity mask" : "");
     snprintf(rep.topo.cpus, sizeof(rep.topo.cpus), restricted ? "3" : "0-15");
     run.config.pages = "default";
     run.measured = true;
@@ -49,10 +51,28 @@ static void profile_fails_a_run_bound_to_part_of_the_node(void **state)
     assert_non_null(c);
     assert_false(c->passed);
     assert_false(a.passed);
-    assert_string_equal(c->measured, "1 of 16 PUs usable (3)");
+    assert_string_equal(c->measured, "1 of 16 PUs usable (3): affinity mask");
     assert_non_null(strstr(c->expected, "all 16 PUs"));
     assert_non_null(strstr(c->expected, "--bind-to none"));
     assert_non_null(strstr(c->expected, "--cpu-bind=none"));
+}
+
+/* A job step's or container's cpuset: the cause is named, and the remedy is to leave it. */
+static void profile_names_a_cgroup_cpuset(void **state)
+{
+    (void)state;
+    struct expectations e = {.hugepages_2m = -1, .whole_node = true};
+    struct acceptance_result a;
+    measured_run(true);
+    snprintf(rep.topo.restricted_by, sizeof(rep.topo.restricted_by), "cgroup cpuset");
+    acceptance_evaluate(&(struct node_facts){rep.version, &rep.prov, &rep.topo, &rep.sys}, &run, &e,
+                        5.0, &a);
+    const struct acceptance_check *c = find(&a, "cpus");
+    assert_non_null(c);
+    assert_false(c->passed);
+    assert_string_equal(c->measured, "1 of 16 PUs usable (3): a cgroup cpuset");
+    assert_non_null(strstr(c->expected, "all 16 PUs"));
+    assert_non_null(strstr(c->expected, "outside the job's cpuset"));
 }
 
 static void profile_passes_a_run_on_every_pu(void **state)
@@ -85,6 +105,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(profile_fails_a_run_bound_to_part_of_the_node),
+        cmocka_unit_test(profile_names_a_cgroup_cpuset),
         cmocka_unit_test(profile_passes_a_run_on_every_pu),
         cmocka_unit_test(expectations_alone_judge_the_cpus_given),
     };

@@ -181,6 +181,7 @@ static struct report make_report(void)
     t->llc_bytes_total = 272629760;
     t->llc_source = "hwloc";
     t->this_system = true;
+    t->is_machine = true;
     snprintf(t->source, sizeof(t->source), "this machine");
     struct sys_info *s = &rep.sys;
     snprintf(s->hostname, sizeof(s->hostname), "vm");

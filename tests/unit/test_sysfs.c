@@ -12,6 +12,7 @@
 
 #include "affinity/topology.h"
 #include "hugepages/backend.h"
+#include "src/sys/cgroup_cpuset.h"
 #include "src/sys/provenance.h"
 #include "src/sys/sysinfo.h"
 
@@ -362,6 +363,43 @@ static void cgroup_headroom(void **state)
     assert_int_equal(cgroup_memory_headroom("/nonexistent", root, &room, &limit), -1);
 }
 
+/* The cpuset cgroup's CPUs: v1 (effective_cpus, or cpuset.cpus on old kernels) wins over v2;
+ * v2 at the root or under "unified". */
+static void cgroup_cpuset(void **state)
+{
+    (void)state;
+    char root[300], proc[320], cpus[64], file[400];
+    snprintf(root, sizeof(root), "%s/cs1", tmp_root);
+    snprintf(proc, sizeof(proc), "%s/cpuset-v1", tmp_root);
+    write_file(proc, "9:name=systemd:/\n3:cpuset:/job7\n1:cpu,cpuacct:/\n0::/\n");
+    write_at(root, "cpuset/job7/cpuset.effective_cpus", "0,2\n");
+    write_at(root, "cpuset/job7/cpuset.cpus", "0-3\n");
+    assert_int_equal(cgroup_cpuset_cpus(proc, root, cpus, sizeof(cpus), file, sizeof(file)), 0);
+    assert_string_equal(cpus, "0,2");
+    assert_non_null(strstr(file, "cpuset/job7/cpuset.effective_cpus"));
+    write_at(root, "cpuset/job7/cpuset.effective_cpus", "");
+    assert_int_equal(cgroup_cpuset_cpus(proc, root, cpus, sizeof(cpus), file, sizeof(file)), 0);
+    assert_string_equal(cpus, "0-3");
+
+    snprintf(root, sizeof(root), "%s/cs2", tmp_root);
+    snprintf(proc, sizeof(proc), "%s/cpuset-v2", tmp_root);
+    write_file(proc, "0::/slurm/uid_0/job_9/step_0\n");
+    write_at(root, "slurm/uid_0/job_9/step_0/cpuset.cpus.effective", "1\n");
+    assert_int_equal(cgroup_cpuset_cpus(proc, root, cpus, sizeof(cpus), file, sizeof(file)), 0);
+    assert_string_equal(cpus, "1");
+    assert_non_null(strstr(file, "job_9/step_0/cpuset.cpus.effective"));
+
+    snprintf(root, sizeof(root), "%s/cs3", tmp_root);
+    write_at(root, "unified/slurm/uid_0/job_9/step_0/cpuset.cpus.effective", "4-7\n");
+    assert_int_equal(cgroup_cpuset_cpus(proc, root, cpus, sizeof(cpus), file, sizeof(file)), 0);
+    assert_string_equal(cpus, "4-7");
+
+    snprintf(root, sizeof(root), "%s/cs4", tmp_root); /* nothing there */
+    assert_int_equal(cgroup_cpuset_cpus(proc, root, cpus, sizeof(cpus), file, sizeof(file)), -1);
+    assert_int_equal(
+        cgroup_cpuset_cpus("/nonexistent", root, cpus, sizeof(cpus), file, sizeof(file)), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -371,6 +409,7 @@ int main(void)
         cmocka_unit_test(smaps_ranges),
         cmocka_unit_test(smbios_peak),
         cmocka_unit_test(cgroup_headroom),
+        cmocka_unit_test(cgroup_cpuset),
         cmocka_unit_test(recorded_4k),
         cmocka_unit_test(recorded_thp),
         cmocka_unit_test(recorded_thp_partial),

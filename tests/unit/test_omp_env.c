@@ -1,0 +1,92 @@
+/* GOMP_CPU_AFFINITY read as libgomp reads it, checked against the CPUs the process may use. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "affinity/omp_env.h"
+
+static hwloc_bitmap_t cpus(const char *list)
+{
+    hwloc_bitmap_t b = hwloc_bitmap_alloc();
+    assert_int_equal(hwloc_bitmap_list_sscanf(b, list), 0);
+    return b;
+}
+
+static int check(const char *value, const char *places, const char *bind, const char *usable,
+                 char *why)
+{
+    hwloc_bitmap_t b = usable ? cpus(usable) : NULL;
+    why[0] = '\0';
+    int rc = omp_env_check(value, places, bind, b, why, 400);
+    if (b) hwloc_bitmap_free(b);
+    return rc;
+}
+
+static void lists_libgomp_reads(void **state)
+{
+    (void)state;
+    char why[400];
+    const char *ok[] = {"0", "0-3", "0,1", "0 1", " 0 , 1 ", "0-3:2", "0x1", "+1", "3,2,1,0"};
+    for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+        assert_int_equal(check(ok[i], NULL, NULL, "0-3", why), 0);
+        assert_string_equal(why, "");
+    }
+    assert_int_equal(check(NULL, NULL, NULL, "0", why), 0);
+    assert_int_equal(check("", NULL, NULL, "0", why), 0);
+}
+
+static void cpus_outside_the_usable_set(void **state)
+{
+    (void)state;
+    char why[400];
+    assert_int_equal(check("7", NULL, NULL, "0-1", why), -1);
+    assert_non_null(strstr(why, "names CPU 7"));
+    assert_non_null(strstr(why, "(usable: 0-1)"));
+    assert_int_equal(check("0-4:2", NULL, NULL, "0-3", why), -1);
+    assert_non_null(strstr(why, "names CPU 4"));
+    assert_int_equal(check("0,1", NULL, NULL, "0", why), -1); /* a cpuset of CPU 0 */
+    assert_non_null(strstr(why, "names CPU 1"));
+    assert_int_equal(check("1,3", NULL, NULL, "0,2", why), -1);
+    assert_non_null(strstr(why, "names CPU 1"));
+    /* the usable CPUs unknown: only the syntax is checked */
+    assert_int_equal(check("7", NULL, NULL, NULL, why), 0);
+}
+
+static void malformed_values(void **state)
+{
+    (void)state;
+    char why[400];
+    const char *bad[] = {"abc",  "0,",    "0,,1",  ",0", "1-0", "0-1:0",
+                         "0-1:", "65536", "0 - 1", "-1", "0;1", "0-"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        assert_int_equal(check(bad[i], NULL, NULL, "0-3", why), -1);
+        assert_non_null(strstr(why, "not a CPU list"));
+    }
+}
+
+/* OMP_PLACES wins over it, and OMP_PROC_BIND=false turns binding off: libgomp ignores it. */
+static void ignored_by_libgomp(void **state)
+{
+    (void)state;
+    char why[400];
+    assert_int_equal(check("7", "cores", NULL, "0-1", why), 0);
+    assert_int_equal(check("abc", "{0}", NULL, "0-1", why), 0);
+    assert_int_equal(check("7", NULL, "false", "0-1", why), 0);
+    assert_int_equal(check("7", NULL, "FALSE", "0-1", why), 0);
+    assert_int_equal(check("7", NULL, "true", "0-1", why), -1);
+    assert_int_equal(check("7", "", NULL, "0-1", why), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(lists_libgomp_reads),
+        cmocka_unit_test(cpus_outside_the_usable_set),
+        cmocka_unit_test(malformed_values),
+        cmocka_unit_test(ignored_by_libgomp),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
