@@ -22,9 +22,11 @@ static long cpu_number(const char **p)
     return (long)v;
 }
 
-/* One item, "N", "N-M" or "N-M:S", as libgomp's parse_affinity reads it; its CPUs are
- * checked against usable. Returns 0, 1 when a CPU is not usable (*bad = it), -1 malformed. */
-static int item(const char **p, hwloc_const_bitmap_t usable, long *bad)
+/* One item, "N", "N-M" or "N-M:S", as libgomp's parse_affinity reads it. Its CPUs are the
+ * list's entries *index on; those below limit (thread i takes entry i) are checked against
+ * usable. Returns 0, 1 when such a CPU is not usable (*bad = it), -1 when malformed. */
+static int item(const char **p, hwloc_const_bitmap_t usable, unsigned long *index,
+                unsigned long limit, long *bad)
 {
     long beg = cpu_number(p), end = beg, stride = 1;
     if (beg < 0) return -1;
@@ -36,8 +38,8 @@ static int item(const char **p, hwloc_const_bitmap_t usable, long *bad)
             if ((stride = cpu_number(p)) <= 0) return -1;
         }
     }
-    for (long cpu = beg; usable && cpu <= end; cpu += stride)
-        if (!hwloc_bitmap_isset(usable, (unsigned)cpu)) {
+    for (long cpu = beg; cpu <= end; cpu += stride, (*index)++)
+        if (usable && *index < limit && !hwloc_bitmap_isset(usable, (unsigned)cpu)) {
             *bad = cpu;
             return 1;
         }
@@ -45,7 +47,7 @@ static int item(const char **p, hwloc_const_bitmap_t usable, long *bad)
 }
 
 int omp_env_check(const char *gomp_cpu_affinity, const char *omp_places, const char *omp_proc_bind,
-                  hwloc_const_bitmap_t usable, char *why, size_t why_len)
+                  hwloc_const_bitmap_t usable, unsigned threads, char *why, size_t why_len)
 {
     const char *v = gomp_cpu_affinity;
     if (!v || !*v) return 0;
@@ -55,8 +57,9 @@ int omp_env_check(const char *gomp_cpu_affinity, const char *omp_places, const c
     const char *p = v;
     long bad = -1;
     int rc = 0;
+    unsigned long index = 0, limit = threads ? threads : (unsigned long)-1;
     for (;;) { /* items apart by commas or blanks; a comma must have one after it */
-        if ((rc = item(&p, usable, &bad)) != 0) break;
+        if ((rc = item(&p, usable, &index, limit, &bad)) != 0) break;
         while (isspace((unsigned char)*p))
             p++;
         if (*p == ',')
@@ -74,20 +77,22 @@ int omp_env_check(const char *gomp_cpu_affinity, const char *omp_places, const c
                  v);
     else
         snprintf(why, why_len,
-                 "GOMP_CPU_AFFINITY='%.60s' names CPU %ld, which this process may not use "
-                 "(usable: %.80s), and libgomp would fail to start the threads: name only CPUs "
-                 "of %.80s, or unset it (--bind places the threads itself)",
-                 v, bad, list, list);
+                 "GOMP_CPU_AFFINITY='%.60s' names CPU %ld for one of this run's %u threads, "
+                 "which this process may not use (usable: %.80s), and libgomp would fail to "
+                 "start the threads: name only CPUs of %.80s, or unset it (--bind places the "
+                 "threads itself)",
+                 v, bad, threads, list, list);
     return -1;
 }
 
-int omp_env_check_process(char *why, size_t why_len)
+int omp_env_check_process(unsigned threads, char *why, size_t why_len)
 {
     hwloc_bitmap_t launch = hwloc_bitmap_alloc();
     if (!launch) return 0; /* nothing to learn: let libgomp try */
     int read = launch_cpus(launch);
-    int rc = omp_env_check(getenv("GOMP_CPU_AFFINITY"), getenv("OMP_PLACES"),
-                           getenv("OMP_PROC_BIND"), read == 0 ? launch : NULL, why, why_len);
+    int rc =
+        omp_env_check(getenv("GOMP_CPU_AFFINITY"), getenv("OMP_PLACES"), getenv("OMP_PROC_BIND"),
+                      read == 0 ? launch : NULL, threads, why, why_len);
     hwloc_bitmap_free(launch);
     return rc;
 }

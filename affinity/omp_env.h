@@ -7,14 +7,17 @@
 
 /* libgomp ends the process with status 1 ("Thread creation failed: Invalid argument") when
  * GOMP_CPU_AFFINITY gives a thread a CPU this process may not use, and silently ignores a
- * value it cannot read. GOMP_CPU_AFFINITY is what libgomp reads when OMP_PLACES is unset and
- * OMP_PROC_BIND is not false. Returns 0 when it is unset, ignored or names only CPUs of
- * usable (NULL: not checked); -1 with a one-line reason and remedy in why otherwise. */
+ * value it cannot read. Thread i of a team of N takes the list's entry i (mod its length), so
+ * "0-63" is fine for 2 threads on a 2-CPU node, not for 3. GOMP_CPU_AFFINITY is what libgomp
+ * reads when OMP_PLACES is unset and OMP_PROC_BIND is not false. Returns 0 when it is unset,
+ * ignored, or gives the first threads (0: every entry) only CPUs of usable (NULL: not
+ * checked); -1 with a one-line reason and remedy in why otherwise. */
 int omp_env_check(const char *gomp_cpu_affinity, const char *omp_places, const char *omp_proc_bind,
-                  hwloc_const_bitmap_t usable, char *why, size_t why_len);
+                  hwloc_const_bitmap_t usable, unsigned threads, char *why, size_t why_len);
 
-/* The same for this process: its environment, against the CPUs it was launched on (what
- * libgomp reads, whatever a described topology says). Call from the main thread. */
-int omp_env_check_process(char *why, size_t why_len);
+/* The same for this process and its largest team of threads: its environment, against the
+ * CPUs it was launched on (what libgomp reads, whatever a described topology says). Call from
+ * the main thread. */
+int omp_env_check_process(unsigned threads, char *why, size_t why_len);
 
 #endif

@@ -255,6 +255,19 @@ static void free_report(struct report *rep)
     free(rep->runs);
 }
 
+/* The most OpenMP threads one parallel region of this invocation starts. */
+static unsigned largest_team(const struct plan *plan, const struct tlb_plan *tplan,
+                             const struct latency_plan *lplan)
+{
+    unsigned most = 1;
+    for (size_t i = 0; i < plan->n_runs; i++)
+        if (plan->runs[i].threads > most) most = plan->runs[i].threads;
+    if (tplan->enabled && tplan->threads > 0 && (unsigned)tplan->threads > most)
+        most = (unsigned)tplan->threads;
+    if (lplan->enabled && (unsigned)lplan->n_load + 1 > most) most = (unsigned)lplan->n_load + 1;
+    return most;
+}
+
 int node_main(struct options *o, char **json, size_t *json_len)
 {
     struct options opts = *o;
@@ -276,9 +289,8 @@ int node_main(struct options *o, char **json, size_t *json_len)
         log_error("%s", why);
         return loaded == -2 ? EXIT_USAGE : EXIT_RESOURCE;
     }
-    if (omp_env_check_process(why, sizeof(why)) != 0 ||
-        (opts.acceptance && !opts.dry_run &&
-         acceptance_topology_check(&topo.facts, why, sizeof(why)) != 0)) {
+    if (opts.acceptance && !opts.dry_run &&
+        acceptance_topology_check(&topo.facts, why, sizeof(why)) != 0) {
         log_error("%s", why);
         topology_unload(&topo);
         return EXIT_USAGE;
@@ -304,6 +316,11 @@ int node_main(struct options *o, char **json, size_t *json_len)
     if (rc == EXIT_OK) rc = probes_check(&opts.probes, &topo, &rep.sys);
     if (rc == EXIT_OK) rc = tlb_plan_build(&tlb_request, &topo, &rep.sys, &tplan);
     if (rc == EXIT_OK) rc = latency_plan_build(&latency_request, &topo, &rep.sys, &lplan);
+    if (rc == EXIT_OK &&
+        omp_env_check_process(largest_team(&plan, &tplan, &lplan), why, sizeof(why)) != 0) {
+        log_error("%s", why);
+        rc = EXIT_USAGE;
+    }
     struct output_file out = {0}, ref = {0}, metrics = {0};
     if (rc == EXIT_OK && json && output_open_memory(&out, json, json_len) != 0) rc = EXIT_RESOURCE;
     if (rc == EXIT_OK && !json) rc = output_prepare(&out, opts.output);

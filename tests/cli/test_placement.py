@@ -249,8 +249,8 @@ class OpenMPVariablesCheckedTest(MembenchTestCase):
     when GOMP_CPU_AFFINITY names a CPU this process may not use, and ignores a value it cannot
     read: both are caught before any thread starts, exit 2 with a membench: line."""
 
-    def refused(self, value, words, env=None, wrapper=()):
-        args = ["--triad", "--size", "100000", "-n", "2"]
+    def refused(self, value, words, env=None, wrapper=(), threads=1):
+        args = ["--triad", "--size", "100000", "-n", "2", "-t", str(threads)]
         rc, out, err = run(args, env_extra=dict(env or {}, GOMP_CPU_AFFINITY=value),
                            wrapper=wrapper)
         msg = describe(args, rc, out, err)
@@ -265,9 +265,13 @@ class OpenMPVariablesCheckedTest(MembenchTestCase):
 
     def test_cpu_outside_the_machine(self):
         beyond = max(os.sched_getaffinity(0)) + 1
-        for value in ("%d" % beyond, "0 %d" % beyond, "0,%d" % beyond, "0-%d" % beyond):
-            with self.subTest(value=value):
-                self.refused(value, ["names CPU %d" % beyond, "may not use", "unset it"])
+        first = min(os.sched_getaffinity(0))
+        for value, threads in (("%d" % beyond, 1), ("%d %d" % (first, beyond), 2),
+                               ("%d,%d" % (first, beyond), 2), ("%d,%d" % (beyond, first), 1),
+                               ("%d-%d" % (first, beyond), beyond - first + 1)):
+            with self.subTest(value=value, threads=threads):
+                self.refused(value, ["names CPU %d" % beyond, "one of this run's %d threads"
+                                     % threads, "may not use", "unset it"], threads=threads)
 
     def test_cpu_outside_the_affinity_mask(self):
         if not shutil.which("taskset"):
@@ -291,6 +295,17 @@ class OpenMPVariablesCheckedTest(MembenchTestCase):
                     {"GOMP_CPU_AFFINITY": "999", "OMP_PROC_BIND": "false"}):
             with self.subTest(env=env):
                 self.run_ok(["--triad", "--size", "100000", "-n", "2"], env_extra=env)
+
+    def test_entries_no_thread_takes_are_not_checked(self):
+        """Thread i takes entry i: a site-wide list longer than the node (0-63 on a smaller
+        node) runs as long as this run's threads take only usable CPUs, as libgomp does."""
+        cpu = min(os.sched_getaffinity(0))
+        beyond = max(os.sched_getaffinity(0)) + 1
+        value = "%d,%d-%d" % (cpu, beyond, beyond + 62)
+        doc = self.run_json(["--triad", "--size", "100000", "-n", "2", "-t", "1"],
+                            env_extra={"GOMP_CPU_AFFINITY": value})
+        self.assertTrue(doc["runs"][0]["validation"]["passed"])
+        self.refused(value, ["names CPU %d" % beyond], threads=2)
 
 
 if __name__ == "__main__":

@@ -15,14 +15,21 @@ static hwloc_bitmap_t cpus(const char *list)
     return b;
 }
 
-static int check(const char *value, const char *places, const char *bind, const char *usable,
-                 char *why)
+static int check_threads(const char *value, const char *places, const char *bind,
+                         const char *usable, unsigned threads, char *why)
 {
     hwloc_bitmap_t b = usable ? cpus(usable) : NULL;
     why[0] = '\0';
-    int rc = omp_env_check(value, places, bind, b, why, 400);
+    int rc = omp_env_check(value, places, bind, b, threads, why, 400);
     if (b) hwloc_bitmap_free(b);
     return rc;
+}
+
+/* Every entry checked, as for a team at least as large as the list. */
+static int check(const char *value, const char *places, const char *bind, const char *usable,
+                 char *why)
+{
+    return check_threads(value, places, bind, usable, 0, why);
 }
 
 static void lists_libgomp_reads(void **state)
@@ -80,6 +87,23 @@ static void ignored_by_libgomp(void **state)
     assert_int_equal(check("7", "", NULL, "0-1", why), -1);
 }
 
+/* Thread i takes entry i (mod the length): entries past the team are never used. */
+static void only_the_entries_the_threads_take(void **state)
+{
+    (void)state;
+    char why[400];
+    assert_int_equal(check_threads("0-63", NULL, NULL, "0-1", 2, why), 0);
+    assert_int_equal(check_threads("0-63", NULL, NULL, "0-1", 3, why), -1);
+    assert_non_null(strstr(why, "names CPU 2 for one of this run's 3 threads"));
+    assert_int_equal(check_threads("0,7", NULL, NULL, "0-1", 1, why), 0);
+    assert_int_equal(check_threads("0,7", NULL, NULL, "0-1", 2, why), -1);
+    assert_int_equal(check_threads("7,0", NULL, NULL, "0-1", 1, why), -1);
+    assert_int_equal(check_threads("1,0", NULL, NULL, "0-1", 64, why), 0); /* wraps around */
+    assert_int_equal(check_threads("0,1-7", NULL, NULL, "0-1", 2, why), 0);
+    assert_int_equal(check_threads("0,1,abc", NULL, NULL, "0-1", 1, why), -1); /* still read */
+    assert_non_null(strstr(why, "not a CPU list"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -87,6 +111,7 @@ int main(void)
         cmocka_unit_test(cpus_outside_the_usable_set),
         cmocka_unit_test(malformed_values),
         cmocka_unit_test(ignored_by_libgomp),
+        cmocka_unit_test(only_the_entries_the_threads_take),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
