@@ -245,14 +245,14 @@ static const struct stream_hooks *kernel_hooks(void)
 }
 
 /* membench-hooked (repetition_pad_s): the master sleeps until the kernel's timed repetition has
- * lasted the pad, or slow_factor pads for the slowed one; the team waits at the barrier. A sleep,
- * not a spin: threads may outnumber CPUs. */
+ * lasted the pad (or what the kernel took, when longer), slow_factor times that for the slowed
+ * one; the team waits at the barrier. A sleep, not a spin: threads may outnumber CPUs. */
 static void test_repetition_time(unsigned rep, double t0)
 {
     const struct stream_hooks *h = kernel_hooks();
     if (!h || !(h->repetition_pad_s > 0.0) || rep == 0) return;
-    double until =
-        t0 + h->repetition_pad_s * (rep + 1 == h->slow_repetition ? h->slow_factor : 1.0);
+    double took = timer_now() - t0, base = took > h->repetition_pad_s ? took : h->repetition_pad_s;
+    double until = t0 + base * (rep + 1 == h->slow_repetition ? h->slow_factor : 1.0);
     for (double left; (left = until - timer_now()) > 0.0;) {
         struct timespec ts = {.tv_sec = (time_t)left,
                               .tv_nsec = (long)((left - (double)(time_t)left) * 1e9)};

@@ -10,11 +10,13 @@ node, whatever the machine's speed or load) and makes one repetition FACTOR time
 import json
 import os
 import statistics
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import membench_test  # noqa: E402
 from membench_test import run, describe  # noqa: E402
+from cluster_case import MpiTestCase, mpi_env  # noqa: E402
 
 #: One kernel on small arrays: the padded repetitions (50 ms) dwarf its own few milliseconds.
 ARGS = ["--triad", "--size", "1000000", "-n", "4", "--stores", "normal"]
@@ -212,6 +214,49 @@ class OptionsTest(membench_test.ReferenceFileCase):
     def test_slow_repetition_hook_refuses_the_warm_up(self):
         self.assert_error(ARGS, 2, ["MEMBENCH_TEST_SLOW_REPETITION", "warm-up"],
                           env_extra={"MEMBENCH_TEST_SLOW_REPETITION": "1"})
+
+
+class ClusterTest(MpiTestCase):
+    """(MPI builds) A node whose own run was INCONCLUSIVE is a row of its own: not FAIL, not
+    healthy; the cluster is INCONCLUSIVE (exit 5) when no node failed."""
+
+    MPI_ARGS = ["--mpi-per-rank", "-t", "1", "--triad", "--size", "500000", "-n", "4",
+                "--stores", "normal", "--expect", "triad=10000", "--format", "json"] + TOLERANCE
+
+    def cluster(self, repetitions):
+        env = {"MEMBENCH_TEST_RATES": "*:triad=10000;2:triad=4000",
+               "MEMBENCH_TEST_SLOW_REPETITION": repetitions}
+        cmd = ["mpirun", "--bind-to", "core:overload-allowed", "-np", "5",
+               membench_test.binary_for(env)] + self.MPI_ARGS
+        proc = subprocess.run(cmd, env=mpi_env(env), capture_output=True, text=True,
+                              timeout=240)
+        try:
+            return proc, json.loads(proc.stdout)
+        except ValueError:
+            self.fail("no cluster JSON: rc %d\n%s\n%s" % (proc.returncode, proc.stdout,
+                                                          proc.stderr))
+
+    def test_a_noisy_short_node_is_inconclusive_not_failed(self):
+        proc, doc = self.cluster(NOISY)
+        self.assertEqual(proc.returncode, 5, proc.stderr)
+        self.assertEqual(doc["cluster"]["verdict"], "INCONCLUSIVE")
+        self.assertFalse(doc["cluster"]["passed"])
+        self.assertEqual(doc["cluster"]["inconclusive_nodes"], 1)
+        self.assertEqual(doc["cluster"]["healthy_nodes"], 4)
+        node = [n for n in doc["nodes"] if n["rank"] == 2][0]
+        self.assertEqual(node["verdict"], "INCONCLUSIVE")
+        self.assertEqual(node["exit_status"], 5)
+        self.assertFalse(node.get("error"))
+        self.assertRegex(node["reason"], r"^Triad varied \d+% across repetitions")
+        self.assertIn("INCONCLUSIVE (1 of 5 nodes too noisy to judge, none failed)",
+                      doc["cluster"]["summary"])
+
+    def test_a_steady_short_node_fails(self):
+        proc, doc = self.cluster(STEADY)
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        self.assertEqual(doc["cluster"]["verdict"], "FAIL")
+        node = [n for n in doc["nodes"] if n["rank"] == 2][0]
+        self.assertEqual(node["verdict"], "FAIL")
 
 
 if __name__ == "__main__":

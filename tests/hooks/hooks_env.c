@@ -17,10 +17,10 @@
  *   MEMBENCH_TEST_SLOW_REPETITION=R[:FACTOR]
  *                                     a steady node with one noisy repetition: every timed
  *                                     repetition of every kernel lasts 50 ms (sleeping what
- *                                     the kernel left; arrays must be small enough), and
+ *                                     the kernel left; longer kernels are not padded), and
  *                                     repetition R (from 1, the warm-up, which no rate uses;
  *                                     give 2 or more, or 0 for none) FACTOR (default 4) times
- *                                     that: the repetition spread on demand
+ *                                     that (or its own time): the repetition spread on demand
  *   MEMBENCH_TEST_HOSTNAMES=a,b,c     world rank i is on host the i-th name (cluster runs)
  *   MEMBENCH_TEST_GROUP_BY_HOSTNAME=1 ranks are grouped into nodes by gethostname(), not by
  *                                     shared memory (each rank in its own UTS namespace)
