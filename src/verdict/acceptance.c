@@ -115,15 +115,18 @@ static void describe(struct acceptance_check *c, const char *measured, const cha
 static void judge_shortfall(struct acceptance_check *c, const char *kernel, double want, double tol)
 {
     double shortfall = 100.0 * (1.0 - c->measured_value / want);
+    /* whole percent, unless that would read as the tolerance itself ("varied 5%, more than 5%") */
+    int rep_digits = c->rep_spread_pct - tol < 1.0 ? 1 : 0;
+    int ref_digits = c->ref_spread_pct - tol < 1.0 ? 1 : 0;
     if (c->rep_spread_pct > tol && c->rep_spread_pct >= shortfall)
         snprintf(c->why, sizeof(c->why),
-                 "%s varied %.0f%% across repetitions, more than the %.0f%% tolerance", kernel,
-                 c->rep_spread_pct, tol);
+                 "%s varied %.*f%% across repetitions, more than the %g%% tolerance", kernel,
+                 rep_digits, c->rep_spread_pct, tol);
     else if (c->ref_spread_pct > tol && c->ref_spread_pct >= shortfall)
         snprintf(c->why, sizeof(c->why),
-                 "%s: the reference's own runs varied %.0f%%, more than the %.0f%% tolerance: "
+                 "%s: the reference's own runs varied %.*f%%, more than the %g%% tolerance: "
                  "save it on a quiet node or widen --tolerance",
-                 kernel, c->ref_spread_pct, tol);
+                 kernel, ref_digits, c->ref_spread_pct, tol);
     else
         return;
     c->verdict = CHECK_INCONCLUSIVE;

@@ -91,6 +91,10 @@ static void a_shortfall_within_a_noisy_spread_is_inconclusive(void **state)
     assert_int_equal(acceptance_verdict(&a), CHECK_INCONCLUSIVE);
     assert_string_equal(c->why, "Triad varied 10% across repetitions, more than the 5% tolerance");
     assert_string_equal(check_verdict_name(acceptance_verdict(&a)), "INCONCLUSIVE");
+    triad_run(8990.0, 0.104); /* near the tolerance: one decimal, never "10%, more than 10%" */
+    c = judge(10.0, false, 0, -1, &a);
+    assert_string_equal(c->why,
+                        "Triad varied 10.4% across repetitions, more than the 10% tolerance");
 }
 
 static void a_shortfall_beyond_the_spread_fails(void **state)
