@@ -348,7 +348,7 @@ int report_write_json(FILE *out, const struct report *rep)
     json_object_set_new(root, "comparisons", comparisons);
     if (rep->acceptance.evaluated) json_object_set_new(root, "acceptance", acceptance_json(rep));
     if (rep->saved_runs && rep->n_runs == 1)
-        json_object_set_new(root, "reference_runs", saved_runs_json(rep));
+        json_object_set_new(root, "saved_reference", saved_runs_json(rep));
     report_probes_json(root, rep->probes);
     if (rep->tlb) json_object_set_new(root, "tlb", report_tlb_json(rep->tlb));
     if (rep->latency) json_object_set_new(root, "latency", report_latency_json(rep->latency));

@@ -137,8 +137,8 @@ class ReferenceRunsTest(ConfidenceCase):
         self.assertAlmostEqual(ref["run_spread_pct"]["Triad"],
                                100.0 * (max(runs) - min(runs)) / max(runs), places=6)
         report = json.loads(out)
-        self.assertEqual(report["reference_runs"]["runs"], 3)
-        saved = report["reference_runs"]["kernels"]["Triad"]
+        self.assertEqual(report["saved_reference"]["runs"], 3)
+        saved = report["saved_reference"]["kernels"]["Triad"]
         self.assertEqual(len(saved["best_mbps"]), 3)
         for got, want in zip(saved["best_mbps"], runs):
             self.assertAlmostEqual(got, want, delta=1e-6 * want)
