@@ -7,6 +7,8 @@ enum {
     EXIT_FAILED = 1,   /* a result failed: validation or acceptance */
     EXIT_USAGE = 2,    /* bad command line or input */
     EXIT_RESOURCE = 3, /* a required resource is missing (memory, huge pages, topology facts) */
+    /* 4 is membench-healthcheck's own error */
+    EXIT_INCONCLUSIVE = 5, /* no check failed, but a rate could not be judged: too noisy */
 };
 
 /* Every message goes to stderr as one line prefixed "membench: ". */

@@ -277,6 +277,7 @@ static void set_defaults(struct options *o)
     o->type = TYPE_DOUBLE;
     o->format = FORMAT_TEXT;
     o->tolerance_pct = 5.0;
+    o->reference_runs = 1;
     for (int k = 0; k < KERNEL_COUNT; k++)
         o->expect.rate_mbps[k] = 0.0;
     o->expect.hugepages_2m = -1;
@@ -370,6 +371,9 @@ static int check_verdict_options(const struct options *o, const struct parser *p
         return option_error(
             "--acceptance is a fixed profile and %s changes its kernels; %s", o->isa_forced_by,
             strcmp(o->isa_forced_by, "MEMBENCH_ISA") == 0 ? "unset MEMBENCH_ISA" : "drop --isa");
+    if (o->reference_runs > 1 && !o->save_reference)
+        return option_error("--reference-runs measures the runs of a reference to save; add "
+                            "--save-reference FILE, or drop --reference-runs");
     if (o->kernel_mask == 0 && (o->checks || o->save_reference)) {
         bool expect = false;
         for (int k = 0; k < KERNEL_COUNT; k++)

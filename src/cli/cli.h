@@ -52,6 +52,7 @@ struct options {
     double tolerance_pct;
     const char *reference;
     const char *save_reference;
+    unsigned reference_runs;        /* --reference-runs: whole runs behind a saved reference */
     double time_limit_s;            /* 0 = none; --acceptance defaults to 30 */
     bool mpi_per_rank;              /* MPI builds: every rank is its own "node" */
     struct probe_options probes;    /* --faults, --shootdown, --timer and their options */

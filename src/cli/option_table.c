@@ -125,6 +125,26 @@ static void show_peak(const struct options *o, char *buf, size_t len)
     if (o->peak_mbps > 0) snprintf(buf, len, "%.17g", o->peak_mbps / 1000.0);
 }
 
+/* A shortfall of 100% or more would accept 0 MB/s: the check would check nothing. */
+static int set_tolerance(struct options *o, const char *arg)
+{
+    char *end;
+    double pct = strtod(arg, &end);
+    if (end == arg || *end || !(pct >= 0.0))
+        return option_error("--tolerance '%.60s': give a percentage, e.g. --tolerance 5", arg);
+    if (!(pct < 100.0))
+        return option_error("--tolerance '%.60s': a shortfall of 100%% or more accepts any rate "
+                            "(the floor would be 0 MB/s); give less than 100, e.g. --tolerance 5",
+                            arg);
+    o->tolerance_pct = pct;
+    return 0;
+}
+
+static void show_tolerance(const struct options *o, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.17g", o->tolerance_pct);
+}
+
 static int set_expect(struct options *o, const char *arg)
 {
     char why[256];
@@ -338,8 +358,12 @@ const struct option_row option_table[] = {
      "expected best rates, e.g. triad=90000,copy=85000; each\n"
      "kernel named must run",
      .set = set_expect, .show = show_expect},
-    {"tolerance", 0, ARG_REAL, "PCT", "allowed shortfall below expectations (default 5)",
-     AT(tolerance_pct), .min = 0, .max = 100, .hint = "a percentage, e.g. --tolerance 5"},
+    {"tolerance", 0, ARG_CUSTOM, "PCT",
+     "allowed shortfall below expectations, from 0 to under 100\n"
+     "(default 5); a rate below it by no more than a spread\n"
+     "larger than it (repetitions, the reference's runs) is\n"
+     "INCONCLUSIVE (exit 5), not FAIL",
+     .set = set_tolerance, .show = show_tolerance},
     {"reference", 0, ARG_CUSTOM, "FILE",
      "rates, profile and system fingerprint of a good node: this\n"
      "run must measure its kernels; its profile is compared",
@@ -348,6 +372,12 @@ const struct option_row option_table[] = {
      "write this node's results as a reference (needs a kernel\n"
      "run that passes)",
      AT(save_reference), .hint = "file name"},
+    {"reference-runs", 0, ARG_UINT, "K",
+     "with --save-reference: measure K whole runs (default 1, at\n"
+     "most 20) and save each kernel's median best rate and the\n"
+     "runs' spread, (max - min) / max",
+     AT(reference_runs), .min = 1, .max = 20,
+     .hint = "from 1 to 20 runs, e.g. --reference-runs 5"},
     {"time-limit", 0, ARG_REAL, "SECONDS",
      "stop repeating once the next repetition would not fit",
      AT(time_limit_s), .min = 1, .max = 86400, .hint = "seconds, e.g. --time-limit 30"},
@@ -365,8 +395,9 @@ const struct option_row option_table[] = {
          "Exit status: 0 success; 1 validation, page verification or an acceptance check\n"
          "failed; 130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP (finished runs still\n"
          "written); 2 bad usage or input; 3 a required resource is missing (memory, huge\n"
-         "pages, cache size) or writing the report failed; every error is one line on\n"
-         "stderr.\n"
+         "pages, cache size) or writing the report failed; 5 inconclusive: no check\n"
+         "failed but a rate was short by no more than a spread above --tolerance (too\n"
+         "noisy to judge: run again); every error is one line on stderr.\n"
          "Rates are MB/s = 10^6 bytes/s of STREAM-counted traffic, from the best time.\n"
          "\n"
          "Probes (combinable; alone they replace the STREAM kernels, which then run only\n"

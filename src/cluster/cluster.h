@@ -58,6 +58,12 @@ void cluster_flag(struct node_summary *nodes, int n, double tolerance_pct, doubl
 
 /* A node passes when its run exited 0 without an error and it is not slow. */
 bool node_passed(const struct node_summary *s);
+/* Its own run was INCONCLUSIVE (exit 5: too noisy to judge): neither failed nor healthy. */
+bool node_inconclusive(const struct node_summary *s);
+
+/* The cluster run's exit status: the last node error status (2, 3, 128+N) if any, else 1 when a
+ * node failed (FAIL, slow, no report), else 5 when one was INCONCLUSIVE, else 0. */
+int cluster_exit_status(const struct node_summary *nodes, int n);
 
 int report_cluster_text(FILE *out, const struct node_summary *nodes, int n,
                         const struct cluster_stats *st, double tolerance_pct);

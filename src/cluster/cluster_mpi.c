@@ -254,7 +254,7 @@ static void summarize(const struct cluster *c, int r, int rc, const char *error,
         snprintf(s->error, sizeof(s->error), "no report within %.0f s", c->wait_s);
     } else {
         node_summary_parse(json, r, rc, s);
-        if (rc > EXIT_FAILED || !s->report_json) {
+        if ((rc > EXIT_FAILED && rc != EXIT_INCONCLUSIVE) || !s->report_json) {
             if (error && *error)
                 snprintf(s->error, sizeof(s->error), "%s", error);
             else if (rc > 128)
@@ -317,12 +317,7 @@ static int write_cluster(const struct options *opts, struct output_file *out,
                  ? report_cluster_csv(out->stream, nodes, n, &st)
                  : report_cluster_text(out->stream, nodes, n, &st, opts->tolerance_pct);
     if (output_commit(out, rc) != 0) return EXIT_RESOURCE;
-    int verdict = EXIT_OK;
-    for (int i = 0; i < n; i++) {
-        if (!node_passed(&nodes[i]) && verdict == EXIT_OK) verdict = EXIT_FAILED;
-        if (nodes[i].exit_code > 1) verdict = nodes[i].exit_code;
-    }
-    return verdict;
+    return cluster_exit_status(nodes, n);
 }
 
 /* Rank 0 after measuring: the table, then the verdict to every rank, or MPI_Abort when a

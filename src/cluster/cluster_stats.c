@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include "src/cluster/cluster.h"
+#include "src/base/log.h"
 #include "src/base/parse.h"
 #include "src/base/stats.h"
 
@@ -34,7 +35,9 @@ static void own_failure(json_t *root, json_t *run, struct node_summary *s)
     json_array_foreach(json_object_get(acc, "checks"), i, c)
     {
         const char *name = json_string_value(json_object_get(c, "name"));
+        const char *state = json_string_value(json_object_get(c, "verdict"));
         if (!name || json_is_true(json_object_get(c, "passed"))) continue;
+        if (state && strcmp(state, "INCONCLUSIVE") == 0) continue; /* not what failed */
         json_t *floor = json_object_get(c, "expected_mbps");
         json_t *got = json_object_get(c, "measured_mbps");
         if (json_number_value(floor) > 0 && json_is_number(got)) {
@@ -56,6 +59,23 @@ static void own_failure(json_t *root, json_t *run, struct node_summary *s)
              json_string_value(json_object_get(other, "name")), measured ? measured : "?",
              expected ? expected : "?");
     utf8_trim_partial(s->why);
+}
+
+/* Why a node's own run could not be judged (exit 5): its first inconclusive check's why. */
+static void own_doubt(json_t *root, struct node_summary *s)
+{
+    size_t i;
+    json_t *c;
+    json_array_foreach(json_object_get(json_object_get(root, "acceptance"), "checks"), i, c)
+    {
+        const char *state = json_string_value(json_object_get(c, "verdict"));
+        const char *why = json_string_value(json_object_get(c, "why"));
+        if (!state || strcmp(state, "INCONCLUSIVE") != 0 || !why) continue;
+        snprintf(s->why, sizeof(s->why), "%s", why);
+        utf8_trim_partial(s->why);
+        return;
+    }
+    snprintf(s->why, sizeof(s->why), "its run could not be judged (too noisy)");
 }
 
 static bool has_rate_checks(json_t *root)
@@ -112,12 +132,32 @@ void node_summary_parse(const char *json_text, int rank, int exit_code, struct n
     }
     if (!run) snprintf(s->error, sizeof(s->error), "the report has no run");
     if (s->exit_code == 1) own_failure(root, run, s);
+    if (s->exit_code == EXIT_INCONCLUSIVE) own_doubt(root, s);
     json_decref(root);
 }
 
 bool node_passed(const struct node_summary *s)
 {
     return s->exit_code == 0 && !s->error[0] && !s->slow;
+}
+
+bool node_inconclusive(const struct node_summary *s)
+{
+    return s->exit_code == EXIT_INCONCLUSIVE && !s->error[0];
+}
+
+int cluster_exit_status(const struct node_summary *nodes, int n)
+{
+    int status = EXIT_OK;
+    bool failed = false, unjudged = false;
+    for (int i = 0; i < n; i++) {
+        bool doubt = node_inconclusive(&nodes[i]);
+        unjudged |= doubt;
+        failed |= !doubt && !node_passed(&nodes[i]);
+        if (nodes[i].exit_code > 1 && !doubt) status = nodes[i].exit_code;
+    }
+    if (status != EXIT_OK) return status;
+    return failed ? EXIT_FAILED : unjudged ? EXIT_INCONCLUSIVE : EXIT_OK;
 }
 
 static bool has_rates(const struct node_summary *s)

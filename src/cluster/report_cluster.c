@@ -10,6 +10,7 @@
 static const char *verdict(const struct node_summary *s, const struct cluster_stats *st)
 {
     if (s->exit_code == 1) return "FAIL";
+    if (node_inconclusive(s)) return "INCONCLUSIVE";
     if (s->exit_code != 0 || s->error[0]) return "ERROR";
     if (s->slow) return "FAIL";
     return st->peer || s->rates_checked ? "PASS" : "OK";
@@ -21,6 +22,8 @@ static void reason(const struct node_summary *s, char *buf, size_t len)
     buf[0] = '\0';
     if (s->exit_code == 1 && (s->why[0] || !s->error[0]))
         snprintf(buf, len, "%s", s->why[0] ? s->why : "its run failed");
+    else if (node_inconclusive(s))
+        snprintf(buf, len, "%s", s->why);
     else if (s->exit_code != 0 || s->error[0])
         return;
     else if (s->slow)
@@ -44,8 +47,16 @@ static int failed_nodes(const struct node_summary *nodes, int n)
 {
     int failed = 0;
     for (int i = 0; i < n; i++)
-        failed += !node_passed(&nodes[i]);
+        failed += !node_passed(&nodes[i]) && !node_inconclusive(&nodes[i]);
     return failed;
+}
+
+static int inconclusive_nodes(const struct node_summary *nodes, int n)
+{
+    int unjudged = 0;
+    for (int i = 0; i < n; i++)
+        unjudged += node_inconclusive(&nodes[i]);
+    return unjudged;
 }
 
 static void how_judged(const struct cluster_stats *st, double tolerance_pct, char *buf, size_t len)
@@ -72,9 +83,15 @@ static void how_judged(const struct cluster_stats *st, double tolerance_pct, cha
 static void summary(const struct node_summary *nodes, int n, const struct cluster_stats *st,
                     char *buf, size_t len)
 {
-    int failed = failed_nodes(nodes, n);
+    int failed = failed_nodes(nodes, n), unjudged = inconclusive_nodes(nodes, n);
     bool judged = st->peer || st->rates_checked;
-    if (judged || st->healthy == 0)
+    if (unjudged && !failed)
+        snprintf(buf, len, "INCONCLUSIVE (%d of %d node%s too noisy to judge, none failed)",
+                 unjudged, n, n == 1 ? "" : "s");
+    else if (unjudged)
+        snprintf(buf, len, "FAIL (%d of %d node%s failed, %d inconclusive)", failed, n,
+                 n == 1 ? "" : "s", unjudged);
+    else if (judged || st->healthy == 0)
         snprintf(buf, len, "%s (%d of %d node%s failed)", failed ? "FAIL" : "PASS", failed, n,
                  n == 1 ? "" : "s");
     else if (failed)
@@ -198,9 +215,15 @@ int report_cluster_json(FILE *out, const struct node_summary *nodes, int n,
             json_object_set_new(stats, kernel_table[k].name,
                                 json_pack("{s:f,s:f,s:f,s:f}", "median", st->median[k], "mad",
                                           st->mad[k], "min", st->min[k], "max", st->max[k]));
-    json_t *cluster =
-        json_pack("{s:i,s:f,s:f,s:b,s:o}", "nodes", n, "tolerance_pct", tolerance_pct, "mad_k",
-                  CLUSTER_MAD_K, "passed", failed_nodes(nodes, n) == 0, "stats", stats);
+    json_t *cluster = json_pack(
+        "{s:i,s:f,s:f,s:b,s:o}", "nodes", n, "tolerance_pct", tolerance_pct, "mad_k", CLUSTER_MAD_K,
+        "passed", failed_nodes(nodes, n) == 0 && inconclusive_nodes(nodes, n) == 0, "stats", stats);
+    int failed = failed_nodes(nodes, n), unjudged = inconclusive_nodes(nodes, n);
+    json_object_set_new(cluster, "verdict",
+                        json_string(failed     ? "FAIL"
+                                    : unjudged ? "INCONCLUSIVE"
+                                               : "PASS"));
+    json_object_set_new(cluster, "inconclusive_nodes", json_integer(unjudged));
     json_object_set_new(cluster, "healthy_nodes", json_integer(st->healthy));
     json_object_set_new(cluster, "peer_min", json_integer(CLUSTER_PEER_MIN));
     json_object_set_new(cluster, "peer_compared", json_boolean(st->peer));

@@ -131,10 +131,34 @@ static void show_progress(const struct options *opts, const struct plan *plan, s
     fflush(stderr);
 }
 
+/* --save-reference --reference-runs K: the run measured K times, each a whole run (first touch
+ * and repetitions; a time limit applies to each); every run's best rates go into k, the last
+ * run is the report's. Stops at a run that errs, is interrupted or fails (it is reported). */
+static int measure_reference_runs(const struct options *opts, struct run_config *cfg,
+                                  const struct topology *topo, struct report *rep,
+                                  struct reference_runs *k)
+{
+    struct run_result *r = &rep->runs[0];
+    for (unsigned i = 0; i < opts->reference_runs; i++) {
+        if (i > 0) {
+            free(r->placement);
+            free(r->domains);
+            cfg->started = timer_now();
+        }
+        test_hook_at("reference run %u", i + 1);
+        int rc = run_stream(cfg, topo, &rep->timer, r);
+        if (rc != EXIT_OK || r->interrupted || run_failed(r)) return rc;
+        reference_runs_add(k, r);
+    }
+    reference_runs_finish(k);
+    rep->saved_runs = k;
+    return EXIT_OK;
+}
+
 /* Runs the plan. A run that cannot get its resources ends the sweep with its exit status;
  * *stopped_early then says that the runs before it finished and are to be reported. */
 static int measure(const struct options *opts, const struct plan *plan, const struct topology *topo,
-                   struct report *rep, bool *stopped_early)
+                   struct report *rep, bool *stopped_early, struct reference_runs *k)
 {
     for (size_t i = 0; i < plan->n_runs; i++) {
         struct run_result *r = &rep->runs[i];
@@ -150,7 +174,10 @@ static int measure(const struct options *opts, const struct plan *plan, const st
         show_progress(opts, plan, i);
         /* memory taken meanwhile (another process of the job) is found before allocating */
         int rc = i > 0 ? plan_recheck_memory(&plan->runs[i], i, plan->n_runs) : EXIT_OK;
-        if (rc == EXIT_OK) rc = run_stream(&plan->runs[i], topo, &rep->timer, r);
+        if (rc == EXIT_OK && opts->reference_runs > 1)
+            rc = measure_reference_runs(opts, &plan->runs[i], topo, rep, k);
+        else if (rc == EXIT_OK)
+            rc = run_stream(&plan->runs[i], topo, &rep->timer, r);
         if (progress_wanted(opts, plan) && (rc != EXIT_OK || i + 1 == plan->n_runs))
             fprintf(stderr, "\r\033[K"); /* the report follows on a clean line */
         rep->n_runs = i + 1;
@@ -208,29 +235,57 @@ static void describe_kept(const struct plan *plan, const struct report *rep,
         snprintf(buf + strlen(buf), len - strlen(buf), "; the TLB probe did not start");
 }
 
-/* The acceptance checks of a single measured run, when asked for. */
+/* The acceptance checks of a single measured run, when asked for. A failed check is one line
+ * each (unless the report shows it); an inconclusive verdict is always one line. */
 static void evaluate_checks(const struct options *opts, struct report *rep)
 {
     struct run_result *run = rep->n_runs == 1 && rep->runs[0].measured ? &rep->runs[0] : NULL;
-    if (run && (opts->checks || opts->acceptance)) {
-        struct expectations expect = opts->expect;
-        expect.whole_node = opts->acceptance;
-        const struct node_facts node = report_node_facts(rep);
-        acceptance_evaluate(&node, run, &expect, opts->tolerance_pct, &rep->acceptance);
-        for (int i = 0; i < rep->acceptance.n_checks; i++)
-            if (!rep->acceptance.checks[i].passed && !report_shows_warnings(opts))
-                log_error("acceptance check failed: %s measured %s, expected %s",
-                          rep->acceptance.checks[i].name, rep->acceptance.checks[i].measured,
-                          rep->acceptance.checks[i].expected);
+    if (!run || !(opts->checks || opts->acceptance)) return;
+    struct expectations expect = opts->expect;
+    expect.whole_node = opts->acceptance;
+    const struct node_facts node = report_node_facts(rep);
+    const struct acceptance_result *a = &rep->acceptance;
+    acceptance_evaluate(&node, run, &expect, opts->tolerance_pct, &rep->acceptance);
+    const char *first = NULL;
+    int unjudged = 0;
+    for (int i = 0; i < a->n_checks; i++) {
+        enum check_verdict v = check_state(&a->checks[i]);
+        if (v == CHECK_FAIL && !report_shows_warnings(opts))
+            log_error("acceptance check failed: %s measured %s, expected %s", a->checks[i].name,
+                      a->checks[i].measured, a->checks[i].expected);
+        if (v == CHECK_INCONCLUSIVE && !unjudged++) first = a->checks[i].why;
+    }
+    if (acceptance_verdict(a) == CHECK_INCONCLUSIVE)
+        log_error("INCONCLUSIVE: %s%s; no check failed, but this run cannot be judged (exit 5): "
+                  "run again when the node is quieter",
+                  first, unjudged > 1 ? " (and more kernels)" : "");
+}
+
+/* "reference: Triad 52100.0 MB/s, median of 5 runs, spread 8%", one line per kernel. */
+static void say_saved_reference(const struct report *rep, const char *path)
+{
+    const struct reference_runs *k = rep->saved_runs;
+    const struct run_result *run = &rep->runs[0];
+    for (int i = 0; i < run->n_results; i++) {
+        enum kernel_id id = run->results[i].kernel;
+        if (k)
+            log_note("reference %s: %s %.1f MB/s, median of %d runs, spread %.0f%%", path,
+                     kernel_table[id].name, k->median_mbps[id], k->runs, 100.0 * k->spread[id]);
+        else
+            log_note("reference %s: %s %.1f MB/s, from 1 run (no run-to-run spread: "
+                     "--reference-runs 5 measures one)",
+                     path, kernel_table[id].name, run->results[i].best_rate_mbps);
     }
 }
 
-static int save_reference(const struct report *rep, struct output_file *ref)
+static int save_reference(const struct report *rep, struct output_file *ref, const char *path)
 {
     const struct run_result *run = &rep->runs[0];
     const char *failed = !run->measured             ? "measured nothing"
                          : !run->validation.passed  ? "failed validation"
                          : run->backing.mismatch[0] ? "got other pages than asked for"
+                         : rep->acceptance.evaluated && rep->acceptance.inconclusive
+                             ? "was INCONCLUSIVE (too noisy to judge)"
                          : rep->acceptance.evaluated && !rep->acceptance.passed
                              ? "failed its acceptance checks"
                              : NULL;
@@ -241,8 +296,10 @@ static int save_reference(const struct report *rep, struct output_file *ref)
         return EXIT_FAILED;
     }
     const struct node_facts node = report_node_facts(rep);
-    if (output_begin(ref) != 0 || output_commit(ref, reference_write(ref->stream, &node, run)) != 0)
+    if (output_begin(ref) != 0 ||
+        output_commit(ref, reference_write(ref->stream, &node, run, rep->saved_runs)) != 0)
         return EXIT_RESOURCE;
+    say_saved_reference(rep, path);
     return EXIT_OK;
 }
 
@@ -355,8 +412,10 @@ int node_main(struct options *o, char **json, size_t *json_len)
     rep.runs = calloc(plan.n_runs ? plan.n_runs : 1, sizeof(*rep.runs));
     rep.n_runs = plan.n_runs;
     bool stopped_early = false;
+    struct reference_runs saved_runs = {0};
     if (rc == EXIT_OK)
-        rc = rep.runs ? measure(&opts, &plan, &topo, &rep, &stopped_early) : EXIT_RESOURCE;
+        rc = rep.runs ? measure(&opts, &plan, &topo, &rep, &stopped_early, &saved_runs)
+                      : EXIT_RESOURCE;
     int early_rc = EXIT_OK; /* a later run's resource failed: the finished runs are reported */
     if (stopped_early) {
         early_rc = rc;
@@ -422,7 +481,10 @@ int node_main(struct options *o, char **json, size_t *json_len)
     } else {
         for (size_t i = 0; i < rep.n_runs; i++)
             if (run_failed(&rep.runs[i])) rc = EXIT_FAILED;
-        if (rep.acceptance.evaluated && !rep.acceptance.passed) rc = EXIT_FAILED;
+        if (rep.acceptance.evaluated && !rep.acceptance.passed)
+            rc = acceptance_verdict(&rep.acceptance) == CHECK_INCONCLUSIVE && rc == EXIT_OK
+                     ? EXIT_INCONCLUSIVE
+                     : EXIT_FAILED;
         if (rep.probes && probes_report_mismatches(rep.probes) > 0) rc = EXIT_FAILED;
         if (latency_failed) rc = EXIT_FAILED;
         if (rep.interrupted) {
@@ -438,7 +500,7 @@ int node_main(struct options *o, char **json, size_t *json_len)
             output_abort(&ref);
             log_note("--dry-run measures nothing: no reference written to %s", opts.save_reference);
         } else if (opts.save_reference) {
-            int saved = save_reference(&rep, &ref);
+            int saved = save_reference(&rep, &ref, opts.save_reference);
             if (rc == EXIT_OK) rc = saved;
         }
     }

@@ -13,6 +13,7 @@
 #include "src/sys/sysinfo.h"
 #include "src/tlb/tlb_result.h"
 #include "src/verdict/acceptance.h"
+#include "src/verdict/reference.h"
 
 struct probe_results;
 
@@ -38,6 +39,9 @@ struct report {
     struct probe_results *probes; /* NULL unless --faults, --shootdown or --timer was given */
     const struct tlb_result *tlb; /* --tlb; NULL when not asked for */
     const struct latency_result *latency; /* --latency; NULL when not asked for */
+    /* --save-reference --reference-runs K > 1: the K runs' best rates, medians and spreads
+     * (runs[0] is the last of them); NULL otherwise */
+    const struct reference_runs *saved_runs;
 };
 
 /* What the verdict needs of the node (src/verdict): pointers into the report. */

@@ -174,6 +174,8 @@ static json_t *results_json(const struct run_result *r, double peak_mbps)
                             json_integer((json_int_t)k->bytes_estimated_traffic));
         json_object_set_new(o, "min_time_ticks", real_or_null(k->min_ticks));
         json_object_set_new(o, "finish_spread_s", real_or_null(k->finish_spread_s));
+        json_object_set_new(o, "repetition_spread_pct",
+                            k->rep_spread >= 0.0 ? json_real(100.0 * k->rep_spread) : json_null());
         json_object_set_new(o, "stores", json_string(kernel_stores_name(r, k)));
         if (peak_mbps > 0)
             json_object_set_new(o, "pct_of_peak",
@@ -259,6 +261,41 @@ static json_t *run_json(const struct run_result *r, double peak_mbps)
     return o;
 }
 
+static json_t *pct_or_null(double pct)
+{
+    return pct >= 0.0 ? json_real(pct) : json_null();
+}
+
+/* A rate check's spreads, the reference behind it and why it could not judge. */
+static void rate_check_json(json_t *o, const struct acceptance_check *c)
+{
+    json_object_set_new(o, "repetition_spread_pct", pct_or_null(c->rep_spread_pct));
+    json_object_set_new(o, "reference_mbps", json_real(c->reference_mbps));
+    json_object_set_new(o, "from_reference", json_boolean(c->from_reference));
+    json_object_set_new(o, "reference_runs",
+                        c->from_reference && c->ref_runs > 0 ? json_integer(c->ref_runs)
+                                                             : json_null());
+    json_object_set_new(o, "reference_spread_pct", pct_or_null(c->ref_spread_pct));
+    json_object_set_new(o, "why", c->why[0] ? json_string(c->why) : json_null());
+}
+
+/* --reference-runs K: what the K runs of the saved reference measured. */
+static json_t *saved_runs_json(const struct report *rep)
+{
+    const struct reference_runs *k = rep->saved_runs;
+    json_t *kernels = json_object();
+    for (int i = 0; i < rep->runs[0].n_results; i++) {
+        enum kernel_id id = rep->runs[0].results[i].kernel;
+        json_t *each = json_array();
+        for (int j = 0; j < k->runs; j++)
+            json_array_append_new(each, json_real(k->best_mbps[id][j]));
+        json_object_set_new(kernels, kernel_table[id].name,
+                            json_pack("{s:f,s:f,s:o}", "median_mbps", k->median_mbps[id],
+                                      "spread_pct", 100.0 * k->spread[id], "best_mbps", each));
+    }
+    return json_pack("{s:i,s:o}", "runs", k->runs, "kernels", kernels);
+}
+
 static json_t *acceptance_json(const struct report *rep)
 {
     const struct acceptance_result *a = &rep->acceptance;
@@ -271,9 +308,12 @@ static json_t *acceptance_json(const struct report *rep)
             json_object_set_new(o, "expected_mbps", json_real(c->expected_value));
             json_object_set_new(o, "measured_mbps", real_or_null(c->measured_value));
         }
+        json_object_set_new(o, "verdict", json_string(check_verdict_name(check_state(c))));
+        if (c->rate_check) rate_check_json(o, c);
         json_array_append_new(checks, o);
     }
-    return json_pack("{s:b,s:f,s:o}", "passed", a->passed, "tolerance_pct", a->tolerance_pct,
+    return json_pack("{s:b,s:s,s:f,s:o}", "passed", a->passed, "verdict",
+                     check_verdict_name(acceptance_verdict(a)), "tolerance_pct", a->tolerance_pct,
                      "checks", checks);
 }
 
@@ -313,6 +353,8 @@ int report_write_json(FILE *out, const struct report *rep)
     }
     json_object_set_new(root, "comparisons", comparisons);
     if (rep->acceptance.evaluated) json_object_set_new(root, "acceptance", acceptance_json(rep));
+    if (rep->saved_runs && rep->n_runs == 1)
+        json_object_set_new(root, "saved_reference", saved_runs_json(rep));
     report_probes_json(root, rep->probes);
     if (rep->tlb) json_object_set_new(root, "tlb", report_tlb_json(rep->tlb));
     if (rep->latency) json_object_set_new(root, "latency", report_latency_json(rep->latency));

@@ -128,8 +128,11 @@ static const char *const verdict_names[VERDICT_COUNT] = {"pass", "fail", "inconc
 
 static enum verdict verdict_of(const struct acceptance_result *a)
 {
-    /* an inconclusive result (membench's exit 5) is named here first, once acceptance.h has it */
-    return a->passed ? VERDICT_PASS : VERDICT_FAIL;
+    switch (acceptance_verdict(a)) {
+    case CHECK_PASS: return VERDICT_PASS;
+    case CHECK_INCONCLUSIVE: return VERDICT_INCONCLUSIVE;
+    default: return VERDICT_FAIL;
+    }
 }
 
 /* A check's label: its name, made unique by "#N" when an earlier check has the same one. */

@@ -455,21 +455,48 @@ static void write_comparisons(FILE *out, const struct report *rep)
     fprintf(out, RULE);
 }
 
-/* One line per check, "PASS|FAIL name measured expected", then the verdict. */
+/* A rate check's spreads: the repetitions' on its line, the reference's on the next. */
+static void write_rate_spreads(FILE *out, const struct acceptance_check *c)
+{
+    if (c->rep_spread_pct >= 0.0)
+        fprintf(out, "  repetitions varied %.0f%%", c->rep_spread_pct);
+    else
+        fprintf(out, "  repetition spread unknown (fewer than 2 timed)");
+    fputc('\n', out);
+    if (!c->from_reference) return;
+    fprintf(out, "     reference: %s %.1f MB/s", c->name, c->reference_mbps);
+    if (c->ref_runs > 1 && c->ref_spread_pct >= 0.0)
+        fprintf(out, ", median of %d runs, spread %.0f%%\n", c->ref_runs, c->ref_spread_pct);
+    else if (c->ref_runs == 1)
+        fprintf(out, ", from 1 run (run-to-run spread unknown)\n");
+    else
+        fprintf(out, " (runs not recorded: run-to-run spread unknown)\n");
+}
+
+/* One line per check, "PASS|FAIL|INCONCLUSIVE name measured expected", then the verdict. */
 static void write_acceptance(FILE *out, const struct acceptance_result *a)
 {
     if (!a->evaluated) return;
     fprintf(out, "Acceptance checks (tolerance %.1f%%):\n", a->tolerance_pct);
+    int failed = 0, unjudged = 0;
+    const char *why = "";
     for (int i = 0; i < a->n_checks; i++) {
         const struct acceptance_check *c = &a->checks[i];
-        fprintf(out, "%s %-12s %-24s %s\n", c->passed ? "PASS" : "FAIL", c->name, c->measured,
-                c->expected);
+        enum check_verdict v = check_state(c);
+        failed += v == CHECK_FAIL;
+        if (v == CHECK_INCONCLUSIVE && !unjudged++) why = c->why;
+        fprintf(out, "%s %-12s %-24s %s", check_verdict_name(v), c->name, c->measured, c->expected);
+        if (c->rate_check)
+            write_rate_spreads(out, c);
+        else
+            fputc('\n', out);
+        if (v == CHECK_INCONCLUSIVE) fprintf(out, "     %s\n", c->why);
     }
-    int failed = 0;
-    for (int i = 0; i < a->n_checks; i++)
-        failed += !a->checks[i].passed;
     if (a->passed)
         fprintf(out, "Verdict: PASS (%d checks)\n", a->n_checks);
+    else if (acceptance_verdict(a) == CHECK_INCONCLUSIVE)
+        fprintf(out, "Verdict: INCONCLUSIVE: %s (%d of %d checks could not judge, none failed)\n",
+                why, unjudged, a->n_checks);
     else
         fprintf(out, "Verdict: FAIL (%d of %d checks failed)\n", failed, a->n_checks);
     fprintf(out, RULE);
@@ -529,7 +556,7 @@ int report_write_quiet(FILE *out, const struct report *rep)
         int failed = 0;
         for (int i = 0; i < a->n_checks; i++)
             failed += !a->checks[i].passed;
-        fprintf(out, "%s %d of %d checks passed\n", a->passed ? "PASS" : "FAIL",
+        fprintf(out, "%s %d of %d checks passed\n", check_verdict_name(acceptance_verdict(a)),
                 a->n_checks - failed, a->n_checks);
     }
     if (rep->tlb) report_tlb_quiet(out, rep->tlb);

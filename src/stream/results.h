@@ -27,6 +27,9 @@ struct kernel_result {
     double reduction_rel_error; /* worst over the repetitions */
     enum store_kind stores;     /* the store kind this kernel ran with */
     double finish_spread_s;     /* median over the measured repetitions of last - first thread */
+    /* (max - min) / max of the timed repetitions' rates (= (max_time - min_time) / max_time):
+     * how far one repetition's rate is from another's; -1 with fewer than 2 timed */
+    double rep_spread;
 };
 
 #define RUN_WARNINGS_MAX 8

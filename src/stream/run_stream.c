@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "affinity/bind.h"
 #include "affinity/membind.h"
@@ -35,6 +36,7 @@ void run_describe(const struct run_config *cfg, const struct topology *topo, str
         r->kernel = (enum kernel_id)k;
         r->bytes_counted = kernel_bytes_counted(&kernel_table[k], cfg->elements, cfg->type);
         r->stores = cfg->kernel_stores[k];
+        r->rep_spread = -1.0; /* until measured */
         r->bytes_estimated_traffic = kernel_bytes_traffic(&kernel_table[k], cfg->elements,
                                                           cfg->type, r->stores == STORES_NT);
     }
@@ -61,6 +63,8 @@ static void summarise(const double *times, unsigned ntimes, struct kernel_result
     r->avg_time_s = sum / (double)(ntimes - 1);
     r->min_time_s = lo;
     r->max_time_s = hi;
+    /* rates are bytes / time: (max_rate - min_rate) / max_rate = 1 - min_time / max_time */
+    r->rep_spread = ntimes >= 3 && hi > 0.0 ? (hi - lo) / hi : -1.0;
     r->best_rate_mbps = lo > 0.0 ? 1e-6 * (double)r->bytes_counted / lo : 0.0;
 }
 
@@ -234,6 +238,28 @@ static void apply_stores(struct run_result *out)
     c->tuned = any_nt;
 }
 
+/* Test-only kernel hooks; NULL in membench (src/base/test_hooks.h). */
+static const struct stream_hooks *kernel_hooks(void)
+{
+    return test_hooks ? test_hooks->stream : NULL;
+}
+
+/* membench-hooked (repetition_pad_s): the master sleeps until the kernel's timed repetition has
+ * lasted the pad (or what the kernel took, when longer), slow_factor times that for the slowed
+ * one; the team waits at the barrier. A sleep, not a spin: threads may outnumber CPUs. */
+static void test_repetition_time(unsigned rep, double t0)
+{
+    const struct stream_hooks *h = kernel_hooks();
+    if (!h || !(h->repetition_pad_s > 0.0) || rep == 0) return;
+    double took = timer_now() - t0, base = took > h->repetition_pad_s ? took : h->repetition_pad_s;
+    double until = t0 + base * (rep + 1 == h->slow_repetition ? h->slow_factor : 1.0);
+    for (double left; (left = until - timer_now()) > 0.0;) {
+        struct timespec ts = {.tv_sec = (time_t)left,
+                              .tv_nsec = (long)((left - (double)(time_t)left) * 1e9)};
+        nanosleep(&ts, NULL);
+    }
+}
+
 /* The timed loop: one parallel region, each thread bound once and working on the same range
  * it first touched; every kernel starts together after a barrier and ends at the next. */
 static void run_team(struct team *tm, struct run_result *out, int *pus_start, int *pus_end)
@@ -276,6 +302,7 @@ static void run_team(struct team *tm, struct run_result *out, int *pus_start, in
 #pragma omp barrier
 #pragma omp master
                     {
+                        test_repetition_time(rep, t0);
                         tm->times[(size_t)k * cfg->ntimes + rep] = timer_now() - t0;
                         tm->spread[(size_t)k * cfg->ntimes + rep] =
                             finish_spread(tm->finish, tm->team_size);
@@ -450,12 +477,6 @@ static void test_rates(const struct stream_hooks *h, struct kernel_result *r)
     r->avg_time_s /= f;
     r->min_time_s /= f;
     r->max_time_s /= f;
-}
-
-/* Test-only kernel hooks; NULL in membench (src/base/test_hooks.h). */
-static const struct stream_hooks *kernel_hooks(void)
-{
-    return test_hooks ? test_hooks->stream : NULL;
 }
 
 /* Kernel k with a store kind, as the dispatch chose it, or as a test hook replaces it. */

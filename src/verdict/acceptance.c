@@ -79,8 +79,20 @@ static struct acceptance_check *add(struct acceptance_result *out, const char *n
     memset(c, 0, sizeof(*c));
     snprintf(c->name, sizeof(c->name), "%s", name);
     c->passed = passed;
+    c->verdict = passed ? CHECK_PASS : CHECK_FAIL;
+    c->rep_spread_pct = c->ref_spread_pct = -1.0;
     out->passed &= passed;
     return c;
+}
+
+const char *check_verdict_name(enum check_verdict v)
+{
+    return v == CHECK_PASS ? "PASS" : v == CHECK_FAIL ? "FAIL" : "INCONCLUSIVE";
+}
+
+enum check_verdict acceptance_verdict(const struct acceptance_result *a)
+{
+    return a->passed ? CHECK_PASS : a->inconclusive ? CHECK_INCONCLUSIVE : CHECK_FAIL;
 }
 
 static void describe(struct acceptance_check *c, const char *measured, const char *fmt, ...)
@@ -98,6 +110,30 @@ static void describe(struct acceptance_check *c, const char *measured, const cha
     utf8_trim_partial(c->expected);
 }
 
+/* A rate below its floor is noise, not a slow node, when a spread exceeds the tolerance and
+ * is at least the shortfall: the repetitions' (how much one repetition's rate differed from
+ * another's in this run) or the reference's own runs'. A larger shortfall, or a spread within
+ * the tolerance, fails. */
+static void judge_shortfall(struct acceptance_check *c, const char *kernel, double want, double tol)
+{
+    double shortfall = 100.0 * (1.0 - c->measured_value / want);
+    /* whole percent, unless that would read as the tolerance itself ("varied 5%, more than 5%") */
+    int rep_digits = c->rep_spread_pct - tol < 1.0 ? 1 : 0;
+    int ref_digits = c->ref_spread_pct - tol < 1.0 ? 1 : 0;
+    if (c->rep_spread_pct > tol && c->rep_spread_pct >= shortfall)
+        snprintf(c->why, sizeof(c->why),
+                 "%s varied %.*f%% across repetitions, more than the %g%% tolerance", kernel,
+                 rep_digits, c->rep_spread_pct, tol);
+    else if (c->ref_spread_pct > tol && c->ref_spread_pct >= shortfall)
+        snprintf(c->why, sizeof(c->why),
+                 "%s: the reference's own runs varied %.*f%%, more than the %g%% tolerance: "
+                 "save it on a quiet node or widen --tolerance",
+                 kernel, ref_digits, c->ref_spread_pct, tol);
+    else
+        return;
+    c->verdict = CHECK_INCONCLUSIVE;
+}
+
 static void rate_checks(const struct run_result *run, const struct expectations *e, double tol,
                         struct acceptance_result *out)
 {
@@ -111,10 +147,18 @@ static void rate_checks(const struct run_result *run, const struct expectations 
         snprintf(got, sizeof(got), "%.1f", r->best_rate_mbps);
         struct acceptance_check *c = add(out, name, r->best_rate_mbps >= floor);
         describe(c, got, ">= %.1f (%.1f - %.0f%%)", floor, want, tol);
-        if (c) {
-            c->measured_value = r->best_rate_mbps;
-            c->expected_value = floor;
-        }
+        if (!c) continue;
+        c->measured_value = r->best_rate_mbps;
+        c->expected_value = floor;
+        c->rate_check = true;
+        c->reference_mbps = want;
+        c->rep_spread_pct = r->rep_spread >= 0.0 ? 100.0 * r->rep_spread : -1.0;
+        bool by_reference = e->rated_by_reference & (1u << r->kernel);
+        c->from_reference = by_reference;
+        if (by_reference) c->ref_runs = e->reference_runs;
+        if (by_reference && (e->spread_kernels & (1u << r->kernel)))
+            c->ref_spread_pct = e->reference_spread_pct[r->kernel];
+        if (!c->passed) judge_shortfall(c, name, want, tol);
     }
 }
 
@@ -279,4 +323,10 @@ void acceptance_evaluate(const struct node_facts *node, const struct run_result 
     if (e->whole_node) locality_check(run, out);
     profile_checks(run, node->topo, &e->profile, out);
     system_checks(node, e, out);
+    bool failed = false, unjudged = false;
+    for (int i = 0; i < out->n_checks; i++) {
+        failed |= check_state(&out->checks[i]) == CHECK_FAIL;
+        unjudged |= check_state(&out->checks[i]) == CHECK_INCONCLUSIVE;
+    }
+    out->inconclusive = !failed && unjudged;
 }

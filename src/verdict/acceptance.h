@@ -32,7 +32,14 @@ struct reference_profile {
 /* What a good node delivers, from --expect or a reference file; 0 = no expectation. */
 struct expectations {
     double rate_mbps[KERNEL_COUNT];
-    unsigned reference_kernels; /* bits of the kernels the reference holds rates for */
+    unsigned reference_kernels;  /* bits of the kernels the reference holds rates for */
+    unsigned rated_by_reference; /* bits of the kernels whose rate_mbps is the reference's */
+    /* a reference saved from several runs: its rates are the medians of reference_runs runs'
+     * best rates (0: not said, an older reference), and the kernels in spread_kernels have
+     * their run-to-run spread, (max - min) / max of those best rates, in percent */
+    int reference_runs;
+    unsigned spread_kernels;
+    double reference_spread_pct[KERNEL_COUNT];
     struct reference_profile profile;
     bool have_system; /* the reference's system fingerprint is present */
     char cpu_model[128];
@@ -51,17 +58,30 @@ int expectations_parse(const char *text, struct expectations *e, char *why, size
 #define ACCEPTANCE_CHECKS_MAX 32
 #define ACCEPTANCE_TIME_LIMIT_S 30.0 /* --acceptance without --time-limit */
 
+/* A check passes, fails, or (a rate check only) cannot judge: its rate is below the floor by
+ * no more than a spread that exceeds the tolerance, so noise could explain the shortfall. */
+enum check_verdict { CHECK_PASS, CHECK_FAIL, CHECK_INCONCLUSIVE };
+
 struct acceptance_check {
     char name[48];
     char measured[96];
     char expected[96];
-    bool passed;
+    bool passed;                           /* CHECK_PASS */
     double measured_value, expected_value; /* for rate checks; 0 otherwise */
+    enum check_verdict verdict;            /* read it through check_state() */
+    bool rate_check;
+    double reference_mbps; /* rate checks: the rate expected (--expect's or the reference's) */
+    bool from_reference;   /* rate checks: that rate is the reference file's */
+    double rep_spread_pct; /* rate checks: the kernel's repetition spread; -1 = unknown */
+    double ref_spread_pct; /* rate checks: the reference's run-to-run spread; -1 = unknown */
+    int ref_runs;          /* rate checks: the reference's runs behind the rate; 0 = unknown */
+    char why[200];         /* CHECK_INCONCLUSIVE: which spread, e.g. "Triad varied 23% ..." */
 };
 
 struct acceptance_result {
     bool evaluated;
-    bool passed;
+    bool passed;       /* every check passed */
+    bool inconclusive; /* no check failed, but at least one could not judge */
     double tolerance_pct;
     int n_checks;
     struct acceptance_check checks[ACCEPTANCE_CHECKS_MAX];
@@ -72,9 +92,23 @@ struct acceptance_result {
  * unless MEMBENCH_TEST_TOPOLOGY_IS_MACHINE=1). Returns 0, or -1 with the error line in why. */
 int acceptance_topology_check(const struct topology_facts *t, char *why, size_t why_len);
 
+/* A check's outcome: passed wins, and only an explicit CHECK_INCONCLUSIVE is one. */
+static inline enum check_verdict check_state(const struct acceptance_check *c)
+{
+    return c->passed                          ? CHECK_PASS
+           : c->verdict == CHECK_INCONCLUSIVE ? CHECK_INCONCLUSIVE
+                                              : CHECK_FAIL;
+}
+
+/* "PASS", "FAIL" or "INCONCLUSIVE": of a check, and of the whole result. */
+const char *check_verdict_name(enum check_verdict v);
+enum check_verdict acceptance_verdict(const struct acceptance_result *a);
+
 /* Checks one measured run against the expectations: every expected kernel's best rate >=
- * expected x (1 - tolerance), validation, page size, placement, and the reference's profile
- * (each field it records must equal this run's) and system fingerprint when there are. */
+ * expected x (1 - tolerance) (below it: inconclusive when the repetitions' or the reference's
+ * runs' spread exceeds the tolerance and is at least the shortfall), validation, page size,
+ * placement, and the reference's profile (each field it records must equal this run's) and system
+ * fingerprint when there are. */
 void acceptance_evaluate(const struct node_facts *node, const struct run_result *run,
                          const struct expectations *e, double tolerance_pct,
                          struct acceptance_result *out);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "src/base/parse.h"
+#include "src/base/stats.h"
 #include "src/stream/results.h"
 #include "src/sys/provenance.h"
 #include "src/sys/sysinfo.h"
@@ -162,10 +163,44 @@ static int read_rates(json_t *rates, struct expectations *e, char *why, size_t w
             return -1;
         }
         e->reference_kernels |= 1u << k;
-        if (e->rate_mbps[k] == 0.0) /* --expect wins over the reference */
+        if (e->rate_mbps[k] == 0.0) { /* --expect wins over the reference */
             e->rate_mbps[k] = json_number_value(value);
+            e->rated_by_reference |= 1u << k;
+        }
     }
     return 0;
+}
+
+/* A reference from K runs: "reference_runs" and "run_spread_pct" (kernel to the run-to-run
+ * spread of its best rates, percent), both optional: older references have neither. */
+static int read_runs(json_t *root, struct expectations *e, char *why, size_t why_len)
+{
+    long long runs;
+    if (read_integer(root, "reference", "reference_runs", 1, REFERENCE_RUNS_MAX, 0, &runs, why,
+                     why_len))
+        return -1;
+    e->reference_runs = (int)runs;
+    json_t *spread = json_object_get(root, "run_spread_pct");
+    if (!spread) return 0;
+    const char *key;
+    json_t *value;
+    if (!json_is_object(spread)) goto bad;
+    json_object_foreach(spread, key, value)
+    {
+        int k;
+        for (k = 0; k < KERNEL_COUNT && strcasecmp(kernel_table[k].name, key); k++)
+            ;
+        if (k == KERNEL_COUNT || !(e->reference_kernels & (1u << k)) || !json_is_number(value) ||
+            !(json_number_value(value) >= 0.0) || json_number_value(value) > 100.0)
+            goto bad;
+        e->reference_spread_pct[k] = json_number_value(value);
+        e->spread_kernels |= 1u << k;
+    }
+    return 0;
+bad:
+    snprintf(why, why_len,
+             "'run_spread_pct' must map kernels of 'rates_mbps' to percentages from 0 to 100");
+    return -1;
 }
 
 int reference_load(const char *path, struct expectations *e, char *why, size_t why_len)
@@ -205,6 +240,7 @@ int reference_load(const char *path, struct expectations *e, char *why, size_t w
         snprintf(inner, sizeof(inner), "reference schema %lld, this membench reads %d",
                  (long long)json_integer_value(schema), REFERENCE_SCHEMA);
     else if (read_rates(json_object_get(root, "rates_mbps"), e, inner, sizeof(inner)) == 0 &&
+             read_runs(root, e, inner, sizeof(inner)) == 0 &&
              read_system(json_object_get(root, "system"), e, inner, sizeof(inner)) == 0 &&
              read_profile(json_object_get(root, "profile"), &e->profile, inner, sizeof(inner)) == 0)
         rc = 0;
@@ -239,7 +275,45 @@ int reference_check_kernels(const char *path, const struct expectations *e, unsi
     return -1;
 }
 
-int reference_write(FILE *out, const struct node_facts *node, const struct run_result *run)
+void reference_runs_add(struct reference_runs *r, const struct run_result *run)
+{
+    if (r->runs == REFERENCE_RUNS_MAX) return;
+    for (int i = 0; i < run->n_results; i++)
+        r->best_mbps[run->results[i].kernel][r->runs] = run->results[i].best_rate_mbps;
+    r->runs++;
+}
+
+void reference_runs_finish(struct reference_runs *r)
+{
+    for (int k = 0; k < KERNEL_COUNT && r->runs > 0; k++) {
+        double v[REFERENCE_RUNS_MAX];
+        memcpy(v, r->best_mbps[k], sizeof(v[0]) * (size_t)r->runs);
+        r->median_mbps[k] = median_sorting(v, (size_t)r->runs);
+        double hi = v[r->runs - 1], lo = v[0]; /* sorted */
+        r->spread[k] = hi > 0.0 ? (hi - lo) / hi : 0.0;
+    }
+}
+
+/* A reference from K > 1 runs: K, each kernel's run-to-run spread and its runs' best rates. */
+static void add_runs(json_t *root, const struct run_result *run, const struct reference_runs *k)
+{
+    json_object_set_new(root, "reference_runs", json_integer(k ? k->runs : 1));
+    if (!k || k->runs < 2) return;
+    json_t *spread = json_object(), *each = json_object();
+    for (int i = 0; i < run->n_results; i++) {
+        enum kernel_id id = run->results[i].kernel;
+        json_object_set_new(spread, kernel_table[id].name, json_real(100.0 * k->spread[id]));
+        json_t *list = json_array();
+        for (int j = 0; j < k->runs; j++)
+            json_array_append_new(list, json_real(k->best_mbps[id][j]));
+        json_object_set_new(each, kernel_table[id].name, list);
+    }
+    json_object_set_new(root, "run_spread_pct", spread);
+    json_object_set_new(root, "run_rates_mbps", each);
+}
+
+int reference_write(FILE *out, const struct node_facts *node, const struct run_result *run,
+                    const struct reference_runs *runs)
 {
     const struct run_config *c = &run->config;
     json_t *kernels = json_array(), *rates = json_object(), *kinds = json_object();
@@ -248,7 +322,8 @@ int reference_write(FILE *out, const struct node_facts *node, const struct run_r
         json_array_append_new(kernels, json_string(kernel_table[r->kernel].name));
         json_object_set_new(kinds, kernel_table[r->kernel].name,
                             json_string(r->stores == STORES_NT ? "nt" : "normal"));
-        json_object_set_new(rates, kernel_table[r->kernel].name, json_real(r->best_rate_mbps));
+        json_object_set_new(rates, kernel_table[r->kernel].name,
+                            json_real(runs ? runs->median_mbps[r->kernel] : r->best_rate_mbps));
     }
     long long pool = hugepage_pool_total(node->sys, PAGE_2M);
     json_t *root = json_pack(
@@ -266,6 +341,7 @@ int reference_write(FILE *out, const struct node_facts *node, const struct run_r
         node->topo->numa_nodes, "mem_total_bytes", (json_int_t)node->prov->mem_total_bytes,
         "thp_enabled", node->sys->thp_enabled, "governor", node->prov->governor,
         "hugepages_2m_total", (json_int_t)pool, "rates_mbps", rates);
+    if (root) add_runs(root, run, runs);
     int rc = root ? json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : -1;
     fputc('\n', out);
     json_decref(root);

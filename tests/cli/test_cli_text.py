@@ -89,7 +89,11 @@ ERRORS = [
     ('peak_zero', ['--peak', '0'], None,
      "membench: --peak '0': give the theoretical peak in GB/s, e.g. --peak 102.4; see membench --help"),
     ('tolerance_200', ['--tolerance', '200'], None,
-     "membench: --tolerance '200': give a percentage, e.g. --tolerance 5; see membench --help"),
+     "membench: --tolerance '200': a shortfall of 100% or more accepts any rate (the floor "
+     "would be 0 MB/s); give less than 100, e.g. --tolerance 5; see membench --help"),
+    ('tolerance_100', ['--tolerance', '100'], None,
+     "membench: --tolerance '100': a shortfall of 100% or more accepts any rate (the floor "
+     "would be 0 MB/s); give less than 100, e.g. --tolerance 5; see membench --help"),
     ('time_limit_zero', ['--time-limit', '0'], None,
      "membench: --time-limit '0': give seconds, e.g. --time-limit 30; see membench --help"),
     ('expect_bogus', ['--expect', 'bogus'], None,

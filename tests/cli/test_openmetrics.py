@@ -78,11 +78,11 @@ class OpenMetricsCase(MembenchTestCase):
     def path(self, name):
         return os.path.join(self.dir, name)
 
-    def measure(self, extra=(), status=0):
+    def measure(self, extra=(), status=0, env_extra=None):
         """One run written as JSON (-o) and as metrics (--metrics-file): (doc, metrics text)."""
         report, metrics = self.path("report.json"), self.path("membench.prom")
         args = RUN + list(extra) + ["--format", "json", "-o", report, "--metrics-file", metrics]
-        rc, out, err = run(args)
+        rc, out, err = run(args, env_extra=env_extra)
         self.assertEqual(rc, status, describe(args, rc, out, err))
         self.assertEqual(out, "", "both reports went to their files")
         with open(report) as f:
@@ -199,6 +199,18 @@ class FormatTest(OpenMetricsCase):
                 self.assertEqual({l["verdict"]: v for l, v in self.samples(fam)},
                                  {"pass": float(verdict == "pass"),
                                   "fail": float(verdict == "fail"), "inconclusive": 0.0})
+
+    def test_an_inconclusive_verdict_is_its_own_state(self):
+        """membench's exit 5: the gauge says inconclusive, neither pass nor fail (test hooks:
+        Triad reported at 4000 MB/s against 10000 expected, one repetition 4x as long)."""
+        doc, text = self.measure(
+            ["--triad", "--expect", "triad=10000", "--tolerance", "50", "-n", "4"], 5,
+            env_extra={"MEMBENCH_TEST_RATES": "*:triad=4000",
+                       "MEMBENCH_TEST_SLOW_REPETITION": "3:4"})
+        self.assertEqual(doc["acceptance"]["verdict"], "INCONCLUSIVE")
+        fam = self.families(text)["membench_acceptance_verdict"]
+        self.assertEqual({l["verdict"]: v for l, v in self.samples(fam)},
+                         {"pass": 0.0, "fail": 0.0, "inconclusive": 1.0})
 
     def test_no_verdict_family_without_a_verdict(self):
         _, text = self.measure()

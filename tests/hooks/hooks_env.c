@@ -16,6 +16,13 @@
  *                                     that rank reports these best rates instead of the
  *                                     measured ones (times follow), before RATE_SCALE:
  *                                     cluster statistics without the noise of shared CPUs
+ *   MEMBENCH_TEST_SLOW_REPETITION=R[:FACTOR]
+ *                                     a steady node with one noisy repetition: every timed
+ *                                     repetition of every kernel lasts 50 ms (sleeping what
+ *                                     the kernel left; longer kernels are not padded), and
+ *                                     repetition R (from 1, the warm-up, which no rate uses;
+ *                                     give 2 or more, or 0 for none) FACTOR (default 4) times
+ *                                     that (or its own time): the repetition spread on demand
  *   MEMBENCH_TEST_HOSTNAMES=a,b,c     world rank i is on host the i-th name (cluster runs)
  *   MEMBENCH_TEST_GROUP_BY_HOSTNAME=1 ranks are grouped into nodes by gethostname(), not by
  *                                     shared memory (each rank in its own UTS namespace)
@@ -151,6 +158,29 @@ static void per_rank_kernel_numbers(const char *name, const char *value, double 
     }
 }
 
+/* "R[:FACTOR]": every timed repetition padded to 50 ms, repetition R FACTOR times that. */
+static void slow_repetition_hook(const char *value)
+{
+    static const char *const fix =
+        "give R[:FACTOR], R the repetition from 2 (1 is the warm-up; 0 for none) and FACTOR "
+        "from 1 to 100, e.g. 3:4";
+    char *end;
+    long rep = strtol(value, &end, 10);
+    double factor = 4.0;
+    if (end == value || rep < 0 || rep == 1 || rep > 1000000)
+        usage_error("MEMBENCH_TEST_SLOW_REPETITION", value, fix);
+    if (*end == ':') {
+        const char *f = end + 1;
+        factor = strtod(f, &end);
+        if (end == f || !(factor >= 1.0 && factor <= 100.0))
+            usage_error("MEMBENCH_TEST_SLOW_REPETITION", value, fix);
+    }
+    if (*end) usage_error("MEMBENCH_TEST_SLOW_REPETITION", value, fix);
+    stream.repetition_pad_s = 0.05;
+    stream.slow_repetition = (unsigned)rep;
+    stream.slow_factor = factor;
+}
+
 __attribute__((constructor)) static void install_test_hooks(void)
 {
     const char *value;
@@ -180,6 +210,7 @@ __attribute__((constructor)) static void install_test_hooks(void)
         per_rank_kernel_numbers("MEMBENCH_TEST_RATES", value, stream.rate_fixed);
     if ((value = variable("MEMBENCH_TEST_RATE_SCALE")))
         per_rank_kernel_numbers("MEMBENCH_TEST_RATE_SCALE", value, stream.rate_scale);
+    if ((value = variable("MEMBENCH_TEST_SLOW_REPETITION"))) slow_repetition_hook(value);
     if ((value = variable("MEMBENCH_TEST_ANNOUNCE"))) {
         if (strcmp(value, "1") != 0 && strcmp(value, "0") != 0)
             usage_error("MEMBENCH_TEST_ANNOUNCE", value, "give 1 (or 0)");

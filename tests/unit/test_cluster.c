@@ -319,6 +319,58 @@ static void failed_expectations_name_the_worst_check(void **state)
     free(s.report_json);
 }
 
+/* A node whose run was INCONCLUSIVE (exit 5) is its own row: not FAIL, not ERROR, not in the
+ * statistics; the cluster is INCONCLUSIVE (exit 5) unless another node failed. */
+static void inconclusive_node_is_its_own_row(void **state)
+{
+    (void)state;
+    struct node_summary nodes[6];
+    struct cluster_stats st;
+    make_nodes(nodes, 5, 60000.0);
+    node_summary_parse(
+        "{\"system\": {\"hostname\": \"cn9\", \"cores\": 2}, \"runs\": [{\"validation\": "
+        "{\"passed\": true}, \"results\": [{\"kernel\": \"Triad\", \"best_rate_mbps\": 30000}]}], "
+        "\"acceptance\": {\"passed\": false, \"verdict\": \"INCONCLUSIVE\", \"tolerance_pct\": 5, "
+        "\"checks\": [{\"name\": \"Triad\", \"passed\": false, \"verdict\": \"INCONCLUSIVE\", "
+        "\"expected_mbps\": 57000, \"measured_mbps\": 30000, \"why\": \"Triad varied 60% across "
+        "repetitions, more than the 5% tolerance\"}]}}",
+        5, 5, &nodes[5]);
+    assert_true(node_inconclusive(&nodes[5]));
+    assert_false(node_passed(&nodes[5]));
+    assert_string_equal(nodes[5].error, "");
+    cluster_flag(nodes, 6, 5.0, CLUSTER_MAD_K, &st);
+    assert_int_equal(st.healthy, 5);
+    assert_false(nodes[5].slow);
+    assert_int_equal(cluster_exit_status(nodes, 6), 5);
+    char *text = text_of(nodes, 6, &st, 0);
+    assert_non_null(strstr(text, "INCONCLUSIVE Triad varied 60% across repetitions"));
+    assert_non_null(strstr(text, "Verdict: INCONCLUSIVE (1 of 6 nodes too noisy to judge, none "
+                                 "failed)"));
+    free(text);
+    char *json = text_of(nodes, 6, &st, 1);
+    json_t *root = json_loads(json, 0, NULL);
+    assert_non_null(root);
+    json_t *node = json_array_get(json_object_get(root, "nodes"), 5);
+    assert_string_equal(json_string_value(json_object_get(node, "verdict")), "INCONCLUSIVE");
+    json_t *cluster = json_object_get(root, "cluster");
+    assert_false(json_is_true(json_object_get(cluster, "passed")));
+    assert_string_equal(json_string_value(json_object_get(cluster, "verdict")), "INCONCLUSIVE");
+    assert_int_equal(json_integer_value(json_object_get(cluster, "inconclusive_nodes")), 1);
+    json_decref(root);
+    free(json);
+    nodes[2].exit_code = 1; /* another node failed: the cluster fails */
+    snprintf(nodes[2].why, sizeof(nodes[2].why), "validation failed");
+    assert_int_equal(cluster_exit_status(nodes, 6), 1);
+    cluster_flag(nodes, 6, 5.0, CLUSTER_MAD_K, &st);
+    text = text_of(nodes, 6, &st, 0);
+    assert_non_null(strstr(text, "Verdict: FAIL (1 of 6 nodes failed, 1 inconclusive)"));
+    free(text);
+    nodes[3].exit_code = 3; /* and a node's error status wins */
+    snprintf(nodes[3].error, sizeof(nodes[3].error), "out of memory");
+    assert_int_equal(cluster_exit_status(nodes, 6), 3);
+    free(nodes[5].report_json);
+}
+
 /* Byte offset of the n-th character of s. */
 static size_t char_column(const char *line, const char *at)
 {
@@ -489,6 +541,7 @@ int main(void)
         cmocka_unit_test(failed_expectations_name_the_worst_check),
         cmocka_unit_test(short_names_keep_the_statistics_aligned),
         cmocka_unit_test(hostnames_stay_whole_and_aligned),
+        cmocka_unit_test(inconclusive_node_is_its_own_row),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -216,9 +216,25 @@ static struct report make_report(void)
     a->passed = false;
     a->tolerance_pct = 5.0;
     a->n_checks = 2;
-    a->checks[0] = (struct acceptance_check){"Triad", "15459.5", ">= 61750.0 (65000.0 - 5%)",
-                                             false,   15459.5,   61750.0};
-    a->checks[1] = (struct acceptance_check){"validation", "passed", "passed", true, 0, 0};
+    a->checks[0] = (struct acceptance_check){.name = "Triad",
+                                             .measured = "15459.5",
+                                             .expected = ">= 61750.0 (65000.0 - 5%)",
+                                             .measured_value = 15459.5,
+                                             .expected_value = 61750.0,
+                                             .verdict = CHECK_FAIL,
+                                             .rate_check = true,
+                                             .reference_mbps = 65000.0,
+                                             .from_reference = true,
+                                             .rep_spread_pct = 2.5,
+                                             .ref_spread_pct = 3.0,
+                                             .ref_runs = 5};
+    a->checks[1] = (struct acceptance_check){.name = "validation",
+                                             .measured = "passed",
+                                             .expected = "passed",
+                                             .passed = true,
+                                             .verdict = CHECK_PASS,
+                                             .rep_spread_pct = -1.0,
+                                             .ref_spread_pct = -1.0};
     return rep;
 }
 
