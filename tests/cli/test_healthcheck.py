@@ -241,6 +241,16 @@ class NothingMeasuredTest(HealthCheckCase):
                 self.assertFalse(self.membench_ran(), "membench was run")
                 self.assertEqual(len(proc.stderr.splitlines()), 1, proc.stderr)
 
+    def test_words_the_check_owns(self):
+        """--time-limit in MEMBENCH_ARGS would outrun the timeout; --save-reference would make
+        the reference follow the node."""
+        for words, why in (("--time-limit 50", "MEMBENCH_TIME_LIMIT"),
+                           ("--save-reference /etc/membench/ref.json", "must not rewrite")):
+            with self.subTest(words=words):
+                proc = self.check(env={"MEMBENCH_ARGS": words})
+                self.assert_untouched(proc, 4, "", why)
+                self.assertFalse(self.membench_ran())
+
     def test_no_reference_and_no_expectation(self):
         self.set_reason(OWN_DRAIN)
         proc = self.check(env={"MEMBENCH_EXPECT": None})
