@@ -21,6 +21,7 @@ import unittest
 _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, _HERE)
 import membench_test  # noqa: E402
+from test_slurm import small_cache_topology  # noqa: E402
 
 HEALTHCHECK = os.path.join(os.path.dirname(membench_test.TESTS_DIR), "contrib", "slurm",
                            "membench-healthcheck")
@@ -402,6 +403,19 @@ class NodeFaultTest(HealthCheckCase):
         self.assert_drained(proc, 1, "membench: validation: failed, expected passed; cpus: ")
         self.assertIn("; Triad -41% (53100 of 90000 MB/s expected)", self.reason())
 
+    def test_inconclusive_check_beside_a_failed_one(self):
+        """membench's report with a check's verdict (INCONCLUSIVE is not the node's fault) and
+        the rate before the tolerance (reference_mbps)."""
+        doc = report([("Triad", 53100.0, 85500.0), ("Copy", 80000.0, 85500.0)])
+        doc["acceptance"]["checks"][0].update(verdict="FAIL", reference_mbps=90000.0,
+                                              from_reference=True)
+        doc["acceptance"]["checks"][1].update(verdict="INCONCLUSIVE", reference_mbps=90000.0,
+                                              from_reference=True)
+        self.fake_report(doc)
+        proc = self.check()
+        self.assert_drained(proc, 1, "membench: Triad -41% (53100 of 90000 MB/s reference)")
+        self.assertNotIn("Copy", self.reason())
+
     def test_multi_partition_node_drains(self):
         """sinfo -N prints a line per partition: the FAIL must drain anyway."""
         self.fake_report(report([("Triad", 53100.0, 85500.0)]))
@@ -444,8 +458,8 @@ class NodeFaultTest(HealthCheckCase):
                 self.fake("echo 'membench: INCONCLUSIVE: Triad varied 23% across repetitions, "
                           "more than the 5% tolerance' >&2\nexit 5")
                 proc = self.check()
-                self.assert_untouched(proc, 5, reason, "inconclusive (INCONCLUSIVE: Triad "
-                                      "varied 23%", "trying again next interval")
+                self.assert_untouched(proc, 5, reason, "inconclusive (Triad varied 23%",
+                                      "trying again next interval")
 
     def write_ref(self):
         path = os.path.join(self.dir, "ref.json")
@@ -562,6 +576,76 @@ class TimeoutSignalTest(HealthCheckCase):
         self.assertEqual(rc, 143, err)
         self.assertLess(seconds, 4, err)
         self.assert_fake_gone()
+
+
+class RealMembenchTest(HealthCheckCase):
+    """The real membench (membench-hooked, on this machine's topology with 1 MiB caches, told
+    that it is this machine) behind the fake Slurm: a FAIL drains, a PASS resumes, a noisy run
+    (MEMBENCH_TEST_SLOW_REPETITION, where the build has it) is INCONCLUSIVE and leaves the
+    node, --metrics-file writes the OpenMetrics file (where the build has the option)."""
+
+    def setUp(self):
+        super().setUp()
+        if not (os.path.isfile(membench_test.HOOKED_BIN)
+                and os.access(membench_test.HOOKED_BIN, os.X_OK)):
+            self.skipTest("membench-hooked not built: %s" % membench_test.HOOKED_BIN)
+        self.topology = os.path.join(self.dir, "topology.xml")
+        reason = small_cache_topology(self.topology)
+        if reason:
+            self.skipTest(reason)
+
+    def real(self, args, hooks=None, expect="triad=1000"):
+        env = membench_test.make_env(dict(hooks or {}, MEMBENCH_TEST_TOPOLOGY_IS_MACHINE="1",
+                                          OMP_NUM_THREADS=None, HWLOC_XMLFILE=self.topology,
+                                          HWLOC_THISSYSTEM="1"))
+        env.update(self.env({"MEMBENCH": membench_test.HOOKED_BIN, "MEMBENCH_EXPECT": expect,
+                             "PATH": self.bin + ":" + env.get("PATH", "/usr/bin:/bin")}))
+        return subprocess.run([HEALTHCHECK, "--time-limit", "10"] + list(args), env=env,
+                              stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                              timeout=120)
+
+    def test_fail_drains_pass_resumes(self):
+        membench_test.skip_unless_all_cpus(self, "a passing health check (membench --acceptance)")
+        proc = self.real([], expect="triad=999999999")
+        self.assert_drained(proc, 1, "membench: Triad -")
+        self.assertRegex(self.reason(), r"^membench: Triad -\d+% \(\d+ of 999999999 MB/s "
+                                        r"expected\)$")
+        self.forget_calls()
+        proc = self.real([])
+        self.assertEqual(proc.returncode, 0, self.describe(proc))
+        self.assertEqual(self.reason(), "")
+        self.assertEqual(self.updates(), [["update", "nodename=node17", "state=resume"]])
+
+    def test_noisy_run_is_inconclusive(self):
+        hooks = {"MEMBENCH_TEST_SLOW_REPETITION": "1"}
+        probe = subprocess.run([membench_test.HOOKED_BIN, "--dry-run"],
+                               env=membench_test.make_env(hooks), capture_output=True,
+                               text=True, timeout=60)
+        if probe.returncode == 0:
+            self.skipTest("this membench-hooked has no MEMBENCH_TEST_SLOW_REPETITION hook "
+                          "(helper 'confidence' adds it with exit 5)")
+        membench_test.skip_unless_all_cpus(self, "the acceptance profile")
+        self.set_reason(OWN_DRAIN)
+        # Triad 10% below its floor, one repetition 4x as long: a 75% spread explains it
+        rates = "*:copy=10000,scale=10000,add=10000,triad=9000"
+        proc = self.real(["--", "-n", "5"], {"MEMBENCH_TEST_RATES": rates,
+                                             "MEMBENCH_TEST_SLOW_REPETITION": "3:4"},
+                         expect="triad=10000")
+        self.assert_untouched(proc, 5, OWN_DRAIN, "inconclusive (", "trying again next interval")
+
+    def test_metrics_file(self):
+        helptext = subprocess.run([membench_test.HOOKED_BIN, "--help"], capture_output=True,
+                                  text=True, timeout=60).stdout
+        if "--metrics-file" not in helptext:
+            self.skipTest("this membench has no --metrics-file (helper 'outputs' adds it)")
+        membench_test.skip_unless_all_cpus(self, "a passing health check (membench --acceptance)")
+        metrics = os.path.join(self.dir, "membench.prom")
+        proc = self.real(["--metrics-file", metrics])
+        self.assertEqual(proc.returncode, 0, self.describe(proc))
+        with open(metrics) as f:
+            text = f.read()
+        self.assertIn("# TYPE ", text)
+        self.assertIn("# HELP ", text)
 
 
 class WiringTest(HealthCheckCase):
