@@ -138,7 +138,8 @@ class SrunSbatchTest(SlurmCase):
         report = os.path.join(self.slurm.job_dir(), "acceptance.json")
         script = ("#!/bin/sh\n%s --acceptance --expect triad=1000 --time-limit 20 "
                   "--format json -o %s\necho $? > %s.status\n"
-                  % (shlex.quote(membench_test.binary_for(TOPOLOGY_HOOK)), shlex.quote(report), shlex.quote(report)))
+                  % (shlex.quote(membench_test.binary_for(TOPOLOGY_HOOK)), shlex.quote(report),
+                     shlex.quote(report)))
         job = self.slurm.sbatch(script, ["--exclusive", "--job-name", "membench-acceptance"],
                                 base_env=self.membench_env())
         state = self.slurm.wait_job(job)
