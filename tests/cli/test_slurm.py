@@ -6,7 +6,13 @@ resumes the node. Needs root and slurm-wlm + munge; skips with the reason otherw
 The acceptance runs use this machine's own topology (lstopo's XML, so binding and placement are
 real) with its caches of level 2 and up declared at most 1 MiB: the STREAM-rule arrays are then
 8 MB instead of 4x the real LLC, and each run takes about a second. These tests check the
-Slurm plumbing and the verdicts' effect on the node, not this machine's bandwidth."""
+Slurm plumbing and the verdicts' effect on the node, not this machine's bandwidth. As
+--acceptance refuses a topology that is not this machine, they run membench-hooked with
+MEMBENCH_TEST_TOPOLOGY_IS_MACHINE=1 (the XML is this machine's, only its caches are smaller).
+
+HealthCheckProgramTest runs the health check as slurmd's HealthCheckProgram (slurm.conf off
+the default path, the check reached with only SLURMD_NODENAME): drained on FAIL, untouched on
+INCONCLUSIVE and on its own error, resumed after a real PASS."""
 
 import json
 import os
@@ -16,6 +22,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -26,6 +33,8 @@ from membench_test import MembenchTestCase  # noqa: E402
 sys.path.insert(0, os.path.join(membench_test.TESTS_DIR, "slurm"))
 import slurm_cluster  # noqa: E402
 
+#: The acceptance runs on the small-cache XML: the hooked binary, told the XML is this machine.
+TOPOLOGY_HOOK = {"MEMBENCH_TEST_TOPOLOGY_IS_MACHINE": "1"}
 HEALTHCHECK = os.path.join(os.path.dirname(membench_test.TESTS_DIR), "contrib", "slurm",
                            "membench-healthcheck")
 MPI_BUILD = os.environ.get("MEMBENCH_MPI_BUILD") == "1"
@@ -73,9 +82,8 @@ class SlurmCase(MembenchTestCase):
 
     def membench_env(self, extra=None):
         """membench's test environment with the small-cache topology of this machine."""
-        env = membench_test.make_env({"OMP_NUM_THREADS": None,
-                                      "HWLOC_XMLFILE": self.topology,
-                                      "HWLOC_THISSYSTEM": "1"})
+        env = membench_test.make_env(dict(TOPOLOGY_HOOK, OMP_NUM_THREADS=None,
+                                          HWLOC_XMLFILE=self.topology, HWLOC_THISSYSTEM="1"))
         env.update(extra or {})
         return env
 
@@ -130,7 +138,8 @@ class SrunSbatchTest(SlurmCase):
         report = os.path.join(self.slurm.job_dir(), "acceptance.json")
         script = ("#!/bin/sh\n%s --acceptance --expect triad=1000 --time-limit 20 "
                   "--format json -o %s\necho $? > %s.status\n"
-                  % (shlex.quote(membench_test.BIN), shlex.quote(report), shlex.quote(report)))
+                  % (shlex.quote(membench_test.binary_for(TOPOLOGY_HOOK)), shlex.quote(report),
+                     shlex.quote(report)))
         job = self.slurm.sbatch(script, ["--exclusive", "--job-name", "membench-acceptance"],
                                 base_env=self.membench_env())
         state = self.slurm.wait_job(job)
@@ -170,7 +179,8 @@ class HealthCheckTest(SlurmCase):
         env = self.membench_env({"SLURMD_NODENAME": self.slurm.node,
                                  "MEMBENCH_HEALTHCHECK_CONFIG": os.devnull})
         env.update(extra_env or {})
-        return self.slurm.run([HEALTHCHECK, "--membench", membench_test.BIN] + list(args),
+        binary = membench_test.binary_for(TOPOLOGY_HOOK)
+        return self.slurm.run([HEALTHCHECK, "--membench", binary] + list(args),
                               timeout=120, base_env=env)
 
     def sinfo_r(self):
@@ -190,7 +200,7 @@ class HealthCheckTest(SlurmCase):
         self.assertEqual(proc.returncode, 1, self.describe(proc))
         reason = self.slurm.node_reason()
         self.assertRegex(reason or "",
-                         r"^membench: Triad \d+% below expected rate \(\d+ of 999999999 MB/s\)$")
+                         r"^membench: Triad -\d+% \(\d+ of 999999999 MB/s expected\)$")
         self.assertIn(reason, self.sinfo_r())
         self.assertEqual(self.slurm.node_state(), "drained")
 
@@ -203,7 +213,8 @@ class HealthCheckTest(SlurmCase):
         """A reference far above the machine: the reason says 'below reference'."""
         membench_test.skip_unless_all_cpus(self, "a passing health check (membench --acceptance)")
         ref = os.path.join(self.tmp.name, "ref.json")
-        proc = subprocess.run([membench_test.BIN, "--acceptance", "--time-limit", "20",
+        proc = subprocess.run([membench_test.binary_for(TOPOLOGY_HOOK), "--acceptance",
+                               "--time-limit", "20",
                                "--save-reference", ref], env=self.membench_env(),
                               capture_output=True, text=True, timeout=120)
         self.assertEqual(proc.returncode, 0, proc.stderr)
@@ -217,7 +228,7 @@ class HealthCheckTest(SlurmCase):
         proc = self.healthcheck(["--reference", ref])
         self.assertEqual(proc.returncode, 1, self.describe(proc))
         self.assertRegex(self.slurm.node_reason() or "",
-                         r"^membench: Triad \d+% below reference \(\d+ of 999999999 MB/s\)")
+                         r"^membench: Triad -\d+% \(\d+ of 999999999 MB/s reference\)")
 
     def test_pass_leaves_a_drain_by_someone_else(self):
         membench_test.skip_unless_all_cpus(self, "a passing health check (membench --acceptance)")
@@ -232,13 +243,18 @@ class HealthCheckTest(SlurmCase):
         self.assertEqual(self.slurm.node_reason(), "DIMM B2 replaced, burn-in pending")
         self.assertIn("DIMM B2 replaced", self.sinfo_r())
 
-    def test_membench_error_drains_with_its_line(self):
+    def test_configuration_errors_change_nothing(self):
+        """A missing reference and membench's own usage error (exit 2) are the check's
+        configuration errors: exit 4, the node as it was (issue 25: they drained it)."""
         missing = os.path.join(self.tmp.name, "no-such-reference.json")
         proc = self.healthcheck(["--reference", missing])
-        self.assertEqual(proc.returncode, 3, self.describe(proc))
-        reason = self.slurm.node_reason() or ""
-        self.assertRegex(reason, r"^membench: error \(exit [23]\): \S")
-        self.assertIn("no-such-reference.json", reason)
+        self.assertEqual(proc.returncode, 4, self.describe(proc))
+        self.assertIn("no-such-reference.json", proc.stderr)
+        proc = self.healthcheck(["--expect", "triad=1000", "--", "--bogus-option"])
+        self.assertEqual(proc.returncode, 4, self.describe(proc))
+        self.assertIn("membench refused the configuration (exit 2)", proc.stderr)
+        self.assertIsNone(self.slurm.node_reason())
+        self.assertEqual(self.slurm.node_state(), "idle")
 
     def test_config_file_as_slurmd_runs_it(self):
         """slurmd gives no arguments and only SLURMD_NODENAME: the configuration file names
@@ -246,10 +262,10 @@ class HealthCheckTest(SlurmCase):
         conf = os.path.join(self.tmp.name, "healthcheck.conf")
         with open(conf, "w") as f:
             f.write("MEMBENCH=%s\nMEMBENCH_EXPECT=triad=999999999\nMEMBENCH_TIME_LIMIT=20\n"
-                    % shlex.quote(membench_test.BIN))
+                    % shlex.quote(membench_test.binary_for(TOPOLOGY_HOOK)))
         env = {"SLURMD_NODENAME": self.slurm.node, "MEMBENCH_HEALTHCHECK_CONFIG": conf,
                "SLURM_CONF": self.slurm.conf, "HWLOC_XMLFILE": self.topology,
-               "HWLOC_THISSYSTEM": "1"}
+               "HWLOC_THISSYSTEM": "1", "MEMBENCH_TEST_TOPOLOGY_IS_MACHINE": "1"}
         # a sanitizer build's options (what ctest gives every test), not the program's input
         env.update({k: v for k, v in os.environ.items() if k.endswith("SAN_OPTIONS")})
         proc = subprocess.run([HEALTHCHECK], env=env, capture_output=True, text=True,
@@ -268,6 +284,169 @@ class HealthCheckTest(SlurmCase):
         proc = self.healthcheck(["--help"])
         self.assertEqual(proc.returncode, 0)
         self.assertIn("Exit status:", proc.stdout)
+
+
+HEALTHCHECK_PROGRAM = r"""#!/bin/sh
+# slurm.conf's HealthCheckProgram for the tests: the real check with the configuration file
+# of the scratch directory; each run appends "GENERATION STATUS" to runs (the generation the
+# test wrote with that configuration), and the environment slurmd gave it to env.
+D=@DIR@
+gen=$(cat "$D/generation" 2>/dev/null)
+env >"$D/env"
+if [ -f "$D/healthcheck.conf" ]; then
+    MEMBENCH_HEALTHCHECK_CONFIG=$D/healthcheck.conf @HEALTHCHECK@ >>"$D/healthcheck.log" 2>&1
+    rc=$?
+else
+    rc=off
+fi
+echo "$gen $rc" >>"$D/runs"
+"""
+
+RUN_WAIT_S = 90  # a few HealthCheckIntervals and one acceptance run of about a second
+
+
+class HealthCheckProgramTest(MembenchTestCase):
+    """A real slurmd runs contrib/slurm/membench-healthcheck as its HealthCheckProgram every
+    2 s, on a node in any state; slurm.conf is in the scratch directory, given to slurmd with
+    -f, and slurmd starts the program with only SLURMD_NODENAME. The test changes the
+    configuration file and waits for slurmd's next run of it (an event: the runs file), then
+    reads the node with scontrol."""
+
+    @classmethod
+    def setUpClass(cls):
+        reason = slurm_cluster.unavailable_reason()
+        if reason:
+            raise unittest.SkipTest(reason)
+        cls.tmp = tempfile.TemporaryDirectory(prefix="membench-hcprog-test-")
+        cls.addClassCleanup(cls.tmp.cleanup)
+        d = cls.tmp.name
+        os.chmod(d, 0o755)
+        cls.topology = os.path.join(d, "topology.xml")
+        reason = small_cache_topology(cls.topology)
+        if reason:
+            raise unittest.SkipTest(reason)
+        cls.program = os.path.join(d, "healthcheck-program")
+        with open(cls.program, "w") as f:
+            f.write(HEALTHCHECK_PROGRAM.replace("@DIR@", shlex.quote(d))
+                    .replace("@HEALTHCHECK@", shlex.quote(HEALTHCHECK)))
+        os.chmod(cls.program, 0o755)
+        cls.generation = 0
+        cls.slurm = slurm_cluster.LocalSlurm(extra_conf=[
+            "HealthCheckProgram=" + cls.program, "HealthCheckInterval=2",
+            "HealthCheckNodeState=ANY"])
+        cls.addClassCleanup(cls.slurm.stop)
+        cls.slurm.start()
+
+    def setUp(self):
+        super().setUp()
+        self.addCleanup(self.switch_off)
+
+    def configure(self, lines, slurm_conf=True):
+        """A new configuration file (and generation); the generation's first run's status."""
+        conf = os.path.join(self.tmp.name, "healthcheck.conf")
+        if lines is None:
+            if os.path.exists(conf):
+                os.remove(conf)
+        else:
+            if slurm_conf:
+                lines = lines + ["SLURM_CONF=" + shlex.quote(self.slurm.conf)]
+            with open(conf + ".new", "w") as f:
+                f.write("".join(line + "\n" for line in lines))
+            os.rename(conf + ".new", conf)
+        type(self).generation += 1
+        gen = str(self.generation)
+        with open(os.path.join(self.tmp.name, "generation.new"), "w") as f:
+            f.write(gen)
+        os.rename(os.path.join(self.tmp.name, "generation.new"),
+                  os.path.join(self.tmp.name, "generation"))
+        return self.wait_run(gen)
+
+    def wait_run(self, gen):
+        """Wait for slurmd's first run of the health check at generation gen; its status."""
+        deadline = time.monotonic() + RUN_WAIT_S
+        runs = os.path.join(self.tmp.name, "runs")
+        while time.monotonic() < deadline:
+            try:
+                with open(runs) as f:
+                    for line in f:
+                        words = line.split()
+                        if len(words) == 2 and words[0] == gen:
+                            return words[1]
+            except OSError:
+                pass
+            time.sleep(0.2)
+        self.fail("slurmd did not run the health check (generation %s) within %d s\n%s\n%s"
+                  % (gen, RUN_WAIT_S, self.log(), self.slurm.logs()))
+
+    def log(self):
+        try:
+            with open(os.path.join(self.tmp.name, "healthcheck.log")) as f:
+                return "--- healthcheck.log ---\n" + f.read()[-3000:]
+        except OSError:
+            return "(no healthcheck.log)"
+
+    def switch_off(self):
+        self.configure(None)
+        if self.slurm.node_reason() is not None:
+            self.slurm.run(["scontrol", "update", "nodename=" + self.slurm.node,
+                            "state=resume"], timeout=20)
+        self.slurm.wait_state("idle")
+
+    def real_membench(self, expect):
+        return ["MEMBENCH=" + shlex.quote(membench_test.binary_for(TOPOLOGY_HOOK)),
+                "MEMBENCH_EXPECT=" + expect, "MEMBENCH_TIME_LIMIT=10",
+                "export HWLOC_XMLFILE=%s HWLOC_THISSYSTEM=1 MEMBENCH_TEST_TOPOLOGY_IS_MACHINE=1"
+                % shlex.quote(self.topology)]
+
+    def fake_membench(self, body):
+        path = os.path.join(self.tmp.name, "fake-membench")
+        with open(path, "w") as f:
+            f.write("#!/bin/sh\nulimit -c 0\n" + body + "\n")
+        os.chmod(path, 0o755)
+        return ["MEMBENCH=" + shlex.quote(path), "MEMBENCH_EXPECT=triad=1000"]
+
+    def test_fail_inconclusive_own_error_pass(self):
+        membench_test.skip_unless_all_cpus(self, "a passing health check (membench --acceptance)")
+        rc = self.configure(self.real_membench("triad=999999999"))
+        with open(os.path.join(self.tmp.name, "env")) as f:
+            given = sorted(line.split("=", 1)[0] for line in f if "=" in line)
+        sys.stderr.write("\nslurmd gave HealthCheckProgram (and sh added): %s\n"
+                         % " ".join(given))
+        reason = self.slurm.node_reason()
+        sys.stderr.write("FAIL: status %s, %s, Reason=%s\n"
+                         % (rc, self.slurm.node_state(), reason))
+        self.assertEqual(rc, "1", self.log())
+        self.assertRegex(reason or "", r"^membench: Triad -\d+% \(\d+ of 999999999 MB/s")
+        self.assertEqual(self.slurm.node_state(), "drained")
+
+        rc = self.configure(self.fake_membench(
+            "echo 'membench: INCONCLUSIVE: Triad varied 23% across repetitions' >&2; exit 5"))
+        sys.stderr.write("INCONCLUSIVE: status %s, %s\n" % (rc, self.slurm.node_state()))
+        self.assertEqual(rc, "5", self.log())
+        self.assertEqual(self.slurm.node_reason(), reason)
+        self.assertEqual(self.slurm.node_state(), "drained")
+
+        rc = self.configure(self.real_membench("triad=1000") + ['MEMBENCH_ARGS="--dry-run"'])
+        sys.stderr.write("own error (--dry-run): status %s, %s\n" % (rc, self.slurm.node_state()))
+        self.assertEqual(rc, "4", self.log())
+        self.assertEqual(self.slurm.node_reason(), reason)
+        self.assertIn("measures nothing", self.log())
+
+        rc = self.configure(self.real_membench("triad=1000"))
+        state = self.slurm.wait_state("idle")
+        sys.stderr.write("PASS: status %s, %s, Reason=%s\n"
+                         % (rc, state, self.slurm.node_reason()))
+        self.assertEqual(rc, "0", self.log())
+        self.assertEqual(state, "idle")
+        self.assertIsNone(self.slurm.node_reason())
+
+    def test_slurm_conf_found_from_slurmd(self):
+        """No SLURM_CONF in the configuration file: the check takes slurmd's."""
+        rc = self.configure(self.fake_membench("exit 1"), slurm_conf=False)
+        self.assertEqual(rc, "4", self.log())  # exit 1 without a verdict is not a FAIL
+        rc = self.configure(self.fake_membench("kill -s SEGV $$"), slurm_conf=False)
+        self.assertEqual(rc, "1", self.log())
+        self.assertEqual(self.slurm.node_reason(), "membench: crashed (SIGSEGV)")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 LocalSlurm starts munged, slurmctld and slurmd from tests/slurm/slurm.conf.in in a scratch
 directory of their own (key, socket, state, spool, TmpFS, logs, pid files) on two free ports,
 so a Slurm or munge already running here (another LocalSlurm too) is not disturbed; clients
-reach it through SLURM_CONF, which env() sets. stop() ends the jobs and the three daemons and
+reach it through SLURM_CONF, which env() sets (slurm.conf is never at the default path). stop() ends the jobs and the three daemons and
 removes the scratch directory; the daemons also die with the process that started them.
 
     reason = unavailable_reason()       # None when a Slurm can be started here
@@ -94,10 +94,12 @@ class SlurmError(RuntimeError):
 class LocalSlurm:
     """One node (this machine) under its own slurmctld and slurmd. See the module doc."""
 
-    def __init__(self):
+    def __init__(self, extra_conf=()):
+        """extra_conf: lines appended to slurm.conf (e.g. HealthCheckProgram=...)."""
         self.dir = None
         self.node = node_name()
         self.conf = None
+        self.extra_conf = list(extra_conf)
         self.procs = {}
 
     def __enter__(self):
@@ -143,6 +145,7 @@ class LocalSlurm:
         with open(CONF_TEMPLATE) as f:
             text = f.read()
         text = re.sub(r"@([A-Z_]+)@", lambda m: fields[m.group(1)], text)
+        text += "".join(line + "\n" for line in self.extra_conf)
         self.conf = os.path.join(d, "slurm.conf")
         with open(self.conf, "w") as f:
             f.write(text)
