@@ -36,7 +36,7 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 # The Depends line (libc6, libgomp1, libhwloc15, libhugetlbfs0, libjansson4 and, in an MPI
 # build, Open MPI) comes from dpkg-shlibdeps reading the binary, so it cannot drift.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-# membench-healthcheck needs scontrol and sinfo; python3 lets it name the failed check.
+# membench-healthcheck needs scontrol; python3 lets it name the failed check.
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "slurm-client, python3")
 # The first line of Description is CPACK_PACKAGE_DESCRIPTION_SUMMARY; this is the rest.
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
