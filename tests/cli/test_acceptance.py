@@ -182,12 +182,12 @@ class CgroupCpusTest(MembenchTestCase):
 
     def test_gomp_affinity_outside_the_cpuset_is_refused(self):
         """libgomp would abort creating a thread on CPU 1, which the cpuset forbids."""
-        args = ["--triad", "--size", "100000", "-n", "2"]
+        args = ["--triad", "--size", "100000", "-n", "2", "-t", "2"]
         rc, out, err = run(args, env_extra={"GOMP_CPU_AFFINITY": "0,1"},
                            wrapper=self.cgroup.wrapper())
         self.assertEqual(rc, 2, describe(args, rc, out, err))
-        self.assertIn("membench: GOMP_CPU_AFFINITY='0,1' names CPU 1, which this process may "
-                      "not use (usable: 0)", err)
+        self.assertIn("membench: GOMP_CPU_AFFINITY='0,1' names CPU 1 for one of this run's 2 "
+                      "threads, which this process may not use (usable: 0)", err)
 
 
 class ChecksTest(MembenchTestCase):
