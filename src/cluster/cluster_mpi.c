@@ -154,18 +154,24 @@ static bool hello_texts(const char *msg, int len, struct hello *h, char **option
     return *options && *env;
 }
 
-/* Rank 0: a measuring rank's environment and resolved profile against its own. */
-static int compare_profile(const struct cluster *c, int r, const char *env, const char *my_env)
+/* Rank 0: a rank's options, and a measuring rank's environment (first: MEMBENCH_ISA also sets
+ * --isa) and resolved profile, against its own. */
+static int compare_rank(const struct cluster *c, int r, bool measures, const char *options,
+                        const char *env, const char *my_options, const char *my_env)
 {
     char a[640], b[640];
-    if (environment_difference(env, my_env, b, sizeof(b), a, sizeof(a))) {
+    if (measures && environment_difference(env, my_env, b, sizeof(b), a, sizeof(a))) {
         log_error("rank %d (%s) was launched with %s but rank 0 with %s: launch every rank with "
                   "the same environment (mpirun -x NAME=value, srun --export=ALL,NAME=value)",
                   r, c->hellos[r].host, b, a);
         return EXIT_USAGE;
     }
-    if (profile_difference(&c->hellos[r].profile, &c->hellos[0].profile, b, sizeof(b), a,
-                           sizeof(a))) {
+    if (options_difference(options, my_options, b, sizeof(b), a, sizeof(a))) {
+        log_error("rank %d was given %s but rank 0 %s: give every rank the same options", r, b, a);
+        return EXIT_USAGE;
+    }
+    if (measures && profile_difference(&c->hellos[r].profile, &c->hellos[0].profile, b, sizeof(b),
+                                       a, sizeof(a))) {
         log_error("rank %d (%s) resolves %s but rank 0 %s: give every rank the same options and "
                   "the same environment",
                   r, c->hellos[r].host, b, a);
@@ -174,27 +180,21 @@ static int compare_profile(const struct cluster *c, int r, const char *env, cons
     return EXIT_OK;
 }
 
-/* Rank 0: the hellos in, the first difference of options named, the leaders chosen, and the
- * first leader whose environment or profile differs named. */
+/* Rank 0: the hellos in, the leaders chosen, and the first rank whose options, or (a leader)
+ * environment or profile differ from its own named. Ranks that only wait measure nothing:
+ * their environment and profile change nothing and are not compared. */
 static int check_hellos(struct cluster *c, const struct options *opts, const char *mine,
                         const char *my_env, char **msg, int *len, int *leader)
 {
-    char a[420], b[420];
-    char **env = calloc((size_t)c->size, sizeof(char *));
-    if (!env) MPI_Abort(c->world, EXIT_RESOURCE);
+    char **options = calloc((size_t)c->size, sizeof(char *)),
+         **env = calloc((size_t)c->size, sizeof(char *));
+    if (!options || !env) MPI_Abort(c->world, EXIT_RESOURCE);
     int rc = EXIT_OK;
-    for (int r = 1; r < c->size && rc == EXIT_OK; r++) {
-        char *options = NULL;
-        if (!hello_texts(msg[r], len[r], &c->hellos[r], &options, &env[r])) {
+    for (int r = 1; r < c->size && rc == EXIT_OK; r++)
+        if (!hello_texts(msg[r], len[r], &c->hellos[r], &options[r], &env[r])) {
             log_error("rank %d sent rank 0 a short hello: run the same membench on every rank", r);
             rc = EXIT_USAGE;
-        } else if (options_difference(options, mine, b, sizeof(b), a, sizeof(a))) {
-            log_error("rank %d was given %s but rank 0 %s: give every rank the same options", r, b,
-                      a);
-            rc = EXIT_USAGE;
         }
-        free(options);
-    }
     for (int r = 0; r < c->size && rc == EXIT_OK; r++) {
         leader[r] = c->hellos[r].leader;
         if (test_hooks && (test_hooks->hostname || test_hooks->group_by_hostname)) {
@@ -204,9 +204,9 @@ static int check_hellos(struct cluster *c, const struct options *opts, const cha
                 if (strcmp(c->hellos[q].host, c->hellos[r].host) == 0) leader[r] = 0;
         }
     }
-    /* ranks that only wait measure nothing: their environment changes nothing */
     for (int r = 1; r < c->size && rc == EXIT_OK; r++)
-        if (leader[r]) rc = compare_profile(c, r, env[r], my_env);
+        rc = compare_rank(c, r, leader[r], options[r], env[r], mine, my_env);
+    free_all(options, c->size);
     free_all(env, c->size);
     char why[400];
     if (rc == EXIT_OK && cluster_refusal(opts, why, sizeof(why)) != 0) {
@@ -223,7 +223,10 @@ static int start(struct cluster *c, const struct options *opts, int shared_leade
 {
     struct hello me = {.leader = shared_leader};
     sysinfo_hostname(me.host, sizeof(me.host)); /* the name its report would give */
-    rank_profile_read(opts, &me.profile);
+    bool may_lead =
+        shared_leader || (test_hooks && (test_hooks->hostname || test_hooks->group_by_hostname));
+    if (may_lead) /* a topology load: not on the ranks that will only wait */
+        rank_profile_read(opts, &me.profile);
     char *fp = options_describe(opts), *env = environment_describe(environ);
     if (!fp || !env) MPI_Abort(c->world, EXIT_RESOURCE);
     int word[2] = {EXIT_OK, shared_leader};

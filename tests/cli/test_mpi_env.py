@@ -120,6 +120,14 @@ class MpiEnvironmentTest(MpiTestCase):
                              ({"GOMP_CPU_AFFINITY": "0"}, args)],
                             "GOMP_CPU_AFFINITY", "GOMP_CPU_AFFINITY=0", "GOMP_CPU_AFFINITY unset")
 
+    def test_membench_isa_is_named_as_the_variable(self):
+        """MEMBENCH_ISA also sets --isa: the line names the variable, not the option."""
+        args = SMALL + ["-t", "1"]
+        line = self.assert_refused([({"MEMBENCH_ISA": "sse2"}, args),
+                                    ({"MEMBENCH_ISA": None}, args)],
+                                   "MEMBENCH_ISA", "MEMBENCH_ISA unset", "MEMBENCH_ISA=sse2")
+        self.assertNotIn("--isa", line)
+
     def test_same_environment_still_runs(self):
         for name, value in [("OMP_NUM_THREADS", "1"), ("HUGETLB_MORECORE", "no"),
                             ("HWLOC_XMLFILE", XML_A)]:

@@ -140,15 +140,15 @@ class MpiProtocolTest(MpiTestCase):
                 self.assertFalse(os.path.exists(ref))
 
     def test_errored_node_row_keeps_host_and_error(self):
-        """One node fails to start its run (its address space is limited there only, so its
+        """One node fails to start its run (its data size is limited there only, so its
         arrays cannot be mapped: exit 3): its row names its host and its error line, in the
         text table and in nodes[].error. (A bad OMP_NUM_THREADS there only is refused before
         measuring: test_mpi_env.py.)"""
         hooks = {"MEMBENCH_TEST_HOSTNAMES": "good-node,bad-node"}
-        # 40M elements: 3 arrays of 305 MiB in one mapping, beyond a 700 MB address space
-        # (Open MPI's own takes about 400 MB of it); the good node maps them.
-        args = ["-t", "1", "--size", "40000000", "-n", "3", "--tolerance", "90"]
-        limited = 'ulimit -v 700000 && exec "$@"'
+        # 20M elements: 3 arrays of 153 MiB in one private mapping, beyond a 300 MB data limit
+        # (RLIMIT_DATA: the MPI library's shared memory does not count, its heap is ~30 MB).
+        args = ["-t", "1", "--size", "20000000", "-n", "3", "--tolerance", "90"]
+        limited = 'ulimit -d 300000 && exec "$@"'
         apps = [(1, ["MEMBENCH"] + args), (1, ["sh", "-c", limited, "sh", "MEMBENCH"] + args)]
         rc, stdout, err, _ = self.mpirun(apps, hooks)
         self.assertEqual(rc, 3, err)

@@ -114,19 +114,19 @@ class SrunClusterTest(MembenchTestCase):
         self.assert_job_ended()
 
     def test_stopped_rank_and_errored_node_exit_with_the_error(self):
-        """A stopped node and a node whose run errored (exit 3: its address space is limited
+        """A stopped node and a node whose run errored (exit 3: its data size is limited
         there only, so its arrays cannot be mapped): srun exits 3, the status rank 0 gives
         MPI_Abort, not the 137 of the tasks Slurm kills. (A bad OMP_NUM_THREADS on one node
         only is refused before measuring: test_mpi_env.py.)"""
-        # 40M elements: 3 arrays of 305 MiB in one mapping, beyond a 700 MB address space
-        # (the MPI library's own takes about 400 MB of it); the other nodes map them.
-        args = ["--time-limit", "3", "--tolerance", "90", "-s", "40000000", "-n", "3", "-t", "1"]
+        # 20M elements: 3 arrays of 153 MiB in one private mapping, beyond a 300 MB data limit
+        # (RLIMIT_DATA: the MPI library's shared memory does not count, its heap is ~30 MB).
+        args = ["--time-limit", "3", "--tolerance", "90", "-s", "20000000", "-n", "3", "-t", "1"]
         hooks = {"MEMBENCH_TEST_HOSTNAMES": "node-a,node-b,node-c",
                  "MEMBENCH_TEST_STOP_RANK": "1", "MEMBENCH_TEST_CLUSTER_GRACE": str(GRACE_S)}
         binary = membench_test.binary_for(hooks)
         limited = os.path.join(self.dir, "limited.sh")
         with open(limited, "w") as f:
-            f.write('#!/bin/sh\nulimit -v 700000 && exec "$@"\n')
+            f.write('#!/bin/sh\nulimit -d 300000 && exec "$@"\n')
         os.chmod(limited, 0o755)
         conf = self.multi_prog(["0-1 %s %s" % (binary, " ".join(args)),
                                 "2 %s %s %s" % (limited, binary, " ".join(args))])
