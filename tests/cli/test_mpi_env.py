@@ -170,7 +170,15 @@ class MpiEnvironmentTest(MpiTestCase):
         if cores < 2:
             self.skipTest("this machine has %d core (SMT siblings are not cores)" % cores)
         self.assertEqual(threads, [cores, 1])
+        self.assertEqual([n["threads"] for n in nodes], [cores, 1])
         self.assertEqual([n["cpus_restricted"] for n in nodes], [False, True])
+        out, err, status = self.mpirun([({"OMP_NUM_THREADS": None}, SMALL),
+                                        ({"OMP_NUM_THREADS": None}, SMALL, [taskset, "-c", "0"])])
+        self.assertEqual(status, {0: 0, 1: 0}, err)
+        self.assertRegex(out, r"(?m)^Note: node \S+ \(rank 1\) ran 1 thread, most nodes %d: "
+                              r"without -t and OMP_NUM_THREADS each node runs one thread per core"
+                         % cores)
+        self.assertNotIn("(rank 0) ran", out)
 
 
 def variables_read(text):
