@@ -28,6 +28,7 @@ struct node_summary {
     bool rates_checked;                 /* its run checked rates against --reference/--expect */
     bool cpus_restricted;               /* its run could not use every CPU of the node */
     int cores, machine_cores;           /* cores its run could use, of the node's; 0 = unknown */
+    unsigned threads;                   /* its run's thread count; 0 = unknown */
     char cpus_usable[64];
 };
 

@@ -1,9 +1,10 @@
 /* Cluster runs over MPI: one benchmark per node (or per rank), one table at rank 0.
  *
  * The protocol, all point-to-point and polled with a nap between tests so that waiting ranks
- * use no CPU: every rank sends rank 0 a hello (leader flag, host, options fingerprint); rank 0
- * answers each with the start word (go, or the exit status when the options differ or -o
- * cannot be written) and its leader flag; the leaders measure and send rank 0 their exit
+ * use no CPU: every rank sends rank 0 a hello (leader flag, host, resolved profile, options
+ * and environment texts); rank 0 answers each with the start word (go, or the exit status
+ * when the options, a measuring rank's environment or profile differ, or -o cannot be
+ * written) and its leader flag; the leaders measure and send rank 0 their exit
  * status, last error line and JSON report; rank 0 measures as a leader itself, then collects
  * the reports until the deadline (--time-limit + CLUSTER_GRACE_S, none without a limit),
  * writes the table and sends every rank the verdict. A node still silent at the deadline
@@ -18,6 +19,7 @@
 #include "src/cluster/cluster.h"
 #include "src/node/node.h"
 #include "src/cli/option_values.h"
+#include "src/cluster/cluster_env.h"
 #include "src/cluster/cluster_options.h"
 #include "src/base/interrupt.h"
 #include "src/base/log.h"
@@ -32,11 +34,16 @@
 #define CLUSTER_GRACE_S 30.0
 #define NAP_NS 5000000L /* between two tests of a pending message */
 
+extern char **environ; /* what each rank's environment text is made of */
+
 enum { TAG_HELLO = 1, TAG_START, TAG_REPORT, TAG_VERDICT };
 
+/* followed by options_len bytes of options_describe() and env_len of environment_describe() */
 struct hello {
     int leader;
     char host[256]; /* as struct sys_info holds it */
+    struct rank_profile profile;
+    int options_len, env_len;
 };
 
 struct report_head {
@@ -131,25 +138,64 @@ static void free_all(char **msg, int n)
     free(msg);
 }
 
-/* Rank 0: the hellos in, the first difference of options named, the leaders chosen. */
-static int check_hellos(struct cluster *c, const struct options *opts, const char *mine, char **msg,
-                        int *len, int *leader)
+/* A hello's two texts, NUL-terminated copies (malloc'd); false when the hello is malformed. */
+static bool hello_texts(const char *msg, int len, struct hello *h, char **options, char **env)
 {
-    char a[420], b[420];
-    for (int r = 1; r < c->size; r++) {
-        if ((size_t)len[r] < sizeof(struct hello)) {
-            log_error("rank %d sent rank 0 a short hello: run the same membench on every rank", r);
-            return EXIT_USAGE;
-        }
-        memcpy(&c->hellos[r], msg[r], sizeof(struct hello));
-        c->hellos[r].host[sizeof(c->hellos[r].host) - 1] = '\0';
-        if (options_difference(msg[r] + sizeof(struct hello), mine, b, sizeof(b), a, sizeof(a))) {
-            log_error("rank %d was given %s but rank 0 %s: give every rank the same options", r, b,
-                      a);
-            return EXIT_USAGE;
-        }
+    if ((size_t)len < sizeof(*h)) return false;
+    memcpy(h, msg, sizeof(*h));
+    h->host[sizeof(h->host) - 1] = '\0';
+    h->profile.threads_from[sizeof(h->profile.threads_from) - 1] = '\0';
+    h->profile.topology[sizeof(h->profile.topology) - 1] = '\0';
+    if (h->options_len < 0 || h->env_len < 0 ||
+        (size_t)len - sizeof(*h) != (size_t)h->options_len + (size_t)h->env_len)
+        return false;
+    *options = strndup(msg + sizeof(*h), (size_t)h->options_len);
+    *env = strndup(msg + sizeof(*h) + h->options_len, (size_t)h->env_len);
+    return *options && *env;
+}
+
+/* Rank 0: a rank's options, and a measuring rank's environment (first: MEMBENCH_ISA also sets
+ * --isa) and resolved profile, against its own. */
+static int compare_rank(const struct cluster *c, int r, bool measures, const char *options,
+                        const char *env, const char *my_options, const char *my_env)
+{
+    char a[640], b[640];
+    if (measures && environment_difference(env, my_env, b, sizeof(b), a, sizeof(a))) {
+        log_error("rank %d (%s) was launched with %s but rank 0 with %s: launch every rank with "
+                  "the same environment (mpirun -x NAME=value, srun --export=ALL,NAME=value)",
+                  r, c->hellos[r].host, b, a);
+        return EXIT_USAGE;
     }
-    for (int r = 0; r < c->size; r++) {
+    if (options_difference(options, my_options, b, sizeof(b), a, sizeof(a))) {
+        log_error("rank %d was given %s but rank 0 %s: give every rank the same options", r, b, a);
+        return EXIT_USAGE;
+    }
+    if (measures && profile_difference(&c->hellos[r].profile, &c->hellos[0].profile, b, sizeof(b),
+                                       a, sizeof(a))) {
+        log_error("rank %d (%s) resolves %s but rank 0 %s: give every rank the same options and "
+                  "the same environment",
+                  r, c->hellos[r].host, b, a);
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+/* Rank 0: the hellos in, the leaders chosen, and the first rank whose options, or (a leader)
+ * environment or profile differ from its own named. Ranks that only wait measure nothing:
+ * their environment and profile change nothing and are not compared. */
+static int check_hellos(struct cluster *c, const struct options *opts, const char *mine,
+                        const char *my_env, char **msg, int *len, int *leader)
+{
+    char **options = calloc((size_t)c->size, sizeof(char *)),
+         **env = calloc((size_t)c->size, sizeof(char *));
+    if (!options || !env) MPI_Abort(c->world, EXIT_RESOURCE);
+    int rc = EXIT_OK;
+    for (int r = 1; r < c->size && rc == EXIT_OK; r++)
+        if (!hello_texts(msg[r], len[r], &c->hellos[r], &options[r], &env[r])) {
+            log_error("rank %d sent rank 0 a short hello: run the same membench on every rank", r);
+            rc = EXIT_USAGE;
+        }
+    for (int r = 0; r < c->size && rc == EXIT_OK; r++) {
         leader[r] = c->hellos[r].leader;
         if (test_hooks && (test_hooks->hostname || test_hooks->group_by_hostname)) {
             /* the first rank of each name leads */
@@ -158,12 +204,16 @@ static int check_hellos(struct cluster *c, const struct options *opts, const cha
                 if (strcmp(c->hellos[q].host, c->hellos[r].host) == 0) leader[r] = 0;
         }
     }
+    for (int r = 1; r < c->size && rc == EXIT_OK; r++)
+        rc = compare_rank(c, r, leader[r], options[r], env[r], mine, my_env);
+    free_all(options, c->size);
+    free_all(env, c->size);
     char why[400];
-    if (cluster_refusal(opts, why, sizeof(why)) != 0) {
+    if (rc == EXIT_OK && cluster_refusal(opts, why, sizeof(why)) != 0) {
         log_error("%s", why);
-        return EXIT_USAGE;
+        rc = EXIT_USAGE;
     }
-    return EXIT_OK;
+    return rc;
 }
 
 /* The startup exchange; returns EXIT_OK with *leader set, or the status every rank exits with
@@ -173,18 +223,26 @@ static int start(struct cluster *c, const struct options *opts, int shared_leade
 {
     struct hello me = {.leader = shared_leader};
     sysinfo_hostname(me.host, sizeof(me.host)); /* the name its report would give */
-    char *fp = options_describe(opts);
-    if (!fp) MPI_Abort(c->world, EXIT_RESOURCE);
+    bool may_lead =
+        shared_leader || (test_hooks && (test_hooks->hostname || test_hooks->group_by_hostname));
+    if (may_lead) /* a topology load: not on the ranks that will only wait */
+        rank_profile_read(opts, &me.profile);
+    char *fp = options_describe(opts), *env = environment_describe(environ);
+    if (!fp || !env) MPI_Abort(c->world, EXIT_RESOURCE);
     int word[2] = {EXIT_OK, shared_leader};
     if (c->rank != 0) {
-        size_t n = strlen(fp);
-        char *buf = malloc(sizeof(me) + n);
-        if (!buf) MPI_Abort(c->world, EXIT_RESOURCE);
+        size_t n = strlen(fp), e = strlen(env);
+        me.options_len = (int)n;
+        me.env_len = (int)e;
+        char *buf = malloc(sizeof(me) + n + e);
+        if (!buf || n + e > 0x7fff0000) MPI_Abort(c->world, EXIT_RESOURCE);
         memcpy(buf, &me, sizeof(me));
         memcpy(buf + sizeof(me), fp, n);
-        send_bytes(buf, sizeof(me) + n, 0, TAG_HELLO, c->world);
+        memcpy(buf + sizeof(me) + n, env, e);
+        send_bytes(buf, sizeof(me) + n + e, 0, TAG_HELLO, c->world);
         free(buf);
         free(fp);
+        free(env);
         receive_bytes(word, sizeof(word), TAG_START, c->world);
         *leader = word[1];
         return word[0];
@@ -204,12 +262,13 @@ static int start(struct cluster *c, const struct options *opts, int shared_leade
                   missing, missing == 1 ? "" : "s", c->wait_s);
         MPI_Abort(c->world, EXIT_RESOURCE);
     }
-    int rc = check_hellos(c, opts, fp, msg, len, leaders);
+    int rc = check_hellos(c, opts, fp, env, msg, len, leaders);
     if (rc == EXIT_OK) rc = output_prepare(out, opts->output);
     free_all(msg, c->size);
     free(len);
     free(want);
     free(fp);
+    free(env);
     MPI_Request *reqs = calloc((size_t)c->size, sizeof(MPI_Request));
     int(*words)[2] = calloc((size_t)c->size, sizeof(*words));
     if (!reqs || !words) MPI_Abort(c->world, EXIT_RESOURCE);

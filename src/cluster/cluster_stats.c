@@ -1,6 +1,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 #include <strings.h>
 
@@ -117,6 +118,9 @@ void node_summary_parse(const char *json_text, int rank, int exit_code, struct n
     utf8_trim_partial(s->cpus_usable);
     json_t *run = json_array_get(json_object_get(root, "runs"), 0);
     s->validated = json_is_true(json_object_get(json_object_get(run, "validation"), "passed"));
+    json_int_t threads =
+        json_integer_value(json_object_get(json_object_get(run, "config"), "threads"));
+    s->threads = threads > 0 && threads <= UINT_MAX ? (unsigned)threads : 0;
     json_t *acc = json_object_get(root, "acceptance");
     s->acceptance_evaluated = acc != NULL;
     s->acceptance_passed = json_is_true(json_object_get(acc, "passed"));

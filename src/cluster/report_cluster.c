@@ -43,6 +43,34 @@ static void restriction(const struct node_summary *s, char *buf, size_t len)
         snprintf(buf, len, "measured %d cores, not all of the node's", s->cores);
 }
 
+/* The thread count most nodes ran (of the nodes that said; the first one's on a tie). */
+static unsigned usual_threads(const struct node_summary *nodes, int n)
+{
+    unsigned usual = 0;
+    int best = 0;
+    for (int i = 0; i < n; i++) {
+        int count = 0;
+        for (int j = 0; j < n && nodes[i].threads; j++)
+            count += nodes[j].threads == nodes[i].threads;
+        if (count > best) {
+            best = count;
+            usual = nodes[i].threads;
+        }
+    }
+    return usual;
+}
+
+/* "ran 1 thread, most nodes 2" for a node whose thread count is not the usual one; "" else.
+ * The options and the environment are equal on every node (cluster_env.h): only the cores
+ * it may use (one thread per core without -t and OMP_NUM_THREADS) make it differ. */
+static void other_threads(const struct node_summary *s, unsigned usual, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (s->threads && usual && s->threads != usual)
+        snprintf(buf, len, "ran %u thread%s, most nodes %u", s->threads, s->threads == 1 ? "" : "s",
+                 usual);
+}
+
 static int failed_nodes(const struct node_summary *nodes, int n)
 {
     int failed = 0;
@@ -130,6 +158,15 @@ int report_cluster_text(FILE *out, const struct node_summary *nodes, int n,
                     "use mpirun --bind-to none or srun --cpu-bind=none\n",
                     nodes[i].host, nodes[i].rank, cores, nodes[i].cpus_usable);
     }
+    unsigned usual = usual_threads(nodes, n);
+    for (int i = 0; i < n; i++) {
+        other_threads(&nodes[i], usual, cores, sizeof(cores));
+        if (cores[0])
+            fprintf(out,
+                    "Note: node %s (rank %d) %s: without -t and OMP_NUM_THREADS each node runs "
+                    "one thread per core it may use; its rates are judged as they are\n",
+                    nodes[i].host, nodes[i].rank, cores);
+    }
     pad(out, "Node", width);
     fprintf(out, " %5s", "Rank");
     for (int k = 0; k < KERNEL_COUNT; k++)
@@ -206,6 +243,7 @@ int report_cluster_json(FILE *out, const struct node_summary *nodes, int n,
         json_object_set_new(node, "cpus_restricted", json_boolean(s->cpus_restricted));
         restriction(s, text, sizeof(text));
         if (text[0]) json_object_set_new(node, "note", json_string(text));
+        json_object_set_new(node, "threads", s->threads ? json_integer(s->threads) : json_null());
         json_t *report = s->report_json ? json_loads(s->report_json, 0, NULL) : NULL;
         json_object_set_new(node, "report", report ? report : json_null());
         json_array_append_new(list, node);

@@ -140,23 +140,28 @@ class MpiProtocolTest(MpiTestCase):
                 self.assertFalse(os.path.exists(ref))
 
     def test_errored_node_row_keeps_host_and_error(self):
-        """One node fails to start its run (a bad OMP_NUM_THREADS there only): its row names
-        its host and its error line, in the text table and in nodes[].error."""
+        """One node fails to start its run (its data size is limited there only, so its
+        arrays cannot be mapped: exit 3): its row names its host and its error line, in the
+        text table and in nodes[].error. (A bad OMP_NUM_THREADS there only is refused before
+        measuring: test_mpi_env.py.)"""
         hooks = {"MEMBENCH_TEST_HOSTNAMES": "good-node,bad-node"}
-        args = ["--size", "2000000", "-n", "3", "--tolerance", "90"]
-        apps = [(1, ["MEMBENCH"] + args),
-                (1, ["env", "OMP_NUM_THREADS=99999", "MEMBENCH"] + args)]
+        # 20M elements: 3 arrays of 153 MiB in one private mapping, beyond a 300 MB data limit
+        # (RLIMIT_DATA: the MPI library's shared memory does not count, its heap is ~30 MB).
+        args = ["-t", "1", "--size", "20000000", "-n", "3", "--tolerance", "90"]
+        limited = 'ulimit -d 300000 && exec "$@"'
+        apps = [(1, ["MEMBENCH"] + args), (1, ["sh", "-c", limited, "sh", "MEMBENCH"] + args)]
         rc, stdout, err, _ = self.mpirun(apps, hooks)
-        self.assertEqual(rc, 2, err)
-        self.assertRegex(stdout, r"(?m)^bad-node\s+1\s.*ERROR \(OMP_NUM_THREADS='99999'")
+        self.assertEqual(rc, 3, err)
+        self.assertRegex(stdout, r"(?m)^bad-node\s+1\s.*ERROR \(--pages default: mmap of .*"
+                                 r"Cannot allocate memory")
         self.assertRegex(stdout, r"(?m)^good-node\s+0\s+[\d.]+")
         rc, stdout, err, _ = self.mpirun([(n, a + ["--format", "json"]) for n, a in apps], hooks)
-        self.assertEqual(rc, 2, err)
+        self.assertEqual(rc, 3, err)
         bad = json.loads(stdout)["nodes"][1]
         self.assertEqual(bad["hostname"], "bad-node")
         self.assertEqual(bad["verdict"], "ERROR")
-        self.assertEqual(bad["exit_status"], 2)
-        self.assertIn("OMP_NUM_THREADS='99999'", bad["error"])
+        self.assertEqual(bad["exit_status"], 3)
+        self.assertIn("Cannot allocate memory", bad["error"])
 
     def test_emulated_nodes_are_grouped_by_name(self):
         """Three names give three nodes without --mpi-per-rank; ranks with one name share one

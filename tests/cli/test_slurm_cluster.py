@@ -1,7 +1,7 @@
 """Issue 14's cluster checks under a real Slurm (MPI builds only): srun --mpi=pmix on the
 one-node Slurm of tests/slurm/ (root, slurm-wlm and munge; skipped without). A stopped rank
 ends the whole srun job by its deadline and srun exits with the verdict's status, as mpirun
-does; mixed options across tasks exit 2 before measuring; emulated nodes (MEMBENCH_TEST_HOSTNAMES)
+does; mixed options or a mixed environment across tasks exit 2 before measuring; emulated nodes (MEMBENCH_TEST_HOSTNAMES)
 give one row each, a slow node FAILs naming its kernel while a too-fast one blames nobody;
 waiting tasks leave the CPU. The same checks under mpirun: test_mpi_protocol.py and
 test_mpi_verdict.py.
@@ -114,23 +114,32 @@ class SrunClusterTest(MembenchTestCase):
         self.assert_job_ended()
 
     def test_stopped_rank_and_errored_node_exit_with_the_error(self):
-        """A stopped node and a node whose run errored (exit 2): srun exits 2, the status rank
-        0 gives MPI_Abort, not the 137 of the tasks Slurm kills."""
-        args = ["--time-limit", "3", "--tolerance", "90", "-s", "2000000", "-n", "3"]
+        """A stopped node and a node whose run errored (exit 3: its data size is limited
+        there only, so its arrays cannot be mapped): srun exits 3, the status rank 0 gives
+        MPI_Abort, not the 137 of the tasks Slurm kills. (A bad OMP_NUM_THREADS on one node
+        only is refused before measuring: test_mpi_env.py.)"""
+        # 20M elements: 3 arrays of 153 MiB in one private mapping, beyond a 300 MB data limit
+        # (RLIMIT_DATA: the MPI library's shared memory does not count, its heap is ~30 MB).
+        args = ["--time-limit", "3", "--tolerance", "90", "-s", "20000000", "-n", "3", "-t", "1"]
         hooks = {"MEMBENCH_TEST_HOSTNAMES": "node-a,node-b,node-c",
                  "MEMBENCH_TEST_STOP_RANK": "1", "MEMBENCH_TEST_CLUSTER_GRACE": str(GRACE_S)}
         binary = membench_test.binary_for(hooks)
+        limited = os.path.join(self.dir, "limited.sh")
+        with open(limited, "w") as f:
+            f.write('#!/bin/sh\nulimit -d 300000 && exec "$@"\n')
+        os.chmod(limited, 0o755)
         conf = self.multi_prog(["0-1 %s %s" % (binary, " ".join(args)),
-                                "2 env OMP_NUM_THREADS=99999 %s %s" % (binary, " ".join(args))])
+                                "2 %s %s %s" % (limited, binary, " ".join(args))])
         rc, stdout, err, seconds = self.srun(3, ["--multi-prog", conf], hooks, timeout=60)
-        sys.stderr.write("\nsrun exit status (rank 0 aborts with 2): %d after %.1f s\n"
+        sys.stderr.write("\nsrun exit status (rank 0 aborts with 3): %d after %.1f s\n"
                          % (rc, seconds))
-        self.assertEqual(rc, 2, stdout + err)
+        self.assertEqual(rc, 3, stdout + err)
         self.assertLess(seconds, 3 + GRACE_S + 12, "the job outlived its deadline")
         self.assertRegex(stdout, r"(?m)^node-b\s+1\s.*FAIL \(no report within %d s\)"
                          % (3 + GRACE_S))
-        self.assertRegex(stdout, r"(?m)^node-c\s+2\s.*ERROR \(OMP_NUM_THREADS='99999'")
-        self.assertIn("the job ends here (MPI_Abort) with exit status 2", err)
+        self.assertRegex(stdout, r"(?m)^node-c\s+2\s.*ERROR \(--pages default: mmap of .*"
+                                 r"Cannot allocate memory")
+        self.assertIn("the job ends here (MPI_Abort) with exit status 3", err)
         self.assert_job_ended()
 
     def test_mixed_options_exit_2_before_measuring(self):
@@ -149,6 +158,23 @@ class SrunClusterTest(MembenchTestCase):
         self.assertFalse(os.path.exists(out), "a report was written")
         self.assertNotIn("Cluster:", stdout)
         self.assertNotIn("Verdict", stdout)
+
+    def test_mixed_environment_exit_2_before_measuring(self):
+        """--multi-prog launches task 1 with another OMP_NUM_THREADS: every task exits 2, one
+        line from rank 0 names the rank, the variable and both values; nothing is written."""
+        out = os.path.join(self.dir, "never.txt")
+        base = [membench_test.BIN, "--mpi-per-rank", "-s", "2000000", "-n", "3", "-o", out]
+        conf = self.multi_prog(["0 env OMP_NUM_THREADS=1 %s" % " ".join(base),
+                                "1 env OMP_NUM_THREADS=2 %s" % " ".join(base)])
+        rc, stdout, err, _ = self.srun(2, ["--multi-prog", conf])
+        self.assertEqual(rc, 2, err)
+        lines = self.membench_lines(err)
+        self.assertEqual(len(lines), 1, err)
+        self.assertRegex(lines[0], r"rank 1 \(.*\) was launched with OMP_NUM_THREADS=2 but rank 0 "
+                                   r"with OMP_NUM_THREADS=1: launch every rank with the same "
+                                   r"environment")
+        self.assertFalse(os.path.exists(out), "a report was written")
+        self.assertNotIn("Cluster:", stdout)
 
     def test_emulated_nodes_one_row_each(self):
         """Three names, no --mpi-per-rank: three nodes, each named and measured."""

@@ -1,5 +1,6 @@
 /* One set of options across a cluster run: the options as text, their first difference, and the
- * combinations a cluster run refuses. */
+ * combinations a cluster run refuses; one environment and one resolved profile across its
+ * measuring ranks (src/cluster/cluster_env.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +13,7 @@
 #include "src/cli/cli.h"
 #include "src/cli/option_table.h"
 #include "src/cli/option_values.h"
+#include "src/cluster/cluster_env.h"
 #include "src/cluster/cluster_options.h"
 #include "src/base/log.h"
 
@@ -137,6 +139,148 @@ static void sweeps_and_save_reference_are_refused(void **state)
     cli_free(&o);
 }
 
+/* The variables that change a run are described, sorted by name; the others are not. */
+static void environment_text_names_the_run_variables(void **state)
+{
+    (void)state;
+    char *env[] = {"PATH=/usr/bin",
+                   "OMP_NUM_THREADS=4",
+                   "HUGETLB_MORECORE=yes",
+                   "OMPI_COMM_WORLD_RANK=1",
+                   "HWLOC_XMLFILE=/etc/node.xml",
+                   "TMPDIR=/scratch",
+                   "MEMBENCH_TEST_HOSTNAMES=a,b",
+                   "GOMP_CPU_AFFINITY=0-3",
+                   "OMP_PROC_BIND=close",
+                   "MEMBENCH_ISA=avx2",
+                   "OMP_NUM_THREADS=8", /* getenv() reads the first one */
+                   "GLIBC_TUNABLES=glibc.malloc.hugetlb=1",
+                   "HUGETLB_PATH=a\nb\\c",
+                   NULL};
+    char *text = environment_describe(env);
+    assert_non_null(text);
+    assert_string_equal(text, "GLIBC_TUNABLES=glibc.malloc.hugetlb=1\n"
+                              "GOMP_CPU_AFFINITY=0-3\n"
+                              "HUGETLB_MORECORE=yes\n"
+                              "HUGETLB_PATH=a\\nb\\\\c\n"
+                              "HWLOC_XMLFILE=/etc/node.xml\n"
+                              "MEMBENCH_ISA=avx2\n"
+                              "OMP_NUM_THREADS=4\n"
+                              "OMP_PROC_BIND=close\n");
+    free(text);
+    char *none[] = {"PATH=/bin", "OMPI_COMM_WORLD_SIZE=2", NULL};
+    text = environment_describe(none);
+    assert_string_equal(text, "");
+    free(text);
+    assert_true(run_variable_compared("OMP_WAIT_POLICY"));
+    assert_true(run_variable_compared("HWLOC_THISSYSTEM=0"));
+    assert_false(run_variable_compared("OMP_")); /* a prefix names longer names */
+    assert_false(run_variable_compared("OMPI_COMM_WORLD_RANK"));
+    assert_false(run_variable_compared("MEMBENCH_ISA_X"));
+}
+
+/* The first variable by name whose value differs, or that one side has and the other not. */
+static void environment_difference_names_variable_and_both_values(void **state)
+{
+    (void)state;
+    char mine[640], theirs[640];
+    const char *base = "HWLOC_XMLFILE=/a.xml\nOMP_NUM_THREADS=1\n";
+    assert_int_equal(environment_difference(base, base, mine, sizeof(mine), theirs, sizeof(theirs)),
+                     0);
+    assert_int_equal(environment_difference("", "", mine, sizeof(mine), theirs, sizeof(theirs)), 0);
+    const char *cases[][4] = {
+        {"HWLOC_XMLFILE=/a.xml\nOMP_NUM_THREADS=2\n", base, "OMP_NUM_THREADS=2",
+         "OMP_NUM_THREADS=1"},
+        {"HWLOC_XMLFILE=/b.xml\nOMP_NUM_THREADS=2\n", base, "HWLOC_XMLFILE=/b.xml",
+         "HWLOC_XMLFILE=/a.xml"},
+        {"HUGETLB_MORECORE=yes\n"
+         "HWLOC_XMLFILE=/a.xml\nOMP_NUM_THREADS=1\n",
+         base, "HUGETLB_MORECORE=yes", "HUGETLB_MORECORE unset"},
+        {"OMP_NUM_THREADS=1\n", base, "HWLOC_XMLFILE unset", "HWLOC_XMLFILE=/a.xml"},
+        {base, "HWLOC_XMLFILE=/a.xml\n", "OMP_NUM_THREADS=1", "OMP_NUM_THREADS unset"},
+        {"", base, "HWLOC_XMLFILE unset", "HWLOC_XMLFILE=/a.xml"},
+        {"OMP_A=1\n", "OMP_A_B=1\n", "OMP_A=1", "OMP_A unset"}, /* by name, not by line */
+        {"OMP_NUM_THREADS=\n", "", "OMP_NUM_THREADS=", "OMP_NUM_THREADS unset"}};
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        assert_int_equal(environment_difference(cases[i][0], cases[i][1], mine, sizeof(mine),
+                                                theirs, sizeof(theirs)),
+                         1);
+        assert_string_equal(mine, cases[i][2]);
+        assert_string_equal(theirs, cases[i][3]);
+    }
+}
+
+static struct rank_profile profile(unsigned threads, const char *from, int cores,
+                                   const char *topology, int this_system)
+{
+    struct rank_profile p = {.threads = threads, .cores = cores, .this_system = this_system};
+    snprintf(p.threads_from, sizeof(p.threads_from), "%s", from);
+    snprintf(p.topology, sizeof(p.topology), "%s", topology);
+    return p;
+}
+
+/* What must be equal (where the threads come from, an explicit count, the topology) and what
+ * may differ (a count that follows each node's cores). */
+static void profile_difference_allows_only_the_cores(void **state)
+{
+    (void)state;
+    char mine[640], theirs[640];
+    struct rank_profile cores8 = profile(8, "physical cores", 8, "this machine", 1),
+                        cores16 = profile(16, "physical cores", 16, "this machine", 1),
+                        env4 = profile(4, "OMP_NUM_THREADS", 8, "this machine", 1),
+                        env2 = profile(2, "OMP_NUM_THREADS", 8, "this machine", 1),
+                        env4_big = profile(4, "OMP_NUM_THREADS", 16, "this machine", 1),
+                        opt4 = profile(4, "--threads", 8, "this machine", 1),
+                        xml = profile(8, "physical cores", 8, "HWLOC_XMLFILE=/n.xml", 0),
+                        forced = profile(8, "physical cores", 8, "HWLOC_XMLFILE=/n.xml", 1);
+    assert_int_equal(profile_difference(&cores8, &cores16, mine, 640, theirs, 640), 0);
+    assert_int_equal(profile_difference(&env4, &env4_big, mine, 640, theirs, 640), 0);
+    assert_int_equal(profile_difference(&env4, &env2, mine, 640, theirs, 640), 1);
+    assert_string_equal(mine, "4 threads from OMP_NUM_THREADS");
+    assert_string_equal(theirs, "2 threads from OMP_NUM_THREADS");
+    assert_int_equal(profile_difference(&opt4, &env4, mine, 640, theirs, 640), 1);
+    assert_string_equal(mine, "4 threads from --threads");
+    assert_int_equal(profile_difference(&cores8, &env4, mine, 640, theirs, 640), 1);
+    assert_string_equal(mine, "8 threads from physical cores");
+    assert_int_equal(profile_difference(&xml, &cores8, mine, 640, theirs, 640), 1);
+    assert_string_equal(mine, "topology HWLOC_XMLFILE=/n.xml (not this machine)");
+    assert_string_equal(theirs, "topology this machine");
+    assert_int_equal(profile_difference(&xml, &forced, mine, 640, theirs, 640), 1);
+    assert_string_equal(theirs, "topology HWLOC_XMLFILE=/n.xml");
+}
+
+/* The profile read here, on a described machine: threads from the cores, OMP_NUM_THREADS or
+ * --threads; the topology's source. */
+static void profile_read_resolves_threads_and_topology(void **state)
+{
+    (void)state;
+    char *argv[] = {"membench", "-t", "3", NULL};
+    struct options given, plain;
+    assert_int_equal(cli_parse(3, argv, &given), CLI_RUN);
+    assert_int_equal(cli_parse(1, argv, &plain), CLI_RUN);
+    setenv("HWLOC_SYNTHETIC", "pack:1 core:6 pu:2", 1);
+    unsetenv("HWLOC_XMLFILE");
+    unsetenv("OMP_NUM_THREADS");
+    struct rank_profile p;
+    rank_profile_read(&plain, &p);
+    assert_int_equal(p.threads, 6);
+    assert_string_equal(p.threads_from, "physical cores");
+    assert_int_equal(p.cores, 6);
+    assert_string_equal(p.topology, "HWLOC_SYNTHETIC=pack:1 core:6 pu:2");
+    assert_false(p.this_system);
+    setenv("OMP_NUM_THREADS", "5", 1);
+    rank_profile_read(&plain, &p);
+    assert_int_equal(p.threads, 5);
+    assert_string_equal(p.threads_from, "OMP_NUM_THREADS");
+    rank_profile_read(&given, &p);
+    assert_int_equal(p.threads, 3);
+    assert_string_equal(p.threads_from, "--threads");
+    unsetenv("HWLOC_SYNTHETIC");
+    setenv("OMP_NUM_THREADS", "2", 1);
+    cli_free(&given);
+    cli_free(&plain);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -144,6 +288,10 @@ int main(void)
         cmocka_unit_test(first_difference_is_named),
         cmocka_unit_test(every_option_is_described),
         cmocka_unit_test(sweeps_and_save_reference_are_refused),
+        cmocka_unit_test(environment_text_names_the_run_variables),
+        cmocka_unit_test(environment_difference_names_variable_and_both_values),
+        cmocka_unit_test(profile_difference_allows_only_the_cores),
+        cmocka_unit_test(profile_read_resolves_threads_and_topology),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
