@@ -371,6 +371,9 @@ static int check_verdict_options(const struct options *o, const struct parser *p
         return option_error(
             "--acceptance is a fixed profile and %s changes its kernels; %s", o->isa_forced_by,
             strcmp(o->isa_forced_by, "MEMBENCH_ISA") == 0 ? "unset MEMBENCH_ISA" : "drop --isa");
+    if (o->reference_interval_s > 0 && o->reference_runs < 2)
+        return option_error("--reference-interval pauses between the runs of --reference-runs "
+                            "K; add --reference-runs 5 (or more), or drop --reference-interval");
     if (o->reference_runs > 1 && !o->save_reference)
         return option_error("--reference-runs measures the runs of a reference to save; add "
                             "--save-reference FILE, or drop --reference-runs");

@@ -53,6 +53,7 @@ struct options {
     const char *reference;
     const char *save_reference;
     unsigned reference_runs;        /* --reference-runs: whole runs behind a saved reference */
+    double reference_interval_s;    /* --reference-interval: the pause between those runs */
     double time_limit_s;            /* 0 = none; --acceptance defaults to 30 */
     bool mpi_per_rank;              /* MPI builds: every rank is its own "node" */
     struct probe_options probes;    /* --faults, --shootdown, --timer and their options */

@@ -378,6 +378,11 @@ const struct option_row option_table[] = {
      "runs' spread, (max - min) / max",
      AT(reference_runs), .min = 1, .max = 20,
      .hint = "from 1 to 20 runs, e.g. --reference-runs 5"},
+    {"reference-interval", 0, ARG_REAL, "SECONDS",
+     "with --reference-runs: pause this long between the runs\n"
+     "(default 0), so that their spread sees the node drift",
+     AT(reference_interval_s), .min = 0, .max = 86400,
+     .hint = "seconds, e.g. --reference-interval 60"},
     {"time-limit", 0, ARG_REAL, "SECONDS",
      "stop repeating once the next repetition would not fit",
      AT(time_limit_s), .min = 1, .max = 86400, .hint = "seconds, e.g. --time-limit 30"},

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "affinity/omp_env.h"
@@ -131,18 +132,41 @@ static void show_progress(const struct options *opts, const struct plan *plan, s
     fflush(stderr);
 }
 
+/* --reference-interval: sleeps, in slices short enough that a signal ends the wait at once. */
+static void pause_between_runs(double seconds)
+{
+    for (double until = timer_now() + seconds; !interrupt_signal();) {
+        double left = until - timer_now();
+        if (left <= 0) break;
+        if (left > 0.05) left = 0.05;
+        struct timespec ts = {0, (long)(left * 1e9)};
+        nanosleep(&ts, NULL);
+    }
+}
+
 /* --save-reference --reference-runs K: the run measured K times, each a whole run (first touch
- * and repetitions; a time limit applies to each); every run's best rates go into k, the last
- * run is the report's. Stops at a run that errs, is interrupted or fails (it is reported). */
+ * and repetitions; a time limit applies to each), --reference-interval apart; every run's best
+ * rates go into k, the last run is the report's. Stops at a run that errs, is interrupted or
+ * fails (it is reported); a signal during a pause stops it as during a run. */
 static int measure_reference_runs(const struct options *opts, struct run_config *cfg,
                                   const struct topology *topo, struct report *rep,
                                   struct reference_runs *k)
 {
     struct run_result *r = &rep->runs[0];
+    double first_start = timer_now();
+    k->interval_s = opts->reference_interval_s;
     for (unsigned i = 0; i < opts->reference_runs; i++) {
         if (i > 0) {
             free(r->placement);
             free(r->domains);
+            r->placement = NULL;
+            r->domains = NULL;
+            test_hook_at("reference pause %u", i);
+            pause_between_runs(opts->reference_interval_s);
+            if (interrupt_signal()) {
+                r->interrupted = true;
+                return EXIT_OK;
+            }
             cfg->started = timer_now();
         }
         test_hook_at("reference run %u", i + 1);
@@ -150,6 +174,7 @@ static int measure_reference_runs(const struct options *opts, struct run_config 
         if (rc != EXIT_OK || r->interrupted || run_failed(r)) return rc;
         reference_runs_add(k, r);
     }
+    k->span_s = timer_now() - first_start;
     reference_runs_finish(k);
     rep->saved_runs = k;
     return EXIT_OK;
@@ -269,8 +294,9 @@ static void say_saved_reference(const struct report *rep, const char *path)
     for (int i = 0; i < run->n_results; i++) {
         enum kernel_id id = run->results[i].kernel;
         if (k)
-            log_note("reference %s: %s %.1f MB/s, median of %d runs, spread %.0f%%", path,
-                     kernel_table[id].name, k->median_mbps[id], k->runs, 100.0 * k->spread[id]);
+            log_note("reference %s: %s %.1f MB/s, median of %d runs over %.1f s, spread %.0f%%",
+                     path, kernel_table[id].name, k->median_mbps[id], k->runs, k->span_s,
+                     100.0 * k->spread[id]);
         else
             log_note("reference %s: %s %.1f MB/s, from 1 run (no run-to-run spread: "
                      "--reference-runs 5 measures one)",

@@ -293,7 +293,8 @@ static json_t *saved_runs_json(const struct report *rep)
                             json_pack("{s:f,s:f,s:o}", "median_mbps", k->median_mbps[id],
                                       "spread_pct", 100.0 * k->spread[id], "best_mbps", each));
     }
-    return json_pack("{s:i,s:o}", "runs", k->runs, "kernels", kernels);
+    return json_pack("{s:i,s:f,s:f,s:o}", "runs", k->runs, "interval_s", k->interval_s, "span_s",
+                     k->span_s, "kernels", kernels);
 }
 
 static json_t *acceptance_json(const struct report *rep)

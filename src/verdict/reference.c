@@ -310,6 +310,8 @@ static void add_runs(json_t *root, const struct run_result *run, const struct re
     }
     json_object_set_new(root, "run_spread_pct", spread);
     json_object_set_new(root, "run_rates_mbps", each);
+    json_object_set_new(root, "run_interval_s", json_real(k->interval_s));
+    json_object_set_new(root, "run_span_s", json_real(k->span_s));
 }
 
 int reference_write(FILE *out, const struct node_facts *node, const struct run_result *run,

@@ -17,6 +17,8 @@ struct reference_runs {
     double best_mbps[KERNEL_COUNT][REFERENCE_RUNS_MAX];
     double median_mbps[KERNEL_COUNT];
     double spread[KERNEL_COUNT]; /* a fraction; with one run 0 */
+    double interval_s;           /* the pause asked for between the runs */
+    double span_s;               /* from the first run's start to the last one's end */
 };
 
 /* Adds one more run's best rates (r zeroed before the first; at most REFERENCE_RUNS_MAX); then,

@@ -9,6 +9,7 @@ node, whatever the machine's speed or load) and makes one repetition FACTOR time
 
 import json
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -144,8 +145,43 @@ class ReferenceRunsTest(ConfidenceCase):
             self.assertAlmostEqual(got, want, delta=1e-6 * want)
         self.assertAlmostEqual(saved["median_mbps"], ref["rates_mbps"]["Triad"],
                                delta=1e-6 * saved["median_mbps"])
-        self.assertRegex(err, r"membench: note: reference %s: Triad [\d.]+ MB/s, median of 3 runs, "
-                              r"spread \d+%%" % self.ref)
+        self.assertRegex(err, r"membench: note: reference %s: Triad [\d.]+ MB/s, median of 3 runs "
+                              r"over [\d.]+ s, spread \d+%%" % self.ref)
+
+    def test_runs_apart_record_their_pause_and_span(self):
+        """--reference-interval S pauses S seconds between the K runs, so that their spread can
+        see a node that drifts over minutes; the reference records the pause and the span."""
+        args = ARGS + ["--save-reference", self.ref, "--reference-runs", "3",
+                       "--reference-interval", "0.5", "--format", "json"]
+        rc, out, err = run(args)
+        self.assertEqual(rc, 0, describe(args, rc, out, err))
+        with open(self.ref) as f:
+            ref = json.load(f)
+        self.assertEqual((ref["reference_runs"], ref["run_interval_s"]), (3, 0.5))
+        self.assertGreaterEqual(ref["run_span_s"], 1.0)  # two pauses of 0.5 s at least
+        saved = json.loads(out)["saved_reference"]
+        self.assertEqual(saved["interval_s"], 0.5)
+        self.assertAlmostEqual(saved["span_s"], ref["run_span_s"], places=6)
+        self.assertRegex(err, r"median of 3 runs over [\d.]+ s, spread \d+%")
+
+    def test_a_signal_during_the_pause_saves_nothing(self):
+        """A pause of an hour ends at once on SIGTERM: no reference is written, exit 143."""
+        args = ARGS + ["--save-reference", self.ref, "--reference-runs", "2",
+                       "--reference-interval", "3600"]
+        with open(self.ref) as f:
+            before = f.read()
+        proc, err = membench_test.start_paused(args, "reference pause 1")
+        membench_test.resume(proc)
+        proc.send_signal(signal.SIGTERM)
+        out, rest = proc.communicate(timeout=60)
+        self.assertEqual(proc.returncode, 143, describe(args, proc.returncode, out, err + rest))
+        with open(self.ref) as f:
+            self.assertEqual(f.read(), before)
+        self.assertIn("no reference", err + rest)
+
+    def test_reference_interval_needs_reference_runs(self):
+        self.assert_error(ARGS + ["--save-reference", self.ref, "--reference-interval", "5"], 2,
+                          ["--reference-interval", "--reference-runs"])
 
     def test_one_run_is_still_a_reference_with_no_spread(self):
         with open(self.ref) as f:

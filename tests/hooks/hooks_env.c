@@ -31,8 +31,9 @@
  *   MEMBENCH_TEST_MOVE_PAGES=ENOSYS   move_pages(2) fails with that errno (ENOSYS or EPERM)
  *   MEMBENCH_TEST_PAGES_NODE=N        move_pages(2) reports every present page on OS node N
  *   MEMBENCH_TEST_ANNOUNCE=1          write "membench-test: at POINT" on stderr at each named
- *                                     point (test_hook_at(): "run N", "first touch",
- *                                     "faults probe", "tlb point N")
+ *                                     point (test_hook_at(): "run N", "reference run N",
+ *                                     "reference pause N", "first touch", "faults probe",
+ *                                     "tlb point N")
  *   MEMBENCH_TEST_PAUSE_AT=POINT      at POINT, write "membench-test: paused at POINT" and stop
  *                                     (SIGSTOP) until SIGCONT, the first time it is reached */
 #include <errno.h>
