@@ -1,15 +1,20 @@
 #!/bin/sh
-# How often the Slurm health check drains a healthy node: N runs of
-# contrib/slurm/membench-healthcheck on this node against a reference saved from one run (A)
-# and against one saved from K runs (B), interleaved A, B, A, B, ... so that both see the same
-# load. scontrol is a stand-in that keeps the node's state in a file (nothing of a real Slurm
-# is touched); a drain is counted and the node resumed by hand before the next run.
-#   bench/healthcheck_drains.sh [BUILD_DIR [N [K]]]    (defaults: build 20 5)
-# Prints one line per run and a summary: PASS / drained / INCONCLUSIVE / other, per reference.
+# How often the Slurm health check drains a healthy node: N rounds of
+# contrib/slurm/membench-healthcheck on this node against three references, interleaved in
+# each round so that all see the same load: saved from one run (1), from K runs back to back
+# (K), and from K runs INTERVAL seconds apart (K/INTERVALs). Rounds are SPACING seconds apart
+# (a health-check interval is an hour; back-to-back rounds sample one drift phase many times).
+# scontrol is a stand-in that keeps the node's state in a file (nothing of a real Slurm is
+# touched); a drain is counted and the node resumed before the next check.
+#   bench/healthcheck_drains.sh [BUILD_DIR [N [K [INTERVAL [SPACING]]]]]
+#   (defaults: build 20 5 10 10)
+# Prints one line per check and a summary per reference: PASS / drained / INCONCLUSIVE.
 set -eu
 build=${1:-build}
 n=${2:-20}
 k=${3:-5}
+interval=${4:-10}
+spacing=${5:-10}
 here=$(cd "$(dirname "$0")/.." && pwd)
 membench=$(cd "$build" && pwd)/membench
 check=$here/contrib/slurm/membench-healthcheck
@@ -38,17 +43,30 @@ exit 0
 EOF
 chmod +x "$work/bin/scontrol"
 
-echo "saving reference A (1 run) and B ($k runs)" >&2
+refs="1 $k $k/${interval}s"
+echo "saving the references: $refs" >&2
 "$membench" --acceptance --save-reference "$work/ref-1.json" -q >/dev/null
 "$membench" --acceptance --save-reference "$work/ref-$k.json" --reference-runs "$k" -q >/dev/null
+"$membench" --acceptance --save-reference "$work/ref-$k-${interval}s.json" --reference-runs "$k" \
+    --reference-interval "$interval" -q >/dev/null
+for ref in $refs; do
+    file=$work/ref-$(echo "$ref" | tr / -).json
+    python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print("reference %s: %s; run-to-run spread %s" % (sys.argv[2], ", ".join(
+    "%s %.0f" % kv for kv in d["rates_mbps"].items()), ", ".join(
+    "%s %.0f%%" % kv for kv in d.get("run_spread_pct", {}).items()) or "none"))' "$file" "$ref"
+done
 
 for i in $(seq 1 "$n"); do
-    for ref in 1 "$k"; do
-        state=$work/state-$ref
+    [ "$i" -gt 1 ] && sleep "$spacing"
+    for ref in $refs; do
+        file=$work/ref-$(echo "$ref" | tr / -).json
+        state=$work/state
         : >"$state"
         set +e
         PATH=$work/bin:$PATH MEMBENCH_BENCH_STATE=$state MEMBENCH_HEALTHCHECK_CONFIG=/dev/null \
-            "$check" --membench "$membench" --reference "$work/ref-$ref.json" --node bench \
+            "$check" --membench "$membench" --reference "$file" --node bench \
             2>"$work/err"
         rc=$?
         set -e
@@ -58,12 +76,12 @@ for i in $(seq 1 "$n"); do
             5) outcome=INCONCLUSIVE ;;
             *) outcome="other($rc)" ;;
         esac
-        printf '%s ref=%s-run %s %s\n' "$i" "$ref" "$outcome" "$(cat "$state")"
+        printf '%s ref=%s %s %s\n' "$i" "$ref" "$outcome" "$(cat "$state")"
         echo "$ref $outcome" >>"$work/outcomes"
     done
 done
-for ref in 1 "$k"; do
-    printf 'reference from %s run(s): ' "$ref"
+for ref in $refs; do
+    printf 'reference %s: ' "$ref"
     awk -v r="$ref" '$1 == r { c[$2]++; t++ } END {
         printf "%d checks: PASS %d, drained %d, INCONCLUSIVE %d\n", t, c["PASS"], c["drained"],
             c["INCONCLUSIVE"] }' "$work/outcomes"

@@ -185,7 +185,11 @@ class HealthCheckCase(unittest.TestCase):
     def env(self, extra=None):
         env = {"PATH": self.bin + ":/usr/bin:/bin", "SLURMD_NODENAME": NODE,
                "MEMBENCH_HEALTHCHECK_CONFIG": os.devnull, "MEMBENCH": self.membench,
-               "MEMBENCH_EXPECT": "triad=90000", "LC_ALL": "C", "TMPDIR": self.dir}
+               "MEMBENCH_EXPECT": "triad=90000", "LC_ALL": "C", "TMPDIR": self.dir,
+               # a FAIL drains at once (ConfirmTest: the default, 2 in a row), the count of
+               # rate FAILs in the scratch directory, never in /var/lib
+               "MEMBENCH_HEALTHCHECK_CONFIRM": "1",
+               "MEMBENCH_HEALTHCHECK_STATE": os.path.join(self.dir, "state")}
         for key, value in (extra or {}).items():
             if value is None:
                 env.pop(key, None)
@@ -220,6 +224,85 @@ class HealthCheckCase(unittest.TestCase):
                         "reason %r\n%s" % (self.reason(), msg))
         self.assertEqual(len(self.updates()), 1, msg)
         self.assertIn("state=drain", self.updates()[0], msg)
+
+
+class ConfirmTest(HealthCheckCase):
+    """A FAIL of rates alone drains only when it is the CONFIRM-th in a row (default 2): one
+    slow phase of a drifting node is not a drain; any other failure drains at once."""
+
+    SLOW = [("Triad", 53100.0, 85500.0)]
+
+    def confirm_env(self, extra=None):
+        return dict({"MEMBENCH_HEALTHCHECK_CONFIRM": None}, **(extra or {}))
+
+    def count_file(self):
+        return os.path.join(self.dir, "state", NODE + ".rate-fails")
+
+    def test_the_second_rate_fail_in_a_row_drains(self):
+        self.fake_report(report(self.SLOW))
+        proc = self.check(env=self.confirm_env())
+        self.assert_untouched(proc, 5, "", "membench: Triad -41%", "1 of 2 in a row",
+                              "left as it was")
+        with open(self.count_file()) as f:
+            self.assertEqual(f.read(), "1\n")
+        proc = self.check(env=self.confirm_env())
+        self.assert_drained(proc, 1, "membench: Triad -41% (53100 of 90000 MB/s expected)")
+        self.assertTrue(self.reason().endswith("; 2 checks in a row"), self.reason())
+        self.assertFalse(os.path.exists(self.count_file()))
+
+    def test_a_pass_between_starts_the_count_again(self):
+        self.fake_report(report(self.SLOW))
+        self.assertEqual(self.check(env=self.confirm_env()).returncode, 5)
+        self.fake("exit 0")
+        self.assertEqual(self.check(env=self.confirm_env()).returncode, 0)
+        self.assertFalse(os.path.exists(self.count_file()))
+        self.fake_report(report(self.SLOW))
+        self.assert_untouched(self.check(env=self.confirm_env()), 5, "", "1 of 2 in a row")
+
+    def test_an_inconclusive_run_between_keeps_the_count(self):
+        self.fake_report(report(self.SLOW))
+        self.assertEqual(self.check(env=self.confirm_env()).returncode, 5)
+        self.fake("echo 'membench: INCONCLUSIVE: Triad varied 30%' >&2; exit 5")
+        self.assertEqual(self.check(env=self.confirm_env()).returncode, 5)
+        self.fake_report(report(self.SLOW))
+        self.assert_drained(self.check(env=self.confirm_env()), 1, "membench: Triad -41%")
+
+    def test_other_failures_drain_at_once(self):
+        for doc in (report([("validation", "failed", "passed")]),
+                    report([("cpus", "1 of 2 PUs usable", "all 2 PUs"), self.SLOW[0]])):
+            with self.subTest(check=doc["acceptance"]["checks"][0]["name"]):
+                self.set_reason("")
+                self.forget_calls()
+                self.fake_report(doc)
+                proc = self.check(env=self.confirm_env())
+                self.assert_drained(proc, 1, "membench: " + doc["acceptance"]["checks"][0]["name"])
+        self.set_reason("")
+        self.forget_calls()
+        self.fake("kill -SEGV $$")
+        self.assert_drained(self.check(env=self.confirm_env()), 1, "membench: crashed (SIGSEGV)")
+
+    def test_three_in_a_row(self):
+        self.fake_report(report(self.SLOW))
+        env = self.confirm_env({"MEMBENCH_HEALTHCHECK_CONFIRM": "3"})
+        self.assert_untouched(self.check(env=env), 5, "", "1 of 3 in a row")
+        self.assert_untouched(self.check(env=env), 5, "", "2 of 3 in a row")
+        self.assert_drained(self.check(env=env), 1, "membench: Triad -41%")
+
+    def test_bad_confirm_and_unwritable_state(self):
+        self.fake_report(report(self.SLOW))
+        for value in ("0", "11", "two", "2x"):
+            with self.subTest(confirm=value):
+                proc = self.check(["--confirm", value], env=self.confirm_env())
+                self.assertEqual(proc.returncode, 2, self.describe(proc))
+                self.assertIn("confirm", proc.stderr)
+                self.assertFalse(self.membench_ran())
+        blocker = os.path.join(self.dir, "not-a-dir")
+        with open(blocker, "w") as f:
+            f.write("x")
+        proc = self.check(env=self.confirm_env({"MEMBENCH_HEALTHCHECK_STATE": blocker}))
+        self.assert_untouched(proc, 4, "", "cannot keep the count of failed checks",
+                              "MEMBENCH_HEALTHCHECK_CONFIRM=1")
+        self.assertFalse(self.membench_ran())
 
 
 class NothingMeasuredTest(HealthCheckCase):

@@ -169,6 +169,10 @@ class HealthCheckTest(SlurmCase):
         super().setUp()
         self.addCleanup(self.resume_node)
 
+    def state_dir(self):
+        """The health check's count of rate FAILs, in the scratch directory (never /var/lib)."""
+        return os.path.join(self.tmp.name, "healthcheck-state")
+
     def resume_node(self):
         if self.slurm.node_reason() is not None:
             self.slurm.run(["scontrol", "update", "nodename=" + self.slurm.node,
@@ -177,7 +181,9 @@ class HealthCheckTest(SlurmCase):
 
     def healthcheck(self, args, extra_env=None):
         env = self.membench_env({"SLURMD_NODENAME": self.slurm.node,
-                                 "MEMBENCH_HEALTHCHECK_CONFIG": os.devnull})
+                                 "MEMBENCH_HEALTHCHECK_CONFIG": os.devnull,
+                                 "MEMBENCH_HEALTHCHECK_CONFIRM": "1",
+                                 "MEMBENCH_HEALTHCHECK_STATE": self.state_dir()})
         env.update(extra_env or {})
         binary = membench_test.binary_for(TOPOLOGY_HOOK)
         return self.slurm.run([HEALTHCHECK, "--membench", binary] + list(args),
@@ -262,7 +268,9 @@ class HealthCheckTest(SlurmCase):
         conf = os.path.join(self.tmp.name, "healthcheck.conf")
         with open(conf, "w") as f:
             f.write("MEMBENCH=%s\nMEMBENCH_EXPECT=triad=999999999\nMEMBENCH_TIME_LIMIT=20\n"
-                    % shlex.quote(membench_test.binary_for(TOPOLOGY_HOOK)))
+                    "MEMBENCH_HEALTHCHECK_CONFIRM=1\nMEMBENCH_HEALTHCHECK_STATE=%s\n"
+                    % (shlex.quote(membench_test.binary_for(TOPOLOGY_HOOK)),
+                       shlex.quote(self.state_dir())))
         env = {"SLURMD_NODENAME": self.slurm.node, "MEMBENCH_HEALTHCHECK_CONFIG": conf,
                "SLURM_CONF": self.slurm.conf, "HWLOC_XMLFILE": self.topology,
                "HWLOC_THISSYSTEM": "1", "MEMBENCH_TEST_TOPOLOGY_IS_MACHINE": "1"}
@@ -350,6 +358,7 @@ class HealthCheckProgramTest(MembenchTestCase):
         else:
             if slurm_conf:
                 lines = lines + ["SLURM_CONF=" + shlex.quote(self.slurm.conf)]
+            lines = lines + ["MEMBENCH_HEALTHCHECK_STATE=" + shlex.quote(self.state_dir())]
             with open(conf + ".new", "w") as f:
                 f.write("".join(line + "\n" for line in lines))
             os.rename(conf + ".new", conf)
@@ -361,17 +370,20 @@ class HealthCheckProgramTest(MembenchTestCase):
                   os.path.join(self.tmp.name, "generation"))
         return self.wait_run(gen)
 
-    def wait_run(self, gen):
-        """Wait for slurmd's first run of the health check at generation gen; its status."""
+    def state_dir(self):
+        return os.path.join(self.tmp.name, "healthcheck-state")
+
+    def wait_run(self, gen, nth=1):
+        """Wait for slurmd's nth run of the health check at generation gen; its status."""
         deadline = time.monotonic() + RUN_WAIT_S
         runs = os.path.join(self.tmp.name, "runs")
         while time.monotonic() < deadline:
             try:
                 with open(runs) as f:
-                    for line in f:
-                        words = line.split()
-                        if len(words) == 2 and words[0] == gen:
-                            return words[1]
+                    seen = [line.split()[1] for line in f
+                            if len(line.split()) == 2 and line.split()[0] == gen]
+                if len(seen) >= nth:
+                    return seen[nth - 1]
             except OSError:
                 pass
             time.sleep(0.2)
@@ -387,6 +399,7 @@ class HealthCheckProgramTest(MembenchTestCase):
 
     def switch_off(self):
         self.configure(None)
+        shutil.rmtree(self.state_dir(), ignore_errors=True)
         if self.slurm.node_reason() is not None:
             self.slurm.run(["scontrol", "update", "nodename=" + self.slurm.node,
                             "state=resume"], timeout=20)
@@ -412,11 +425,17 @@ class HealthCheckProgramTest(MembenchTestCase):
             given = sorted(line.split("=", 1)[0] for line in f if "=" in line)
         sys.stderr.write("\nslurmd gave HealthCheckProgram (and sh added): %s\n"
                          % " ".join(given))
+        sys.stderr.write("FAIL, the first: status %s, %s\n" % (rc, self.slurm.node_state()))
+        self.assertEqual(rc, "5", self.log())  # a rate FAIL drains when the next confirms it
+        self.assertIsNone(self.slurm.node_reason())
+        self.assertIn("1 of 2 in a row", self.log())
+        rc = self.wait_run(str(self.generation), nth=2)
         reason = self.slurm.node_reason()
-        sys.stderr.write("FAIL: status %s, %s, Reason=%s\n"
+        sys.stderr.write("FAIL, the second in a row: status %s, %s, Reason=%s\n"
                          % (rc, self.slurm.node_state(), reason))
         self.assertEqual(rc, "1", self.log())
-        self.assertRegex(reason or "", r"^membench: Triad -\d+% \(\d+ of 999999999 MB/s")
+        self.assertRegex(reason or "", r"^membench: Triad -\d+% \(\d+ of 999999999 MB/s.*"
+                                       r"; 2 checks in a row$")
         self.assertEqual(self.slurm.node_state(), "drained")
 
         rc = self.configure(self.fake_membench(
