@@ -5,10 +5,13 @@
 # (K), and from K runs INTERVAL seconds apart (K/INTERVALs). Rounds are SPACING seconds apart
 # (a health-check interval is an hour; back-to-back rounds sample one drift phase many times).
 # scontrol is a stand-in that keeps the node's state in a file (nothing of a real Slurm is
-# touched); a drain is counted and the node resumed before the next check.
+# touched); a drain is counted and the node resumed before the next check. Each reference has
+# its own count of rate FAILs in a row (MEMBENCH_HEALTHCHECK_CONFIRM, default 2; CONFIRM=1 in
+# the environment drains on the first).
 #   bench/healthcheck_drains.sh [BUILD_DIR [N [K [INTERVAL [SPACING]]]]]
 #   (defaults: build 20 5 10 10)
-# Prints one line per check and a summary per reference: PASS / drained / INCONCLUSIVE.
+# Prints one line per check and a summary per reference: PASS / drained / INCONCLUSIVE /
+# unconfirmed (a rate FAIL the next check has to confirm).
 set -eu
 build=${1:-build}
 n=${2:-20}
@@ -66,6 +69,7 @@ for i in $(seq 1 "$n"); do
         : >"$state"
         set +e
         PATH=$work/bin:$PATH MEMBENCH_BENCH_STATE=$state MEMBENCH_HEALTHCHECK_CONFIG=/dev/null \
+            MEMBENCH_HEALTHCHECK_STATE=$work/count-$(echo "$ref" | tr / -) \
             "$check" --membench "$membench" --reference "$file" --node bench \
             2>"$work/err"
         rc=$?
@@ -73,7 +77,7 @@ for i in $(seq 1 "$n"); do
         case $rc in
             0) outcome=PASS ;;
             1 | 3) outcome=drained ;;
-            5) outcome=INCONCLUSIVE ;;
+            5) if grep -q "in a row" "$work/err"; then outcome=unconfirmed; else outcome=INCONCLUSIVE; fi ;;
             *) outcome="other($rc)" ;;
         esac
         printf '%s ref=%s %s %s\n' "$i" "$ref" "$outcome" "$(cat "$state")"
@@ -83,6 +87,6 @@ done
 for ref in $refs; do
     printf 'reference %s: ' "$ref"
     awk -v r="$ref" '$1 == r { c[$2]++; t++ } END {
-        printf "%d checks: PASS %d, drained %d, INCONCLUSIVE %d\n", t, c["PASS"], c["drained"],
-            c["INCONCLUSIVE"] }' "$work/outcomes"
+        printf "%d checks: PASS %d, drained %d, INCONCLUSIVE %d, unconfirmed FAIL %d\n", t,
+            c["PASS"], c["drained"], c["INCONCLUSIVE"], c["unconfirmed"] }' "$work/outcomes"
 done
