@@ -243,6 +243,21 @@ class MembenchTestCase(unittest.TestCase):
         return line
 
 
+class ScratchDirCase(MembenchTestCase):
+    """A test with its own temporary directory, self.dir (a path), removed afterwards."""
+
+    def setUp(self):
+        super().setUp()
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = self.tmp.name
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+
 class ReferenceFileCase(MembenchTestCase):
     """A test with its own temporary directory and a reference file path, self.ref, in it."""
 

@@ -18,14 +18,13 @@ import socket
 import stat
 import subprocess
 import sys
-import tempfile
 import time
 import unittest
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import membench_test  # noqa: E402
-from membench_test import SMALL, MembenchTestCase, describe, run  # noqa: E402
+from membench_test import SMALL, describe, run  # noqa: E402
 
 THREADS = membench_test.THREADS
 RUN = SMALL + ["-t", str(THREADS)]
@@ -65,18 +64,7 @@ def unix_seconds(iso):
     return calendar.timegm(time.strptime(iso, "%Y-%m-%dT%H:%M:%SZ"))
 
 
-class OpenMetricsCase(MembenchTestCase):
-
-    def setUp(self):
-        super().setUp()
-        self.tmp = tempfile.TemporaryDirectory()
-        self.dir = self.tmp.name
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
-    def path(self, name):
-        return os.path.join(self.dir, name)
+class OpenMetricsCase(membench_test.ScratchDirCase):
 
     def measure(self, extra=(), status=0, env_extra=None):
         """One run written as JSON (-o) and as metrics (--metrics-file): (doc, metrics text)."""

@@ -13,12 +13,11 @@ import signal
 import stat
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import membench_test  # noqa: E402
-from membench_test import MembenchTestCase, describe, run  # noqa: E402
+from membench_test import describe, run  # noqa: E402
 
 QUICK = ["--triad", "--size", "100000", "-n", "2"]
 #: Long enough that the first run is still measuring when the signal comes.
@@ -31,18 +30,7 @@ def is_root():
     return os.geteuid() == 0
 
 
-class OutputFilesTest(MembenchTestCase):
-
-    def setUp(self):
-        super().setUp()
-        self.tmp = tempfile.TemporaryDirectory()
-        self.dir = self.tmp.name
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
-    def path(self, name):
-        return os.path.join(self.dir, name)
+class OutputFilesTest(membench_test.ScratchDirCase):
 
     def assert_one_line(self, err, *words):
         lines = err.splitlines()
