@@ -77,7 +77,8 @@ for i in $(seq 1 "$n"); do
         case $rc in
             0) outcome=PASS ;;
             1 | 3) outcome=drained ;;
-            5) if grep -q "in a row" "$work/err"; then outcome=unconfirmed; else outcome=INCONCLUSIVE; fi ;;
+            5) outcome=INCONCLUSIVE
+               grep -q "in a row" "$work/err" && outcome=unconfirmed ;;
             *) outcome="other($rc)" ;;
         esac
         printf '%s ref=%s %s %s\n' "$i" "$ref" "$outcome" "$(cat "$state")"
