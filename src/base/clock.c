@@ -11,6 +11,14 @@ double timer_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+void sleep_until(double when_s)
+{
+    if (!(when_s > 0.0)) return;
+    double whole = (double)(time_t)when_s;
+    struct timespec at = {.tv_sec = (time_t)when_s, .tv_nsec = (long)((when_s - whole) * 1e9)};
+    clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL);
+}
+
 void timer_probe(struct timer_info *out)
 {
     struct timespec res;

@@ -4,6 +4,10 @@
 /* Wall-clock seconds from CLOCK_MONOTONIC. */
 double timer_now(void);
 
+/* Sleeps until timer_now() reaches when_s; returns early (0 or more seconds later) when a
+ * signal handler runs, so that a caller can look at the signal and sleep again. */
+void sleep_until(double when_s);
+
 struct timer_info {
     const char *clock_name;
     double resolution_s;  /* clock_getres */

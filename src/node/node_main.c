@@ -5,10 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "affinity/omp_env.h"
+#include "src/base/clock.h"
 #include "src/base/interrupt.h"
 #include "src/base/log.h"
 #include "src/base/output_file.h"
@@ -135,13 +135,9 @@ static void show_progress(const struct options *opts, const struct plan *plan, s
 /* --reference-interval: sleeps, in slices short enough that a signal ends the wait at once. */
 static void pause_between_runs(double seconds)
 {
-    for (double until = timer_now() + seconds; !interrupt_signal();) {
-        double left = until - timer_now();
-        if (left <= 0) break;
-        if (left > 0.05) left = 0.05;
-        struct timespec ts = {0, (long)(left * 1e9)};
-        nanosleep(&ts, NULL);
-    }
+    double until = timer_now() + seconds;
+    for (double now; !interrupt_signal() && (now = timer_now()) < until;)
+        sleep_until(now + 0.05 < until ? now + 0.05 : until);
 }
 
 /* --save-reference --reference-runs K: the run measured K times, each a whole run (first touch

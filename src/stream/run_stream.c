@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "affinity/bind.h"
 #include "affinity/membind.h"
@@ -253,11 +252,8 @@ static void test_repetition_time(unsigned rep, double t0)
     if (!h || !(h->repetition_pad_s > 0.0) || rep == 0) return;
     double took = timer_now() - t0, base = took > h->repetition_pad_s ? took : h->repetition_pad_s;
     double until = t0 + base * (rep + 1 == h->slow_repetition ? h->slow_factor : 1.0);
-    for (double left; (left = until - timer_now()) > 0.0;) {
-        struct timespec ts = {.tv_sec = (time_t)left,
-                              .tv_nsec = (long)((left - (double)(time_t)left) * 1e9)};
-        nanosleep(&ts, NULL);
-    }
+    while (timer_now() < until)
+        sleep_until(until);
 }
 
 /* The timed loop: one parallel region, each thread bound once and working on the same range

@@ -5,7 +5,8 @@
 
 #include <string.h>
 #include <strings.h>
-#include <time.h>
+
+#include "src/base/clock.h"
 
 static int slow_kind[KERNEL_COUNT]; /* the slowed kind + 1; 0 = none */
 static kernel_fn original[KERNEL_COUNT];
@@ -42,25 +43,17 @@ int slow_stores_select(const char *spec)
     return 0;
 }
 
-static long long now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 /* Sleeps, not spins, the extra time: a spinning thread would hold a CPU that another thread
  * of the run needs where threads outnumber CPUs (taskset -c 0 with -t 2), and the slowdown
  * would shrink to whatever the scheduler left of it. */
 static double slowly(enum kernel_id k, void *a, void *b, void *c, size_t begin, size_t end,
                      double q)
 {
-    long long start = now_ns();
+    double start = timer_now();
     double sum = original[k](a, b, c, begin, end, q);
-    long long until = start + 4 * (now_ns() - start);
-    struct timespec at = {.tv_sec = until / 1000000000LL, .tv_nsec = until % 1000000000LL};
-    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL) != 0)
-        ;
+    double until = start + 4.0 * (timer_now() - start);
+    while (timer_now() < until)
+        sleep_until(until);
     return sum;
 }
 
