@@ -47,13 +47,16 @@ EOF
 chmod +x "$work/bin/scontrol"
 
 refs="1 $k $k/${interval}s"
+# A reference's name in $refs -> its files: the reference, and its count of FAILs in a row.
+ref_file() { printf '%s/ref-%s.json' "$work" "$(echo "$1" | tr / -)"; }
+count_dir() { printf '%s/count-%s' "$work" "$(echo "$1" | tr / -)"; }
 echo "saving the references: $refs" >&2
-"$membench" --acceptance --save-reference "$work/ref-1.json" -q >/dev/null
-"$membench" --acceptance --save-reference "$work/ref-$k.json" --reference-runs "$k" -q >/dev/null
-"$membench" --acceptance --save-reference "$work/ref-$k-${interval}s.json" --reference-runs "$k" \
+"$membench" --acceptance --save-reference "$(ref_file 1)" -q >/dev/null
+"$membench" --acceptance --save-reference "$(ref_file "$k")" --reference-runs "$k" -q >/dev/null
+"$membench" --acceptance --save-reference "$(ref_file "$k/${interval}s")" --reference-runs "$k" \
     --reference-interval "$interval" -q >/dev/null
 for ref in $refs; do
-    file=$work/ref-$(echo "$ref" | tr / -).json
+    file=$(ref_file "$ref")
     python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 print("reference %s: %s; run-to-run spread %s" % (sys.argv[2], ", ".join(
@@ -64,12 +67,12 @@ done
 for i in $(seq 1 "$n"); do
     [ "$i" -gt 1 ] && sleep "$spacing"
     for ref in $refs; do
-        file=$work/ref-$(echo "$ref" | tr / -).json
+        file=$(ref_file "$ref")
         state=$work/state
         : >"$state"
         set +e
         PATH=$work/bin:$PATH MEMBENCH_BENCH_STATE=$state MEMBENCH_HEALTHCHECK_CONFIG=/dev/null \
-            MEMBENCH_HEALTHCHECK_STATE=$work/count-$(echo "$ref" | tr / -) \
+            MEMBENCH_HEALTHCHECK_STATE=$(count_dir "$ref") \
             "$check" --membench "$membench" --reference "$file" --node bench \
             2>"$work/err"
         rc=$?
