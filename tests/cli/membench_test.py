@@ -72,6 +72,16 @@ def topology(name):
     return os.path.join(TESTS_DIR, "topologies", name)
 
 
+def update_unsetting(d, changes):
+    """d updated with changes, where a value of None removes its key; returns d."""
+    for key, value in (changes or {}).items():
+        if value is None:
+            d.pop(key, None)
+        else:
+            d[key] = value
+    return d
+
+
 def make_env(env_extra=None):
     """A clean environment for membench; a None value in env_extra unsets."""
     env = {k: v for k, v in os.environ.items()
@@ -79,12 +89,7 @@ def make_env(env_extra=None):
     env.update(DEFAULT_ENV)
     if not any((env_extra or {}).get(k) for k in _DESCRIBED):
         env["OMP_NUM_THREADS"] = str(THREADS)
-    for key, value in (env_extra or {}).items():
-        if value is None:
-            env.pop(key, None)
-        else:
-            env[key] = value
-    return env
+    return update_unsetting(env, env_extra)
 
 
 def binary_for(env_extra):

@@ -56,12 +56,7 @@ class ConfidenceCase(membench_test.ReferenceFileCase):
     def edit_ref(self, **keys):
         with open(self.ref) as f:
             doc = json.load(f)
-        for key, value in keys.items():
-            if value is None:
-                doc.pop(key, None)
-            else:
-                doc[key] = value
-        self.write_ref(doc)
+        self.write_ref(membench_test.update_unsetting(doc, keys))
 
 
 class RepetitionSpreadTest(ConfidenceCase):

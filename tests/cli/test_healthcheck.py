@@ -190,12 +190,7 @@ class HealthCheckCase(unittest.TestCase):
                # rate FAILs in the scratch directory, never in /var/lib
                "MEMBENCH_HEALTHCHECK_CONFIRM": "1",
                "MEMBENCH_HEALTHCHECK_STATE": os.path.join(self.dir, "state")}
-        for key, value in (extra or {}).items():
-            if value is None:
-                env.pop(key, None)
-            else:
-                env[key] = value
-        return env
+        return membench_test.update_unsetting(env, extra)
 
     def check(self, args=(), env=None, timeout=60):
         """Run the health check to its end; a CompletedProcess of text."""

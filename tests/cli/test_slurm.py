@@ -62,20 +62,31 @@ def small_cache_topology(path):
     return None
 
 
+def scratch_for_slurm(cls, prefix):
+    """A test class's scratch directory (cls.tmp, removed after the class) holding this
+    machine's small-cache topology (cls.topology); skips the class without Slurm or lstopo."""
+    reason = slurm_cluster.unavailable_reason()
+    if reason:
+        raise unittest.SkipTest(reason)
+    cls.tmp = tempfile.TemporaryDirectory(prefix=prefix)
+    cls.addClassCleanup(cls.tmp.cleanup)
+    cls.topology = os.path.join(cls.tmp.name, "topology.xml")
+    reason = small_cache_topology(cls.topology)
+    if reason:
+        raise unittest.SkipTest(reason)
+
+
+def healthcheck_state(scratch):
+    """The health check's count of rate FAILs, in the scratch directory (never /var/lib)."""
+    return os.path.join(scratch, "healthcheck-state")
+
+
 class SlurmCase(MembenchTestCase):
     """One local Slurm for the whole class, stopped (and its directory removed) afterwards."""
 
     @classmethod
     def setUpClass(cls):
-        reason = slurm_cluster.unavailable_reason()
-        if reason:
-            raise unittest.SkipTest(reason)
-        cls.tmp = tempfile.TemporaryDirectory(prefix="membench-slurm-test-")
-        cls.addClassCleanup(cls.tmp.cleanup)
-        cls.topology = os.path.join(cls.tmp.name, "topology.xml")
-        reason = small_cache_topology(cls.topology)
-        if reason:
-            raise unittest.SkipTest(reason)
+        scratch_for_slurm(cls, "membench-slurm-test-")
         cls.slurm = slurm_cluster.LocalSlurm()
         cls.addClassCleanup(cls.slurm.stop)
         cls.slurm.start()
@@ -169,10 +180,6 @@ class HealthCheckTest(SlurmCase):
         super().setUp()
         self.addCleanup(self.resume_node)
 
-    def state_dir(self):
-        """The health check's count of rate FAILs, in the scratch directory (never /var/lib)."""
-        return os.path.join(self.tmp.name, "healthcheck-state")
-
     def resume_node(self):
         if self.slurm.node_reason() is not None:
             self.slurm.run(["scontrol", "update", "nodename=" + self.slurm.node,
@@ -183,7 +190,7 @@ class HealthCheckTest(SlurmCase):
         env = self.membench_env({"SLURMD_NODENAME": self.slurm.node,
                                  "MEMBENCH_HEALTHCHECK_CONFIG": os.devnull,
                                  "MEMBENCH_HEALTHCHECK_CONFIRM": "1",
-                                 "MEMBENCH_HEALTHCHECK_STATE": self.state_dir()})
+                                 "MEMBENCH_HEALTHCHECK_STATE": healthcheck_state(self.tmp.name)})
         env.update(extra_env or {})
         binary = membench_test.binary_for(TOPOLOGY_HOOK)
         return self.slurm.run([HEALTHCHECK, "--membench", binary] + list(args),
@@ -270,7 +277,7 @@ class HealthCheckTest(SlurmCase):
             f.write("MEMBENCH=%s\nMEMBENCH_EXPECT=triad=999999999\nMEMBENCH_TIME_LIMIT=20\n"
                     "MEMBENCH_HEALTHCHECK_CONFIRM=1\nMEMBENCH_HEALTHCHECK_STATE=%s\n"
                     % (shlex.quote(membench_test.binary_for(TOPOLOGY_HOOK)),
-                       shlex.quote(self.state_dir())))
+                       shlex.quote(healthcheck_state(self.tmp.name))))
         env = {"SLURMD_NODENAME": self.slurm.node, "MEMBENCH_HEALTHCHECK_CONFIG": conf,
                "SLURM_CONF": self.slurm.conf, "HWLOC_XMLFILE": self.topology,
                "HWLOC_THISSYSTEM": "1", "MEMBENCH_TEST_TOPOLOGY_IS_MACHINE": "1"}
@@ -328,17 +335,9 @@ class HealthCheckProgramTest(MembenchTestCase):
 
     @classmethod
     def setUpClass(cls):
-        reason = slurm_cluster.unavailable_reason()
-        if reason:
-            raise unittest.SkipTest(reason)
-        cls.tmp = tempfile.TemporaryDirectory(prefix="membench-hcprog-test-")
-        cls.addClassCleanup(cls.tmp.cleanup)
+        scratch_for_slurm(cls, "membench-hcprog-test-")
         d = cls.tmp.name
         os.chmod(d, 0o755)
-        cls.topology = os.path.join(d, "topology.xml")
-        reason = small_cache_topology(cls.topology)
-        if reason:
-            raise unittest.SkipTest(reason)
         cls.program = os.path.join(d, "healthcheck-program")
         with open(cls.program, "w") as f:
             f.write(HEALTHCHECK_PROGRAM.replace("@DIR@", shlex.quote(d))
@@ -364,7 +363,8 @@ class HealthCheckProgramTest(MembenchTestCase):
         else:
             if slurm_conf:
                 lines = lines + ["SLURM_CONF=" + shlex.quote(self.slurm.conf)]
-            lines = lines + ["MEMBENCH_HEALTHCHECK_STATE=" + shlex.quote(self.state_dir())]
+            lines = lines + ["MEMBENCH_HEALTHCHECK_STATE="
+                             + shlex.quote(healthcheck_state(self.tmp.name))]
             with open(conf + ".new", "w") as f:
                 f.write("".join(line + "\n" for line in lines))
             os.rename(conf + ".new", conf)
@@ -375,9 +375,6 @@ class HealthCheckProgramTest(MembenchTestCase):
         os.rename(os.path.join(self.tmp.name, "generation.new"),
                   os.path.join(self.tmp.name, "generation"))
         return self.wait_run(gen)
-
-    def state_dir(self):
-        return os.path.join(self.tmp.name, "healthcheck-state")
 
     def wait_run(self, gen, nth=1):
         """Wait for slurmd's nth run of the health check at generation gen; its status."""
@@ -405,7 +402,7 @@ class HealthCheckProgramTest(MembenchTestCase):
 
     def switch_off(self):
         self.configure(None)
-        shutil.rmtree(self.state_dir(), ignore_errors=True)
+        shutil.rmtree(healthcheck_state(self.tmp.name), ignore_errors=True)
         if self.slurm.node_reason() is not None:
             self.slurm.run(["scontrol", "update", "nodename=" + self.slurm.node,
                             "state=resume"], timeout=20)
