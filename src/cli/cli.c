@@ -519,6 +519,11 @@ static void bad_option(const struct parser *p, const char *typed, int optopt_cod
         option_error("unknown option '%s'", shown);
 }
 
+bool cli_measures_something(const struct options *o)
+{
+    return o->kernel_mask || o->probes.mask || o->tlb.enabled || o->latency.enabled;
+}
+
 enum cli_action cli_parse(int argc, char **argv, struct options *o)
 {
     struct parser p = {0};
@@ -562,8 +567,7 @@ enum cli_action cli_parse(int argc, char **argv, struct options *o)
     if (o->matrix && o->kernel_mask == 0 && !o->latency.enabled)
         o->kernel_mask = 1u << KERNEL_TRIAD; /* --latency --matrix: the latency matrix alone */
     /* probes alone replace the STREAM kernels; with a kernel flag both run */
-    if (o->kernel_mask == 0 && o->probes.mask == 0 && !o->tlb.enabled && !o->latency.enabled)
-        o->kernel_mask = KERNEL_MASK_STREAM;
+    if (!cli_measures_something(o)) o->kernel_mask = KERNEL_MASK_STREAM;
     const char *env_isa = getenv("MEMBENCH_ISA");
     if (!o->isa_forced_by && env_isa && *env_isa &&
         option_force_isa(o, "MEMBENCH_ISA", env_isa) != 0)

@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                    o->n_binds <= LIST_MAX && o->n_stores <= LIST_MAX,
                "a list overflowed");
     if (call.action == CLI_RUN) {
-        FUZZ_CHECK(o->kernel_mask || o->probes.mask || o->tlb.enabled, "nothing to run");
+        FUZZ_CHECK(cli_measures_something(o), "nothing to run");
         FUZZ_CHECK(o->ntimes >= 2, "--ntimes %u", o->ntimes);
         for (size_t i = 0; i < o->n_threads; i++)
             FUZZ_CHECK(o->threads[i] >= 1, "0 threads");
