@@ -62,7 +62,10 @@ class Svg:
 
     def __init__(self, path):
         self.texts, self.points, self.segments, self.bars, frames = [], [], [], [], []
-        self.walk(ET.parse(path).getroot(), False, frames)
+        root = ET.parse(path).getroot()
+        box = (root.get("viewBox") or "0 0 %s %s" % (root.get("width"), root.get("height")))
+        self.size = tuple(float(v) for v in box.split()[2:])
+        self.walk(root, False, frames)
         # the frame is the border: the largest closed rectangle drawn outside the series
         self.frame = max(frames, key=lambda r: (r[2] - r[0]) * (r[3] - r[1]))
         inside = self.inside
@@ -121,6 +124,8 @@ class Svg:
         """Every text that overlaps another text, a data point, a data line or a bar."""
         found = []
         for i, (a, box) in enumerate(self.texts):
+            if box[0] < 0 or box[1] < 0 or box[2] > self.size[0] or box[3] > self.size[1]:
+                found.append("%r outside the figure" % a)
             for b, other in self.texts[i + 1:]:
                 if overlaps(box, other):
                     found.append("%r over %r" % (a, b))
@@ -266,6 +271,17 @@ class KindsTest(PlotCase):
         text = self.draw("size", self.forge("some-below", doc)).all_text()
         self.assertIn("2 of 3 runs below the STREAM rule", text)
 
+    def test_control_characters_in_names_are_escaped(self):
+        path, doc = self.size_report()
+        doc = copy.deepcopy(doc)
+        doc["system"]["hostname"] = "evil\nhost\x1b[31m"
+        out = os.path.join(self.tmp, "escaped.svg")
+        rc, stdout, err = plot(["size", self.forge("evil-host", doc), "-o", out])
+        self.assertEqual(rc, 0, err)
+        with open(out, encoding="utf-8") as f:
+            self.assertNotIn("\x1b", f.read())
+        self.assertIn(" on evil\\x0ahost\\x1b[31m;", Svg(out).all_text())
+
     def test_the_tallest_bar_keeps_headroom(self):
         path, doc = self.report("pages", ["-s", "2MiB", "-n", "2", "-t", "1",
                                           "--pages", "4k,default"])
@@ -329,11 +345,12 @@ class TlbLabelsTest(PlotCase):
         """The overlap check itself: two texts drawn at one point are found."""
         path = os.path.join(self.tmp, "two.svg")
         with open(path, "w") as f:
-            f.write('<svg xmlns="http://www.w3.org/2000/svg"><path d="M10,10 L10,90 L90,90 '
-                    'L90,10 L10,10 Z"/>' + '<g transform="translate(40.00,50.00) rotate(-90)" '
-                    'font-size="10" text-anchor="end"><text>4k L1 DTLB: 64</text></g>' * 2 +
+            f.write('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100">'
+                    '<path d="M10,10 L10,90 L90,90 '
+                    'L90,10 L10,10 Z"/>' + '<g transform="translate(40.00,95.00) rotate(-90)" '
+                    'font-size="10" text-anchor="start"><text>4k L1 DTLB: 64</text></g>' * 2 +
                     "</svg>")
-        self.assertEqual(len(Svg(path).collisions()), 1)
+        self.assertEqual(Svg(path).collisions(), ["'4k L1 DTLB: 64' over '4k L1 DTLB: 64'"])
 
 
 @unittest.skipUnless(HAVE_GNUPLOT, NO_GNUPLOT)
@@ -379,6 +396,14 @@ class UsageTest(PlotCase):
         self.assert_usage(["size", other, "-o", "/nonexistent/x.png"], 2, "no folder")
         self.assert_usage(["size", other, "-o"], 2, "-o needs a file name")
         self.assert_usage(["size", other, "--colour"], 2, "unknown option")
+        self.assert_usage(["size", other, "-o", self.tmp + "/"], 2, r"end in \.png")
+        folder = os.path.join(self.tmp, "folder.png")
+        os.makedirs(folder, exist_ok=True)
+        self.assert_usage(["size", other, "-o", folder], 2, "is a folder")
+        broken = dict(json.load(open(self.size_report()[0])), runs=[{"results": [
+            {"kernel": "Copy", "best_rate_mbps": 1.0}], "config": 5}])
+        self.assert_usage(["size", self.forge("broken", broken), "-o", out], 2,
+                          "not a well-formed membench report for size")
         self.assertFalse(os.path.exists(out))
 
     def test_a_report_of_another_kind_names_the_right_one(self):
