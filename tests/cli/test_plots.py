@@ -85,9 +85,11 @@ class Svg:
         elif tag == "path" and node.get("d"):
             self.add_path(node.get("d"), in_plot, frames)
         elif tag == "use" and in_plot:
-            m = re.match(r"translate\(([-\d.]+),([-\d.]+)\)", node.get("transform", ""))
-            if m:
-                self.points.append((float(m.group(1)), float(m.group(2))))
+            m = re.match(r"translate\(([-\d.]+),([-\d.]+)\)(?: scale\(([\d.]+)\))?",
+                         node.get("transform", ""))
+            if m:  # gnuplot's point shapes span +-1.33 units, scaled
+                self.points.append((float(m.group(1)), float(m.group(2)),
+                                    1.33 * float(m.group(3) or 3)))
         elif tag == "polygon" and in_plot:
             xy = [tuple(map(float, p.split(","))) for p in node.get("points").split()]
             xs, ys = [p[0] for p in xy], [p[1] for p in xy]
@@ -130,7 +132,7 @@ class Svg:
                 if overlaps(box, other):
                     found.append("%r over %r" % (a, b))
             for p in self.points:
-                if overlaps(box, (p[0] - 3, p[1] - 3, p[0] + 3, p[1] + 3)):
+                if overlaps(box, (p[0] - p[2], p[1] - p[2], p[0] + p[2], p[1] + p[2])):
                     found.append("%r over the data point at %.0f,%.0f" % (a, p[0], p[1]))
                     break
             for s in self.segments:
@@ -271,6 +273,16 @@ class KindsTest(PlotCase):
         text = self.draw("size", self.forge("some-below", doc)).all_text()
         self.assertIn("2 of 3 runs below the STREAM rule", text)
 
+    def test_llc_marks_among_the_data_keep_their_labels_off_it(self):
+        path, doc = self.size_report()
+        doc = copy.deepcopy(doc)
+        for r in doc["runs"]:
+            r["config"]["llc_bytes_used"] = 1 << 20  # marks at 1 and 4 MiB, on data points
+        svg = self.draw("size", self.forge("llc-on-data", doc))
+        self.assert_clear(svg, "LLC marks among the data")
+        self.assertIn("LLC used by the threads: 1 MiB", svg.all_text())
+        self.assertIn("4xLLC: 4 MiB (the STREAM rule)", svg.all_text())
+
     def test_control_characters_in_names_are_escaped(self):
         path, doc = self.size_report()
         doc = copy.deepcopy(doc)
@@ -291,6 +303,8 @@ class KindsTest(PlotCase):
         self.assertGreater(tallest - top, 0.10 * (bottom - top),
                            "the tallest bar is within 10% of the frame's top")
         self.assertIn("pages 4k", svg.all_text())
+        self.assertIn("arrays below the STREAM rule", svg.all_text())
+        self.assertIn("stores: ", svg.all_text())
 
 
 @unittest.skipUnless(HAVE_GNUPLOT, NO_GNUPLOT)
