@@ -3,15 +3,20 @@
 
 install(TARGETS membench RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
-# The man page, gzipped as Debian policy asks (gzip -9n: no name or time stamp, reproducible).
-set(MEMBENCH_MAN_GZ ${PROJECT_BINARY_DIR}/membench.1.gz)
-add_custom_command(OUTPUT ${MEMBENCH_MAN_GZ}
-    COMMAND sh -c "gzip -9 -n -c \"$1\" > \"$2\"" sh ${PROJECT_SOURCE_DIR}/docs/membench.1
-            ${MEMBENCH_MAN_GZ}
-    DEPENDS ${PROJECT_SOURCE_DIR}/docs/membench.1
-    VERBATIM)
-add_custom_target(membench_man ALL DEPENDS ${MEMBENCH_MAN_GZ})
-install(FILES ${MEMBENCH_MAN_GZ} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+# The man pages, gzipped as Debian policy asks (gzip -9n: no name or time stamp, reproducible).
+foreach(page membench membench-plot)
+    set(gz ${PROJECT_BINARY_DIR}/${page}.1.gz)
+    add_custom_command(OUTPUT ${gz}
+        COMMAND sh -c "gzip -9 -n -c \"$1\" > \"$2\"" sh ${PROJECT_SOURCE_DIR}/docs/${page}.1
+                ${gz}
+        DEPENDS ${PROJECT_SOURCE_DIR}/docs/${page}.1
+        VERBATIM)
+    add_custom_target(${page}_man ALL DEPENDS ${gz})
+    install(FILES ${gz} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+endforeach()
+
+# The plot command (python3 and gnuplot, both only suggested: membench runs without them).
+install(PROGRAMS contrib/plot/membench-plot DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 file(GLOB MEMBENCH_DOCS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/docs/*.md)
 install(FILES README.md LICENSE ${MEMBENCH_DOCS} DESTINATION ${CMAKE_INSTALL_DOCDIR})
@@ -36,8 +41,9 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 # The Depends line (libc6, libgomp1, libhwloc15, libhugetlbfs0, libjansson4 and, in an MPI
 # build, Open MPI) comes from dpkg-shlibdeps reading the binary, so it cannot drift.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-# membench-healthcheck needs scontrol; python3 lets it name the failed check.
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "slurm-client, python3")
+# membench-healthcheck needs scontrol; python3 lets it name the failed check; membench-plot
+# needs python3 and gnuplot.
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "slurm-client, python3, gnuplot-nox | gnuplot")
 # The first line of Description is CPACK_PACKAGE_DESCRIPTION_SUMMARY; this is the rest.
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
     "membench measures the sustained memory bandwidth of a node with the four STREAM
@@ -46,5 +52,6 @@ last-level cache that hwloc finds and results validated as STREAM does. It also
 measures TLB sizes and miss costs, page-fault, TLB-shootdown and timer costs,
 verifies the page backing (4 KB, THP, 2 MB and 1 GB pages), and judges a node
 against expected rates or a reference for acceptance, with JSON and CSV reports.
-membench-healthcheck runs the acceptance check as a Slurm HealthCheckProgram.")
+membench-healthcheck runs the acceptance check as a Slurm HealthCheckProgram;
+membench-plot draws a JSON report with gnuplot.")
 include(CPack)

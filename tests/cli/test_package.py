@@ -1,6 +1,7 @@
-"""The licence, the man page and the packaging: docs/membench.1 is clean for groff and lists
-every long option of --help; `cmake --install` installs the binary, the man page, the docs and
-the Slurm health check (never membench-hooked); `cpack -G DEB` builds a .deb with those files
+"""The licence, the man pages and the packaging: docs/membench.1 is clean for groff and lists
+every long option of --help, docs/membench-plot.1 is clean for groff; `cmake --install`
+installs the binary, the plot command, the man pages, the docs and the Slurm health check
+(never membench-hooked); `cpack -G DEB` builds a .deb with those files
 and its library dependencies declared. With CI=true, as root, the .deb is installed for real
 (dpkg -i), run from /usr/bin and found by man, then removed (dpkg -r)."""
 
@@ -20,13 +21,16 @@ from membench_test import BIN, TESTS_DIR  # noqa: E402
 
 ROOT = os.path.dirname(TESTS_DIR)
 MAN_PAGE = os.path.join(ROOT, "docs", "membench.1")
+PLOT_MAN_PAGE = os.path.join(ROOT, "docs", "membench-plot.1")
 BUILD_DIR = os.path.dirname(BIN)
 
 #: What the package and `cmake --install` hold, relative to the prefix.
 INSTALLED = {
     "bin/membench",
+    "bin/membench-plot",
     "sbin/membench-healthcheck",
     "share/man/man1/membench.1.gz",
+    "share/man/man1/membench-plot.1.gz",
     "share/doc/membench/README.md",
     "share/doc/membench/LICENSE",
 } | {"share/doc/membench/" + os.path.basename(doc)  # the manual: every docs/*.md
@@ -85,9 +89,10 @@ class ManPageTest(membench_test.MembenchTestCase):
     def test_groff_prints_no_warning(self):
         if not shutil.which("groff"):
             self.skipTest("groff not installed (apt-get install groff-base)")
-        proc = subprocess.run(["groff", "-man", "-ww", "-z", MAN_PAGE], stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True, timeout=60)
-        self.assertEqual((proc.returncode, proc.stdout), (0, ""))
+        for page in (MAN_PAGE, PLOT_MAN_PAGE):
+            proc = subprocess.run(["groff", "-man", "-ww", "-z", page], stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, text=True, timeout=60)
+            self.assertEqual((proc.returncode, proc.stdout), (0, ""), page)
 
     def test_every_long_option_of_help_is_in_the_man_page(self):
         options = help_long_options()
@@ -139,7 +144,7 @@ class InstallTest(BuildTreeCase):
             for dirpath, _, names in os.walk(prefix):
                 files.update(os.path.relpath(os.path.join(dirpath, n), prefix) for n in names)
             self.assertEqual(files, INSTALLED)
-            for program in ("bin/membench", "sbin/membench-healthcheck"):
+            for program in ("bin/membench", "bin/membench-plot", "sbin/membench-healthcheck"):
                 self.assertTrue(os.access(os.path.join(prefix, program), os.X_OK), program)
             with gzip.open(os.path.join(prefix, "share/man/man1/membench.1.gz"), "rt") as f:
                 self.assertEqual(f.read(), man_source())
@@ -149,6 +154,8 @@ class InstallTest(BuildTreeCase):
             self.assertIn("Copyright (c) 2026, the membench developers", licence)
             out = check([os.path.join(prefix, "bin/membench"), "--version"])
             self.assertTrue(out.startswith("membench "), out)
+            out = check([os.path.join(prefix, "bin/membench-plot"), "--help"])
+            self.assertTrue(out.startswith("Usage: membench-plot "), out)
 
 
 class PackageTest(BuildTreeCase):
@@ -218,6 +225,7 @@ class PackageTest(BuildTreeCase):
         out = check(["/usr/bin/membench", "--version"])
         self.assertEqual(out, check([BIN, "--version"]))
         check(["/usr/sbin/membench-healthcheck", "--help"])
+        check(["/usr/bin/membench-plot", "--help"])
         if man_pages_excluded():
             sys.stderr.write("note: dpkg excludes /usr/share/man here (path-exclude in "
                              "/etc/dpkg/dpkg.cfg.d): man -w not checked\n")
