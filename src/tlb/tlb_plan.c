@@ -8,6 +8,7 @@
 
 #include "hugepages/backend.h"
 #include "src/base/log.h"
+#include "src/sys/hugetlb_pool.h"
 #include "src/sys/memory_budget.h"
 #include "src/base/parse.h"
 #include "src/tlb/tlb_team.h"
@@ -182,7 +183,16 @@ int tlb_plan_build(const struct tlb_request *o, const struct topology *topo,
         uint64_t pool = plan->max_pages * plan->page_bytes * (uint64_t)plan->threads;
         char why[600];
         if (!o->dry_run && backend->probe(&mem_env_system, pool, why, sizeof(why)) != 0) {
-            log_error("--tlb --pages %s: %s", plan->pages_name, why);
+            struct hugetlb_pool have;
+            uint64_t fit = hugetlb_pool_read(mem_env_system.sys_root, plan->page_bytes, &have) == 0
+                               ? hugetlb_pool_available(&have) / (uint64_t)plan->threads
+                               : 0;
+            char lower[80] = "";
+            if (fit >= (o->tlb->pages ? 1u : 4u))
+                snprintf(lower, sizeof(lower), "; or lower %s to at most %llu",
+                         o->tlb->pages ? "--tlb-pages" : "--tlb-max-pages",
+                         (unsigned long long)fit);
+            log_error("--tlb --pages %s: %s%s", plan->pages_name, why, lower);
             return EXIT_RESOURCE;
         }
         need -= pool;
