@@ -552,8 +552,6 @@ enum cli_action cli_parse(int argc, char **argv, struct options *o)
         option_error("unexpected argument '%s'", argv[optind]);
         return CLI_EXIT_USAGE;
     }
-    if (check_tlb_options(o) != 0) return CLI_EXIT_USAGE;
-    if (check_matrix_options(o) != 0) return CLI_EXIT_USAGE;
     if (o->matrix && o->kernel_mask == 0 && !o->latency.enabled)
         o->kernel_mask = 1u << KERNEL_TRIAD; /* --latency --matrix: the latency matrix alone */
     /* probes alone replace the STREAM kernels; with a kernel flag both run */
@@ -563,7 +561,7 @@ enum cli_action cli_parse(int argc, char **argv, struct options *o)
         option_force_isa(o, "MEMBENCH_ISA", env_isa) != 0)
         return CLI_EXIT_USAGE;
     if (check_acceptance_profile(o, &p) != 0 || check_applies(&p, o) != 0 ||
-        check_verdict_options(o) != 0)
+        check_tlb_options(o) != 0 || check_matrix_options(o) != 0 || check_verdict_options(o) != 0)
         return CLI_EXIT_USAGE;
     return CLI_RUN;
 }
