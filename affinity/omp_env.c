@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,8 +86,33 @@ int omp_env_check(const char *gomp_cpu_affinity, const char *omp_places, const c
     return -1;
 }
 
+/* The OpenMP variables that would start fewer threads than a team of `threads` (libgomp starts
+ * what they allow, and the run would measure another team). */
+static int team_limits(unsigned threads, char *why, size_t why_len)
+{
+    if (threads < 2) return 0;
+    if (omp_get_max_active_levels() < 1) {
+        const char *v = getenv("OMP_MAX_ACTIVE_LEVELS");
+        snprintf(why, why_len,
+                 "OMP_MAX_ACTIVE_LEVELS=%.20s allows no parallel region, so OpenMP would run "
+                 "this run's %u threads as one; unset it, or set it to 1 or more",
+                 v ? v : "0", threads);
+        return -1;
+    }
+    int limit = omp_get_thread_limit();
+    if (limit > 0 && (unsigned)limit < threads) {
+        snprintf(why, why_len,
+                 "OMP_THREAD_LIMIT=%d lets OpenMP start %d of this run's %u threads; unset or "
+                 "raise it, or use fewer threads (--threads)",
+                 limit, limit, threads);
+        return -1;
+    }
+    return 0;
+}
+
 int omp_env_check_process(unsigned threads, char *why, size_t why_len)
 {
+    if (team_limits(threads, why, why_len) != 0) return -1;
     hwloc_bitmap_t launch = hwloc_bitmap_alloc();
     if (!launch) return 0; /* nothing to learn: let libgomp try */
     int read = launch_cpus(launch);

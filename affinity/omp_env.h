@@ -16,8 +16,9 @@ int omp_env_check(const char *gomp_cpu_affinity, const char *omp_places, const c
                   hwloc_const_bitmap_t usable, unsigned threads, char *why, size_t why_len);
 
 /* The same for this process and its largest team of threads: its environment, against the
- * CPUs it was launched on (what libgomp reads, whatever a described topology says). Call from
- * the main thread. */
+ * CPUs it was launched on (what libgomp reads, whatever a described topology says), and the
+ * OpenMP limits (OMP_MAX_ACTIVE_LEVELS, OMP_THREAD_LIMIT) that would start fewer threads. Call
+ * from the main thread. */
 int omp_env_check_process(unsigned threads, char *why, size_t why_len);
 
 #endif

@@ -64,7 +64,17 @@ int main(int argc, char **argv)
         cli_free(&opts);
         return rc;
     }
+    const char *no_mpi = "it was not launched by mpirun or srun";
+#else
+    const char *no_mpi = "this membench is built without MPI (cmake -DMEMBENCH_MPI=ON)";
 #endif
+    if (opts.mpi_per_rank) {
+        log_error("--mpi-per-rank makes every rank of an MPI run a node, and this run has no "
+                  "ranks: %s; drop --mpi-per-rank",
+                  no_mpi);
+        cli_free(&opts);
+        return EXIT_USAGE;
+    }
     int rc = node_main(&opts, NULL, NULL);
     cli_free(&opts);
     return rc;

@@ -64,6 +64,11 @@ int parse_size(const char *text, struct size_spec *out, char *why, size_t why_le
     if (text[0] == '-')
         return fail(why, why_len, "size '%s' is negative; sizes must be positive", text);
 
+    if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X') && isxdigit((unsigned char)text[2]))
+        return fail(why, why_len,
+                    "size '%s' is hexadecimal, which sizes are not; give it in decimal, e.g. "
+                    "1048576 or 1MiB",
+                    text);
     size_t num_len;
     if (!plain_decimal_prefix(text, &num_len))
         return fail(why, why_len,

@@ -26,7 +26,7 @@ struct parser {
     size_t n;
     int given[MAX_ENTRIES]; /* 1 for the first option given, 2 for the next...; 0 not given */
     int seq;
-    int first_profile, first_probe; /* an entry's index + 1; 0 none */
+    int first_profile; /* an entry's index + 1; 0 none */
 };
 
 int option_error(const char *fmt, ...)
@@ -289,35 +289,30 @@ static void set_defaults(struct options *o)
     o->tlb.max_pages = TLB_DEFAULT_MAX_PAGES;
 }
 
-/* An option of a probe given without its probe. */
-static int check_groups(const struct parser *p)
+/* The first option given (by position) that applies to none of the run's measurements. */
+static int check_applies(const struct parser *p, const struct options *o)
 {
-    static const char *const rule[GROUP_COUNT] = {
-        [GROUP_FAULTS] = "%s only applies to %s; add it",
-        [GROUP_SHOOTDOWN] = "%s only applies to %s; add it",
-        [GROUP_TLB] = "%s is an option of the TLB probe; add %s",
-        [GROUP_LATENCY] = "%s only applies to %s; add it",
-    };
-    for (int g = GROUP_NONE + 1; g < GROUP_COUNT; g++) {
-        int probe = 0, first = 0;
-        bool requested = false;
-        for (size_t i = 0; i < p->n; i++) {
-            if (p->entries[i].row->group != (enum option_group)g) continue;
-            if (p->entries[i].row->flags & OPTF_PROBE) {
-                probe = (int)i + 1;
-                requested = p->given[i] != 0;
-            } else if (p->given[i] && (!first || p->given[i] < p->given[first - 1])) {
-                first = (int)i + 1;
-            }
-        }
-        if (first && !requested) {
-            char option[48], flag[48];
-            entry_label(p, first, option, sizeof(option));
-            entry_label(p, probe, flag, sizeof(flag));
-            return option_error(rule[g], option, flag);
-        }
-    }
-    return 0;
+    unsigned run = option_measures(o);
+    int first = 0;
+    for (size_t i = 0; i < p->n; i++)
+        if (p->given[i] && !(p->entries[i].row->applies & run) &&
+            (!first || p->given[i] < p->given[first - 1]))
+            first = (int)i + 1;
+    if (!first) return 0;
+    unsigned applies = p->entries[first - 1].row->applies;
+    char option[48], to[120], measured[120], add[130];
+    entry_label(p, first, option, sizeof(option));
+    option_measures_text(applies, to, sizeof(to));
+    option_measures_text(run, measured, sizeof(measured));
+    if (applies == MEASURE_STREAM)
+        snprintf(add, sizeof(add), "a kernel (e.g. --triad)");
+    else if (__builtin_popcount(applies) == 1)
+        snprintf(add, sizeof(add), "%s", to);
+    else
+        snprintf(add, sizeof(add), "one of them");
+    return option_error("%s applies to %s, not to %s (what this run measures); add %s, or drop "
+                        "%s",
+                        option, to, measured, add, option);
 }
 
 /* Combinations of probe options that cannot mean anything. */
@@ -330,6 +325,8 @@ static int check_tlb_options(const struct options *o)
     if (t->pages && t->max_pages != TLB_DEFAULT_MAX_PAGES)
         return option_error("--tlb-pages measures one point; --tlb-max-pages is for sweeps, "
                             "drop one of them");
+    if (t->enabled && t->cpu_given && o->n_binds && !o->kernel_mask && !o->latency.enabled)
+        return option_error("--cpu and --bind both place the TLB probe; give one of them");
     if (t->enabled && t->cpu_given && o->n_threads)
         return option_error("--cpu pins the single-thread probe; with --threads place the "
                             "threads with --bind (e.g. --bind 0,1)");
@@ -354,8 +351,8 @@ static int check_matrix_options(const struct options *o)
     return 0;
 }
 
-/* A verdict must check what it names: the profile as documented, kernels that run. */
-static int check_verdict_options(const struct options *o, const struct parser *p)
+/* --acceptance runs its profile as documented. */
+static int check_acceptance_profile(const struct options *o, const struct parser *p)
 {
     char name[48], msg[400];
     if (o->acceptance && p->first_profile) {
@@ -371,26 +368,19 @@ static int check_verdict_options(const struct options *o, const struct parser *p
         return option_error(
             "--acceptance is a fixed profile and %s changes its kernels; %s", o->isa_forced_by,
             strcmp(o->isa_forced_by, "MEMBENCH_ISA") == 0 ? "unset MEMBENCH_ISA" : "drop --isa");
+    return 0;
+}
+
+/* A verdict must check what it names: kernels that run. */
+static int check_verdict_options(const struct options *o)
+{
+    char msg[400];
     if (o->reference_interval_s > 0 && o->reference_runs < 2)
         return option_error("--reference-interval pauses between the runs of --reference-runs "
                             "K; add --reference-runs 5 (or more), or drop --reference-interval");
     if (o->reference_runs > 1 && !o->save_reference)
         return option_error("--reference-runs measures the runs of a reference to save; add "
                             "--save-reference FILE, or drop --reference-runs");
-    if (o->kernel_mask == 0 && (o->checks || o->save_reference)) {
-        bool expect = false;
-        for (int k = 0; k < KERNEL_COUNT; k++)
-            expect |= o->expect.rate_mbps[k] > 0.0;
-        const char *verdict = expect         ? "--expect"
-                              : o->reference ? "--reference"
-                                             : "--save-reference";
-        entry_label(p, p->first_probe, name, sizeof(name));
-        snprintf(msg, sizeof(msg),
-                 "%s needs STREAM kernel rates but %s runs only its probe, no kernel; add the "
-                 "kernels (e.g. --triad) or drop %s",
-                 verdict, name, verdict);
-        return option_error("%s", msg);
-    }
     for (int k = 0; k < KERNEL_COUNT; k++) {
         if (o->expect.rate_mbps[k] <= 0.0 || (o->kernel_mask & (1u << k))) continue;
         const char *word = kernel_table[k].flag + 2; /* "triad" */
@@ -437,6 +427,8 @@ void cli_latency_request(const struct options *o, struct latency_request *r)
         .size = o->latency.size,
         .pages = o->pages,
         .n_pages = o->n_pages,
+        .binds = o->binds,
+        .n_binds = o->n_binds,
         .cpu = -1,
         .mem_node = -1,
         .loaded = true,
@@ -554,16 +546,12 @@ enum cli_action cli_parse(int argc, char **argv, struct options *o)
         }
         if (!p.given[i]) p.given[i] = ++p.seq;
         if ((r->flags & OPTF_PROFILE) && !p.first_profile) p.first_profile = (int)i + 1;
-        if ((r->flags & OPTF_PROBE) && !p.first_probe) p.first_probe = (int)i + 1;
         if (apply(o, &p.entries[i], optarg) != 0) return CLI_EXIT_USAGE;
     }
     if (optind < argc) {
         option_error("unexpected argument '%s'", argv[optind]);
         return CLI_EXIT_USAGE;
     }
-    if (check_groups(&p) != 0) return CLI_EXIT_USAGE;
-    if (check_tlb_options(o) != 0) return CLI_EXIT_USAGE;
-    if (check_matrix_options(o) != 0) return CLI_EXIT_USAGE;
     if (o->matrix && o->kernel_mask == 0 && !o->latency.enabled)
         o->kernel_mask = 1u << KERNEL_TRIAD; /* --latency --matrix: the latency matrix alone */
     /* probes alone replace the STREAM kernels; with a kernel flag both run */
@@ -572,6 +560,8 @@ enum cli_action cli_parse(int argc, char **argv, struct options *o)
     if (!o->isa_forced_by && env_isa && *env_isa &&
         option_force_isa(o, "MEMBENCH_ISA", env_isa) != 0)
         return CLI_EXIT_USAGE;
-    if (check_verdict_options(o, &p) != 0) return CLI_EXIT_USAGE;
+    if (check_acceptance_profile(o, &p) != 0 || check_applies(&p, o) != 0 ||
+        check_tlb_options(o) != 0 || check_matrix_options(o) != 0 || check_verdict_options(o) != 0)
+        return CLI_EXIT_USAGE;
     return CLI_RUN;
 }

@@ -168,6 +168,9 @@ static void show_expect(const struct options *o, char *buf, size_t len)
 static int set_reference(struct options *o, const char *arg)
 {
     if (!*arg) return option_error("--reference: empty file name");
+    if (strcmp(arg, "-") == 0) /* "-" is stdout for -o: not read as stdin here */
+        return option_error("--reference -: a reference is read from a file, not from stdin; give "
+                            "the name of a file --save-reference wrote");
     o->reference = arg;
     o->checks = true;
     return 0;
@@ -213,6 +216,30 @@ size_t option_count(const struct options *o, const struct option_row *r)
     return r->count_size == sizeof(size_t) ? *(const size_t *)at : (size_t) * (const int *)at;
 }
 
+unsigned option_measures(const struct options *o)
+{
+    const unsigned probes = o->probes.mask;
+    return (o->kernel_mask ? MEASURE_STREAM : 0u) | (o->tlb.enabled ? MEASURE_TLB : 0u) |
+           (o->latency.enabled ? MEASURE_LATENCY : 0u) |
+           (probes & PROBE_BIT(PROBE_FAULTS) ? MEASURE_FAULTS : 0u) |
+           (probes & PROBE_BIT(PROBE_SHOOTDOWN) ? MEASURE_SHOOTDOWN : 0u) |
+           (probes & PROBE_BIT(PROBE_TIMER) ? MEASURE_TIMER : 0u);
+}
+
+void option_measures_text(unsigned mask, char *buf, size_t len)
+{
+    static const char *const names[] = {"the kernels", "--tlb",       "--latency",
+                                        "--faults",    "--shootdown", "--timer"};
+    size_t n = 0, total = (size_t)__builtin_popcount(mask & MEASURE_ALL);
+    buf[0] = '\0';
+    for (size_t b = 0; b < sizeof(names) / sizeof(names[0]); b++) {
+        if (!(mask & (1u << b))) continue;
+        const char *sep = n == 0 ? "" : n + 1 == total ? " and " : ", ";
+        snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", sep, names[b]);
+        n++;
+    }
+}
+
 /* clang-format off */
 const struct option_row option_table[] = {
     TEXT("Usage: membench [KERNELS] [OPTIONS]\n"
@@ -220,78 +247,123 @@ const struct option_row option_table[] = {
          "core, arrays sized from the last-level cache, results validated.\n"
          "\n"
          "Kernels (default: all four, in STREAM order, unless only probes are asked for):\n"),
-    {.kind = ARG_KERNELS, AT(kernel_mask), .bits = KERNEL_MASK_STREAM, .flags = OPTF_PROFILE,
+    {.kind = ARG_KERNELS, AT(kernel_mask), .bits = KERNEL_MASK_STREAM, .applies = MEASURE_STREAM,
+     .flags = OPTF_PROFILE,
      .col = 16},
     TEXT("Extra kernels (not in the default set):\n"),
     {.kind = ARG_KERNELS, AT(kernel_mask), .bits = KERNEL_MASK_ALL & ~KERNEL_MASK_STREAM,
-     .flags = OPTF_PROFILE},
+     .applies = MEASURE_STREAM, .flags = OPTF_PROFILE},
     TEXT("\n"
-         "Probes:\n"),
+         "Probes (combinable; alone they replace the STREAM kernels, which then run only\n"
+         "when kernel options are also given):\n"),
     {"tlb", 0, ARG_SET, NULL,
      "TLB sizes and miss costs: one access per page over 1..32768 pages,\n"
      "against a control with the same cache lines in 64x fewer pages;\n"
      "names each data-TLB level, 4 KB and 2 MB pages, page-walk throughput",
-     AT(tlb.enabled), .group = GROUP_TLB, .flags = OPTF_PROFILE | OPTF_PROBE},
+     AT(tlb.enabled), .applies = MEASURE_TLB, .flags = OPTF_PROFILE},
     {"cpu", 0, ARG_CUSTOM, "N",
      "pin the probe to PU N (default the first planned PU; -1 none)",
-     .set = set_cpu, .show = show_cpu, .group = GROUP_TLB, .col = 24},
+     .set = set_cpu, .show = show_cpu, .applies = MEASURE_TLB, .col = 24},
     {"order", 0, ARG_CHOICE, NULL, "page visiting order (default random)",
-     AT(tlb.order), .choices = orders, .group = GROUP_TLB},
+     AT(tlb.order), .choices = orders, .applies = MEASURE_TLB},
     {"no-stagger", 0, ARG_CLEAR, NULL,
      "touch line 0 of every page (default: page p uses line p mod 64)",
-     AT(tlb.stagger), .group = GROUP_TLB},
+     AT(tlb.stagger), .applies = MEASURE_TLB},
     {"tlb-mode", 0, ARG_CHOICE, NULL,
      "pointer chase = latency (default), inc = a[i] += 1 loop",
-     AT(tlb.mode), .choices = modes, .group = GROUP_TLB},
+     AT(tlb.mode), .choices = modes, .applies = MEASURE_TLB},
     {"tlb-pages", 0, ARG_UINT, "N", "one point: N pages (like the OSTEP tlb.c's ./tlb N T)",
      AT(tlb.pages), .min = 1, .max = TLB_MAX_PAGES_LIMIT,
-     .hint = "the number of pages to touch", .group = GROUP_TLB},
+     .hint = "the number of pages to touch", .applies = MEASURE_TLB},
     {"tlb-trials", 0, ARG_UINT, "T",
      "... traversals of those N pages per sample (default: timed)",
      AT(tlb.trials), .min = 1, .max = 1000000000000ull,
-     .hint = "traversals of the pages per sample", .group = GROUP_TLB},
+     .hint = "traversals of the pages per sample", .applies = MEASURE_TLB},
     {"tlb-max-pages", 0, ARG_UINT, "N",
      "last point of the sweep (default 32768; the 2 MB sweep\n"
      "goes to N/8 pages)",
      AT(tlb.max_pages), .min = 4, .max = TLB_MAX_PAGES_LIMIT,
-     .hint = "the sweep's last point", .group = GROUP_TLB},
+     .hint = "the sweep's last point", .applies = MEASURE_TLB},
     {"repeat", 0, ARG_UINT, "K",
      "samples per point, min and median reported (default 5)",
-     AT(tlb.repeat), .min = 1, .max = 1000, .hint = "samples per point", .group = GROUP_TLB},
+     AT(tlb.repeat), .min = 1, .max = 1000, .hint = "samples per point", .applies = MEASURE_TLB},
     TEXT("  with -t N: the probe runs on N placed threads at once, each on its own pages\n"),
     {"latency", 0, ARG_SET, NULL,
      "idle memory latency: a random pointer chase over 4x the LLC,\n"
      "huge pages when there are, one bound core; then the loaded\n"
      "curve (bandwidth vs latency while the other cores stream)",
-     AT(latency.enabled), .group = GROUP_LATENCY, .flags = OPTF_PROFILE | OPTF_PROBE, .col = 16},
+     AT(latency.enabled), .applies = MEASURE_LATENCY, .flags = OPTF_PROFILE, .col = 16},
     {"latency-size", 0, ARG_CUSTOM, "SIZE",
      "chase buffer and each load thread's arrays\n"
      "(default 4xLLC of the chasing core; at least 4MiB)",
-     .set = set_latency_size, .show = show_latency_size, .group = GROUP_LATENCY, .col = 24},
+     .set = set_latency_size, .show = show_latency_size, .applies = MEASURE_LATENCY, .col = 24},
+    {"faults", 0, ARG_BITS, NULL,
+     "page-fault cost: touch one byte per 4 KB page of a fresh region\n"
+     "under 4k, thp and 2m backings (minor faults), then of an evicted\n"
+     "file with readahead off and on (major faults)",
+     AT(probes.mask), .bits = PROBE_BIT(PROBE_FAULTS), .applies = MEASURE_FAULTS,
+     .flags = OPTF_PROFILE, .col = 16},
+    {"faults-size", 0, ARG_CUSTOM, "SIZE",
+     "region and file size, a multiple of 2 MiB; a plain\n"
+     "number is MiB (default 64)",
+     .set = set_faults_size, .show = show_faults_size, .applies = MEASURE_FAULTS, .col = 27},
+    {"faults-dir", 0, ARG_NAME, "DIR",
+     "directory for the file, on a disk-backed filesystem\n"
+     "(default $TMPDIR, else /var/tmp)",
+     AT(probes.faults_dir), .hint = "directory name", .applies = MEASURE_FAULTS},
+    {"faults-backing", 0, ARG_CUSTOM, "LIST",
+     "4k,thp,2m,file,file-readahead (default all; a listed\n"
+     "backing that cannot run here is an error, exit 3)",
+     .set = set_faults_backing, .show = show_faults_backing, .applies = MEASURE_FAULTS},
+    {"shootdown", 0, ARG_BITS, NULL,
+     "TLB-shootdown cost: one pinned thread unmaps touched pages while\n"
+     "0, 1, 2, ... sibling threads spin on other CPUs",
+     AT(probes.mask), .bits = PROBE_BIT(PROBE_SHOOTDOWN), .applies = MEASURE_SHOOTDOWN,
+     .flags = OPTF_PROFILE, .col = 16},
+    {"shootdown-remote", 0, ARG_UINTS, "N[,N...]",
+     "sibling thread counts (default 0,1,2,4,... up to\n"
+     "the CPUs there are; 0 is always measured)",
+     AT(probes.remote), COUNT(probes.n_remote), .min = 0, .max = MAX_REMOTE,
+     .applies = MEASURE_SHOOTDOWN, .flags = OPTF_ONCE, .col = 27, .first_col = 31},
+    {"shootdown-pages", 0, ARG_UINTS, "N[,N...]",
+     "4 KB pages per unmap (default\n"
+     "1,2,8,32,33,34,64,512)",
+     AT(probes.pages), COUNT(probes.n_pages), .min = 1, .max = MAX_PAGES_PER_UNMAP,
+     .applies = MEASURE_SHOOTDOWN, .flags = OPTF_ONCE, .first_col = 31},
+    {"timer", 0, ARG_BITS, NULL,
+     "resolution, granularity and cost of clock_gettime, gettimeofday,\n"
+     "rdtsc/rdtscp, TSC frequency, and repetitions for 1% precision",
+     AT(probes.mask), .bits = PROBE_BIT(PROBE_TIMER), .applies = MEASURE_TIMER,
+     .flags = OPTF_PROFILE,
+     .col = 16},
+    TEXT("A backing or sibling count that was listed but cannot run here exits 3; by default\n"
+         "it is reported as skipped, with the reason.\n"),
     TEXT("\n"
-         "Options (a comma list runs every combination, one result row each):\n"),
+         "Options (a comma list runs every combination, one result row each; an option\n"
+         "that none of the run's measurements uses is refused, exit 2):\n"),
     {"threads", 't', ARG_UINTS, "N[,N...]",
      "OpenMP threads (default $OMP_NUM_THREADS, else one per\n"
      "physical core; at most " STRING_OF(MAX_THREADS) ")",
-     AT(threads), COUNT(n_threads), .min = 1, .max = MAX_THREADS, .flags = OPTF_PROFILE,
+     AT(threads), COUNT(n_threads), .min = 1, .max = MAX_THREADS,
+     .applies = MEASURE_STREAM | MEASURE_TLB, .flags = OPTF_PROFILE,
      .col = 26},
     {"size", 's', ARG_CUSTOM, "SIZE[,...]",
      "per-array size: 4xLLC (multiple of the total last-level\n"
      "cache, fractions allowed), 1.5GiB, 512MiB, 512MB (decimal),\n"
      "or a plain element count. Default: the STREAM rule, each\n"
      "array >= 4x the total LLC and >= 1M elements",
-     .set = set_size, .show = show_size, .flags = OPTF_PROFILE},
+     .set = set_size, .show = show_size, .applies = MEASURE_STREAM, .flags = OPTF_PROFILE},
     {"ntimes", 'n', ARG_UINT, "N",
      "repetitions; the first is discarded, the best of the rest\n"
      "is reported (default 10, at least 2)",
      AT(ntimes), .min = 2, .max = MAX_NTIMES,
-     .hint = "the first repetition is discarded, so at least 2"},
+     .hint = "the first repetition is discarded, so at least 2", .applies = MEASURE_STREAM},
     {"type", 0, ARG_CHOICE, NULL, "element type (default double)",
-     AT(type), .choices = types, .flags = OPTF_PROFILE},
+     AT(type), .choices = types, .applies = MEASURE_STREAM, .flags = OPTF_PROFILE},
     {"offset", 0, ARG_UINT, "N",
      "shift array k (a=0, b=1, c=2) by k*N elements, like\n"
      "STREAM's OFFSET (default 0)",
-     AT(offset), .min = 0, .max = MAX_OFFSET, .flags = OPTF_PROFILE},
+     AT(offset), .min = 0, .max = MAX_OFFSET, .applies = MEASURE_STREAM, .flags = OPTF_PROFILE},
     {"bind", 0, ARG_CUSTOM, "POLICY[,...]",
      "thread placement: scatter (spread over packages, NUMA\n"
      "nodes, LLCs, cores), compact (cores in order, one thread\n"
@@ -300,16 +372,18 @@ const struct option_row option_table[] = {
      "sweep lists). Default: scatter below one thread per\n"
      "core, compact from there; OpenMP's binding when\n"
      "OMP_PROC_BIND/OMP_PLACES/GOMP_CPU_AFFINITY are set",
-     .set = set_bind, .show = show_bind, .flags = OPTF_PROFILE},
+     .set = set_bind, .show = show_bind, .applies = MEASURE_STREAM | MEASURE_TLB | MEASURE_LATENCY,
+     .flags = OPTF_PROFILE},
     {"per-domain", 0, ARG_CHOICE, NULL,
      "also report each domain's bandwidth, all measured at once",
-     AT(per_domain), .min = DOMAIN_NUMA, .choices = domains},
+     AT(per_domain), .min = DOMAIN_NUMA, .choices = domains, .applies = MEASURE_STREAM},
     {"matrix", 0, ARG_CHOICE, NULL,
      "bandwidth matrix: a run for every pair of NUMA nodes,\n"
      "threads on the cores of one (rows, one per core, bound),\n"
      "arrays bound to the other (columns); kernels chosen by\n"
      "the kernel options, Triad without one",
-     AT(matrix), .min = MATRIX_NUMA, .choices = matrices},
+     AT(matrix), .min = MATRIX_NUMA, .choices = matrices,
+     .applies = MEASURE_STREAM | MEASURE_LATENCY},
     {"pages", 0, ARG_WORDS, "4k|thp|2m|1g|default[,...]",
      "page backing of the arrays, verified in /proc/self/smaps:\n"
      "4k (no THP), thp (transparent huge pages), 2m/1g (hugetlb\n"
@@ -317,34 +391,39 @@ const struct option_row option_table[] = {
      "gives). Without --pages, HUGETLB_MORECORE (hugectl --heap)\n"
      "chooses. Several values: an A/B against the first\n"
      "(e.g. --pages 4k,2m)",
-     AT(pages), COUNT(n_pages), .choice_at = page_choice},
+     AT(pages), COUNT(n_pages), .choice_at = page_choice,
+     .applies = MEASURE_STREAM | MEASURE_TLB | MEASURE_LATENCY},
     {"stores", 0, ARG_WORDS, NULL,
      "store instructions: nt = non-temporal (streaming) stores\n"
-     "that skip the write-allocate read; auto = time whole\n"
-     "repetitions with all normal, all nt and each kernel's\n"
-     "faster kind on the first one, run the fastest. Runs with\n"
-     "nt are labelled tuned, as STREAM's rules ask",
-     AT(stores), COUNT(n_stores), .choices = stores, .flags = OPTF_PROFILE},
+     "that skip the write-allocate read; auto (default) = time\n"
+     "whole repetitions with all normal, all nt and (when the\n"
+     "kernels disagree) mixed stores on the discarded first one,\n"
+     "run the fastest in total. Runs with nt are labelled tuned,\n"
+     "as STREAM's rules ask",
+     AT(stores), COUNT(n_stores), .choices = stores, .applies = MEASURE_STREAM,
+     .flags = OPTF_PROFILE},
     {"isa", 0, ARG_CUSTOM, "avx512|avx2|sse2",
      "force a kernel variant (default: the widest the CPU has;\n"
      "also MEMBENCH_ISA)",
-     .set = set_isa, .show = show_isa, .flags = OPTF_PROFILE},
+     .set = set_isa, .show = show_isa, .applies = MEASURE_STREAM, .flags = OPTF_PROFILE},
     {"format", 0, ARG_CHOICE, NULL,
      "output format (default text); openmetrics = Prometheus\n"
      "text format for node_exporter's textfile collector",
-     AT(format), .choices = formats},
+     AT(format), .choices = formats, .applies = MEASURE_ALL},
     {"output", 'o', ARG_NAME, "FILE",
      "write the report to FILE (a file is replaced only when\n"
      "complete; a device, FIFO or /dev/fd/N is written to)",
-     AT(output), .hint = "file name", .flags = OPTF_LOCAL},
+     AT(output), .hint = "file name", .applies = MEASURE_ALL, .flags = OPTF_LOCAL},
     {"metrics-file", 0, ARG_NAME, "FILE",
      "also write the report as OpenMetrics text to FILE (the\n"
      "rules of -o), e.g. node_exporter's textfile directory:\n"
      "/var/lib/prometheus/node-exporter/membench.prom",
-     AT(metrics_file), .hint = "file name", .flags = OPTF_LOCAL},
-    {"quiet", 'q', ARG_SET, NULL, "one line per run", AT(quiet), .flags = OPTF_LOCAL},
+     AT(metrics_file), .hint = "file name", .applies = MEASURE_ALL, .flags = OPTF_LOCAL},
+    {"quiet", 'q', ARG_SET, NULL, "one line per run", AT(quiet), .applies = MEASURE_ALL,
+     .flags = OPTF_LOCAL},
     {"dry-run", 0, ARG_SET, NULL,
-     "print the plan (topology, LLC, sizes, memory) and exit", AT(dry_run)},
+     "print the plan (topology, LLC, sizes, memory) and exit", AT(dry_run),
+     .applies = MEASURE_ALL},
     TEXT("Node acceptance:\n"),
     {"acceptance", 0, ARG_SET, NULL,
      "the acceptance profile: all physical cores, scatter,\n"
@@ -353,47 +432,48 @@ const struct option_row option_table[] = {
      "running fewer repetitions. Fixed: -t, -s, --bind, --type,\n"
      "--stores, --offset, --isa, kernel and probe options are\n"
      "refused; -n, --pages, --per-domain and output options not",
-     AT(acceptance)},
+     AT(acceptance), .applies = MEASURE_STREAM},
     {"expect", 0, ARG_CUSTOM, "K=MB/s[,...]",
      "expected best rates, e.g. triad=90000,copy=85000; each\n"
      "kernel named must run",
-     .set = set_expect, .show = show_expect},
+     .set = set_expect, .show = show_expect, .applies = MEASURE_STREAM},
     {"tolerance", 0, ARG_CUSTOM, "PCT",
      "allowed shortfall below expectations, from 0 to under 100\n"
      "(default 5); a rate below it by no more than a spread\n"
      "larger than it (repetitions, the reference's runs) is\n"
      "INCONCLUSIVE (exit 5), not FAIL",
-     .set = set_tolerance, .show = show_tolerance},
+     .set = set_tolerance, .show = show_tolerance, .applies = MEASURE_STREAM},
     {"reference", 0, ARG_CUSTOM, "FILE",
      "rates, profile and system fingerprint of a good node: this\n"
      "run must measure its kernels; its profile is compared",
-     .set = set_reference, .show = show_reference},
+     .set = set_reference, .show = show_reference, .applies = MEASURE_STREAM},
     {"save-reference", 0, ARG_NAME, "FILE",
      "write this node's results as a reference (needs a kernel\n"
      "run that passes)",
-     AT(save_reference), .hint = "file name"},
+     AT(save_reference), .hint = "file name", .applies = MEASURE_STREAM},
     {"reference-runs", 0, ARG_UINT, "K",
      "with --save-reference: measure K whole runs (default 1, at\n"
      "most 20) and save each kernel's median best rate and the\n"
      "runs' spread, (max - min) / max",
      AT(reference_runs), .min = 1, .max = 20,
-     .hint = "from 1 to 20 runs, e.g. --reference-runs 5"},
+     .hint = "from 1 to 20 runs, e.g. --reference-runs 5", .applies = MEASURE_STREAM},
     {"reference-interval", 0, ARG_REAL, "SECONDS",
      "with --reference-runs: pause this long between the runs\n"
      "(default 0), so that their spread sees the node drift",
      AT(reference_interval_s), .min = 0, .max = 86400,
-     .hint = "seconds, e.g. --reference-interval 60"},
+     .hint = "seconds, e.g. --reference-interval 60", .applies = MEASURE_STREAM},
     {"time-limit", 0, ARG_REAL, "SECONDS",
      "stop repeating once the next repetition would not fit",
-     AT(time_limit_s), .min = 1, .max = 86400, .hint = "seconds, e.g. --time-limit 30"},
+     AT(time_limit_s), .min = 1, .max = 86400, .hint = "seconds, e.g. --time-limit 30",
+     .applies = MEASURE_ALL},
     {"mpi-per-rank", 0, ARG_SET, NULL,
      "(MPI builds, under mpirun/srun) measure on every rank, not\n"
      "once per node: per-socket runs, or tests on one machine",
-     AT(mpi_per_rank)},
+     AT(mpi_per_rank), .applies = MEASURE_ALL},
     {"peak", 0, ARG_CUSTOM, "GB/s",
      "theoretical memory bandwidth, to report % of peak\n"
      "(default: estimated from SMBIOS when readable)",
-     .set = set_peak, .show = show_peak},
+     .set = set_peak, .show = show_peak, .applies = MEASURE_STREAM},
     {.name = "help", .short_name = 'h', .kind = ARG_HELP, .help = "this help"},
     {.name = "version", .short_name = 'V', .kind = ARG_VERSION, .help = "version"},
     TEXT("\n"
@@ -403,50 +483,7 @@ const struct option_row option_table[] = {
          "pages, cache size) or writing the report failed; 5 inconclusive: no check\n"
          "failed but a rate was short by no more than a spread above --tolerance (too\n"
          "noisy to judge: run again); every error is one line on stderr.\n"
-         "Rates are MB/s = 10^6 bytes/s of STREAM-counted traffic, from the best time.\n"
-         "\n"
-         "Probes (combinable; alone they replace the STREAM kernels, which then run only\n"
-         "when --copy/--scale/--add/--triad are also given):\n"),
-    {"faults", 0, ARG_BITS, NULL,
-     "page-fault cost: touch one byte per 4 KB page of a fresh region\n"
-     "under 4k, thp and 2m backings (minor faults), then of an evicted\n"
-     "file with readahead off and on (major faults)",
-     AT(probes.mask), .bits = PROBE_BIT(PROBE_FAULTS), .group = GROUP_FAULTS,
-     .flags = OPTF_PROFILE | OPTF_PROBE, .col = 16},
-    {"faults-size", 0, ARG_CUSTOM, "SIZE",
-     "region and file size, a multiple of 2 MiB; a plain\n"
-     "number is MiB (default 64)",
-     .set = set_faults_size, .show = show_faults_size, .group = GROUP_FAULTS, .col = 27},
-    {"faults-dir", 0, ARG_NAME, "DIR",
-     "directory for the file, on a disk-backed filesystem\n"
-     "(default $TMPDIR, else /var/tmp)",
-     AT(probes.faults_dir), .hint = "directory name", .group = GROUP_FAULTS},
-    {"faults-backing", 0, ARG_CUSTOM, "LIST",
-     "4k,thp,2m,file,file-readahead (default all; a listed\n"
-     "backing that cannot run here is an error, exit 3)",
-     .set = set_faults_backing, .show = show_faults_backing, .group = GROUP_FAULTS},
-    {"shootdown", 0, ARG_BITS, NULL,
-     "TLB-shootdown cost: one pinned thread unmaps touched pages while\n"
-     "0, 1, 2, ... sibling threads spin on other CPUs",
-     AT(probes.mask), .bits = PROBE_BIT(PROBE_SHOOTDOWN), .group = GROUP_SHOOTDOWN,
-     .flags = OPTF_PROFILE | OPTF_PROBE, .col = 16},
-    {"shootdown-remote", 0, ARG_UINTS, "N[,N...]",
-     "sibling thread counts (default 0,1,2,4,... up to\n"
-     "the CPUs there are; 0 is always measured)",
-     AT(probes.remote), COUNT(probes.n_remote), .min = 0, .max = MAX_REMOTE,
-     .group = GROUP_SHOOTDOWN, .flags = OPTF_ONCE, .col = 27, .first_col = 31},
-    {"shootdown-pages", 0, ARG_UINTS, "N[,N...]",
-     "4 KB pages per unmap (default\n"
-     "1,2,8,32,33,34,64,512)",
-     AT(probes.pages), COUNT(probes.n_pages), .min = 1, .max = MAX_PAGES_PER_UNMAP,
-     .group = GROUP_SHOOTDOWN, .flags = OPTF_ONCE, .first_col = 31},
-    {"timer", 0, ARG_BITS, NULL,
-     "resolution, granularity and cost of clock_gettime, gettimeofday,\n"
-     "rdtsc/rdtscp, TSC frequency, and repetitions for 1% precision",
-     AT(probes.mask), .bits = PROBE_BIT(PROBE_TIMER), .flags = OPTF_PROFILE | OPTF_PROBE,
-     .col = 16},
-    TEXT("A backing or sibling count that was listed but cannot run here exits 3; by default\n"
-         "it is reported as skipped, with the reason.\n"),
+         "Rates are MB/s = 10^6 bytes/s of STREAM-counted traffic, from the best time.\n"),
 };
 /* clang-format on */
 

@@ -27,20 +27,21 @@ enum arg_kind {
     ARG_CUSTOM, /* .set() parses and stores it */
 };
 
-/* The probe an option belongs to: given without that probe, it is a usage error. In the order
- * those errors are checked. */
-enum option_group {
-    GROUP_NONE,
-    GROUP_FAULTS,
-    GROUP_SHOOTDOWN,
-    GROUP_TLB,
-    GROUP_LATENCY,
-    GROUP_COUNT
+/* The measurements a run can make. Each row says which of them it changes (.applies): an
+ * option given to a run none of whose measurements it applies to is refused, so that no
+ * option is accepted and ignored. */
+enum measure_bit {
+    MEASURE_STREAM = 1u << 0, /* the kernels: STREAM's four, the extra ones, --matrix's cells */
+    MEASURE_TLB = 1u << 1,
+    MEASURE_LATENCY = 1u << 2,
+    MEASURE_FAULTS = 1u << 3,
+    MEASURE_SHOOTDOWN = 1u << 4,
+    MEASURE_TIMER = 1u << 5,
+    MEASURE_ALL = (1u << 6) - 1, /* what reports, places or bounds the run, whatever it measures */
 };
 
 enum option_flag {
     OPTF_PROFILE = 1u << 0, /* chooses what is measured: --acceptance refuses it */
-    OPTF_PROBE = 1u << 1,   /* runs a probe (and opens its group) */
     OPTF_ONCE = 1u << 2,    /* ARG_UINTS: a number listed twice is kept once */
     OPTF_LOCAL = 1u << 3,   /* this process's own (-o, -q): ranks of a cluster run may differ */
 };
@@ -60,7 +61,7 @@ struct option_row {
     int (*set)(struct options *o, const char *arg); /* ARG_CUSTOM: 0, or 1 after the error */
     /* ARG_CUSTOM: the value set, as it would be given ("" when not given) */
     void (*show)(const struct options *o, char *buf, size_t len);
-    enum option_group group;
+    unsigned applies; /* the enum measure_bit measurements it changes */
     unsigned flags;
     int col;       /* --help column of the text; 0: that of the row above */
     int first_col; /* a wider column for the first line only; 0: .col */
@@ -75,6 +76,12 @@ const char *option_choice(const struct option_row *r, size_t i);
 /* How many values a list row (ARG_WORDS, ARG_UINTS) holds in o: its count is a size_t or an
  * int. */
 size_t option_count(const struct options *o, const struct option_row *r);
+
+/* The measurements o asks for (enum measure_bit). */
+unsigned option_measures(const struct options *o);
+
+/* "the STREAM kernels, --tlb and --latency": the measurements of mask, in table order. */
+void option_measures_text(unsigned mask, char *buf, size_t len);
 
 /* One usage error on stderr, "; see membench --help" appended; returns 1. */
 int option_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "affinity/page_locality.h"
+#include "affinity/policy.h"
 #include "affinity/topology.h"
 #include "hugepages/backend.h"
 #include "src/base/parse.h"
@@ -39,7 +40,9 @@ struct latency_request {
     struct size_spec size;
     const char *const *pages; /* --pages: one value; none = 2m pool, else thp, else 4k */
     size_t n_pages;
-    int cpu;      /* the chasing PU (OS index); -1 = the first usable PU */
+    const struct bind_spec *binds; /* --bind: the chase runs on the first PU it places */
+    size_t n_binds;
+    int cpu;      /* the chasing PU (OS index); -1 = --bind's, else the first usable PU */
     int mem_node; /* NUMA node (logical index) of the memory; -1 = the chasing PU's own */
     bool loaded;  /* also the loaded-latency curve (when there is a second core) */
     bool matrix;  /* --matrix numa: idle latency per node pair too */

@@ -25,6 +25,20 @@ static int plan_cpu(const struct latency_request *r, const struct topology *topo
             return EXIT_USAGE;
         }
         plan->cpu = r->cpu;
+    } else if (r->n_binds) {
+        char why[300];
+        const struct bind_spec *b = &r->binds[0];
+        if (r->n_binds > 1 || b->kind == BIND_NONE || b->kind == BIND_OPENMP_ENV) {
+            log_error("--latency chases on one bound PU, and --bind %s%s does not name one; give "
+                      "one --bind, e.g. --bind %d",
+                      b->text, r->n_binds > 1 ? " (a list of --bind)" : "",
+                      hwloc_bitmap_first(topo->usable));
+            return EXIT_USAGE;
+        }
+        if (placement_plan(topo, b, 1, &plan->cpu, why, sizeof(why)) != 0) {
+            log_error("--latency: %s", why);
+            return EXIT_USAGE;
+        }
     } else {
         plan->cpu = hwloc_bitmap_first(topo->usable);
         if (plan->cpu < 0) {

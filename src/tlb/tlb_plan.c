@@ -8,6 +8,7 @@
 
 #include "hugepages/backend.h"
 #include "src/base/log.h"
+#include "src/sys/hugetlb_pool.h"
 #include "src/sys/memory_budget.h"
 #include "src/base/parse.h"
 #include "src/tlb/tlb_team.h"
@@ -33,7 +34,7 @@ static int plan_single_cpu(const struct tlb_request *o, const struct topology *t
         return EXIT_OK;
     }
     if (o->tlb->cpu_given) {
-        hwloc_const_cpuset_t ok = hwloc_topology_get_allowed_cpuset(topo->hw);
+        hwloc_const_cpuset_t ok = topo->usable; /* the OS's, and the CPUs launched on */
         if (!hwloc_bitmap_isset(ok, (unsigned)o->tlb->cpu)) {
             char list[128];
             hwloc_bitmap_list_snprintf(list, sizeof(list), ok);
@@ -48,12 +49,20 @@ static int plan_single_cpu(const struct tlb_request *o, const struct topology *t
         return EXIT_OK;
     }
     struct bind_spec spec = {.kind = BIND_SCATTER, .text = "scatter"};
+    if (o->n_binds) spec = o->binds[0]; /* its first thread's PU */
+    if (spec.kind == BIND_NONE || spec.kind == BIND_OPENMP_ENV) {
+        plan->bind_kind = BIND_NONE;
+        plan->pus[0] = -1;
+        snprintf(plan->bind, sizeof(plan->bind), "none (--bind %s)", spec.text);
+        return EXIT_OK;
+    }
     if (placement_plan(topo, &spec, 1, plan->pus, why, sizeof(why)) != 0) {
         log_error("%s", why);
         return EXIT_USAGE;
     }
     plan->bind_kind = BIND_LIST;
-    snprintf(plan->bind, sizeof(plan->bind), "PU %d (first planned PU)", plan->pus[0]);
+    snprintf(plan->bind, sizeof(plan->bind), "PU %d (%s%.40s)", plan->pus[0],
+             o->n_binds ? "--bind " : "first planned PU", o->n_binds ? spec.text : "");
     return EXIT_OK;
 }
 
@@ -167,6 +176,26 @@ int tlb_plan_build(const struct tlb_request *o, const struct topology *topo,
                   (unsigned long long)plan->max_pages, (unsigned long long)plan->page_bytes,
                   plan->threads);
         return EXIT_USAGE;
+    }
+    /* hugetlb pages come from their pool, which MemAvailable does not count */
+    const struct mem_backend *backend = mem_backend_find(plan->pages_name);
+    if (backend && backend->kind == BACKING_HUGETLB) {
+        uint64_t pool = plan->max_pages * plan->page_bytes * (uint64_t)plan->threads;
+        char why[600];
+        if (!o->dry_run && backend->probe(&mem_env_system, pool, why, sizeof(why)) != 0) {
+            struct hugetlb_pool have;
+            uint64_t fit = hugetlb_pool_read(mem_env_system.sys_root, plan->page_bytes, &have) == 0
+                               ? hugetlb_pool_available(&have) / (uint64_t)plan->threads
+                               : 0;
+            char lower[80] = "";
+            if (fit >= (o->tlb->pages ? 1u : 4u))
+                snprintf(lower, sizeof(lower), "; or lower %s to at most %llu",
+                         o->tlb->pages ? "--tlb-pages" : "--tlb-max-pages",
+                         (unsigned long long)fit);
+            log_error("--tlb --pages %s: %s%s", plan->pages_name, why, lower);
+            return EXIT_RESOURCE;
+        }
+        need -= pool;
     }
     struct memory_budget budget;
     memory_budget_of(sys, &budget);

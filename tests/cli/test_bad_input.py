@@ -72,6 +72,16 @@ CASES = [
      ["--per-domain", "socket", "numa|package|llc"]),
     ("isa_unknown", ["--isa", "neon"], None, ["--isa", "neon", "avx512, avx2 or sse2"]),
     ("isa_env_unknown", [], {"MEMBENCH_ISA": "avx1024"}, ["MEMBENCH_ISA", "avx1024"]),
+    # Messages that pointed the wrong way (issue 26).
+    ("size_hexadecimal", ["-s", "0x100000"], None, ["--size", "'0x100000' is hexadecimal"]),
+    ("reference_dash", ["--reference", "-"], None,
+     ["--reference -", "not from stdin", "--save-reference"]),
+    ("expect_newline", ["--expect", "tri\nad=1"], None, ["--expect", "'tri\\nad'"]),
+    ("expect_escape", ["--expect", "triad=1\x1b[2J"], None, ["\\x1b[2J"]),
+    ("omp_max_active_levels_zero", ["-t", "2", "-s", "100000", "-n", "2"],
+     {"OMP_MAX_ACTIVE_LEVELS": "0"}, ["OMP_MAX_ACTIVE_LEVELS=0", "2 threads as one"]),
+    ("omp_thread_limit_below_the_team", ["-t", "2", "-s", "100000", "-n", "2"],
+     {"OMP_THREAD_LIMIT": "1"}, ["OMP_THREAD_LIMIT=1", "1 of this run's 2 threads"]),
 ]
 
 

@@ -190,7 +190,7 @@ class LatencyBadInputTest(membench_test.MembenchTestCase):
     """Usage errors: exit 2, one line."""
 
     def test_size_without_latency(self):
-        self.assert_error(["--latency-size", "8MiB"], 2, ["--latency-size only applies to --latency"])
+        self.assert_error(["--latency-size", "8MiB"], 2, ["--latency-size applies to --latency"])
 
     def test_size_in_elements(self):
         self.assert_error(["--latency", "--latency-size", "1000"], 2, ["--latency-size"])

@@ -44,16 +44,16 @@ class NoKernelTest(VerdictTestCase):
 
     def test_expect_with_a_probe_only(self):
         self.assert_error(["--timer", "--expect", "triad=999999999"], 2,
-                          ["--expect", "--timer", "no kernel"])
+                          ["--expect", "--timer", "not to", "add a kernel"])
 
     def test_reference_with_a_probe_only(self):
         self.write_ref(reference(FOUR))
         self.assert_error(["--tlb", "--dry-run", "--reference", self.ref], 2,
-                          ["--reference", "--tlb", "no kernel"])
+                          ["--reference", "--tlb", "not to", "add a kernel"])
 
     def test_save_reference_with_a_probe_only(self):
         line = self.assert_error(["--timer", "--save-reference", self.ref], 2,
-                                 ["--save-reference", "--timer", "no kernel"])
+                                 ["--save-reference", "--timer", "not to", "add a kernel"])
         self.assertNotIn("validation", line)
         self.assertEqual(os.listdir(self.dir.name), [])
 
