@@ -11,6 +11,11 @@ void log_set_quiet(int quiet)
     quiet_notes = quiet;
 }
 
+int log_is_quiet(void)
+{
+    return quiet_notes;
+}
+
 static void emit(const char *kind, const char *fmt, va_list ap)
 {
     fprintf(stderr, "membench: %s", kind);

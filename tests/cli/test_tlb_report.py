@@ -1,17 +1,44 @@
 """The TLB report keeps one rule (docs/tlb.md, "Which figure is the size" and "Agrees") in
 what a real run writes: every level's entries lies in its entries_low..entries_high and names
 its method, "agrees" is the documented size within agree_tolerance of that bracket, nothing
-unmeasured is left out of the JSON or written as nan in the CSV. A short sweep (--tlb-max-pages 256):
+unmeasured is left out of the JSON or written as nan in the CSV; and on a terminal the sweep
+shows one progress line on stderr, cleared at the end. A short sweep (--tlb-max-pages 256):
 the estimator's figures on whole sweeps are pinned by tests/unit on recorded curves."""
 
 import json
 import os
+import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import membench_test  # noqa: E402
 
 SHORT = ["--tlb", "--tlb-max-pages", "256", "--repeat", "2"]
+
+
+def run_on_tty(args):
+    """Run membench with stderr on a pseudo-terminal (stdout to a file); return (rc, stdout,
+    the bytes the terminal got)."""
+    import pty  # noqa: F401  (POSIX only: the pty module documents os.openpty)
+    master, slave = os.openpty()
+    with tempfile.TemporaryFile() as out:
+        proc = subprocess.Popen([membench_test.BIN] + list(args), env=membench_test.make_env(),
+                                stdin=subprocess.DEVNULL, stdout=out, stderr=slave)
+        os.close(slave)
+        got = []
+        while True:  # read as it comes, so that the terminal never fills up
+            try:
+                data = os.read(master, 4096)
+            except OSError:  # EIO: every writer of the terminal is gone
+                break
+            if not data:
+                break
+            got.append(data)
+        os.close(master)
+        rc = proc.wait(timeout=300)
+        out.seek(0)
+        return rc, out.read().decode("utf-8", "replace"), b"".join(got)
 
 
 class JsonTest(membench_test.MembenchTestCase):
@@ -23,6 +50,11 @@ class JsonTest(membench_test.MembenchTestCase):
             args = SHORT + ["--format", "json"]
             JsonTest.sweep = self.run_ok(args)
         self.doc = json.loads(JsonTest.sweep[0])
+
+    def test_no_progress_off_a_terminal(self):
+        err = JsonTest.sweep[1]
+        self.assertNotIn("membench: tlb:", err)
+        self.assertNotIn("\r", err)
 
     def test_levels_one_rule(self):
         tlb = self.doc["tlb"]
@@ -99,6 +131,28 @@ class CsvTest(membench_test.MembenchTestCase):
                 self.assertEqual([entries, upper, low, high, method], [""] * 5, f)
             else:
                 self.assertTrue(method, f)
+
+
+class ProgressTest(membench_test.MembenchTestCase):
+    def test_progress_line_on_a_terminal(self):
+        rc, out, tty = run_on_tty(SHORT)
+        self.assertEqual(rc, 0, tty)
+        self.assertIn("Levels (4.0 KiB)", out)
+        first = tty.find(b"\rmembench: tlb: the 4 KB sweep, round 1/2, point 1/")
+        self.assertGreaterEqual(first, 0, tty[:2000])
+        last = tty.rfind(b"\rmembench: tlb: ")
+        clear = tty.rfind(b"\r\x1b[K")
+        self.assertGreater(clear, last, tty[-500:])  # cleared after its last update
+        for update in tty[first:clear].split(b"\r")[1:]:
+            self.assertNotIn(b"\n", update)  # one line, rewritten in place
+            self.assertTrue(update.startswith(b"membench: tlb: "), update)
+
+    def test_no_progress_with_q(self):
+        rc, out, tty = run_on_tty(SHORT + ["-q"])
+        self.assertEqual(rc, 0, tty)
+        self.assertTrue(out.startswith("tlb: "), out)
+        self.assertNotIn(b"membench: tlb:", tty)
+        self.assertNotIn(b"\r", tty.replace(b"\r\n", b"\n"))
 
 
 if __name__ == "__main__":
