@@ -166,13 +166,15 @@ static void write_reuse(FILE *out, const struct tlb_sweep *s)
     for (size_t i = 0; i < TLB_LEVELS_MAX && i < s->analysis.n_levels; i++) {
         const struct tlb_reuse_level *r = &s->reuse_levels[i];
         if (!r->planned) continue;
+        /* a base within rounding of zero reads +0.00, not +-0.00 */
+        double base = fabs(r->fit.base_ns) < 0.005 ? 0.0 : r->fit.base_ns;
         if (r->fit.ok)
             fprintf(
                 out,
-                "  %s fit: %.0f entries (+%.2f ns until then, +%.1f ns when every access misses; "
+                "  %s fit: %.0f entries (%+.2f ns until then, +%.1f ns when every access misses; "
                 "%zu points of %.0f-%.0f pages, %zu dropped, scatter %.2f ns)\n",
-                s->analysis.levels[i].name, r->fit.entries, r->fit.base_ns, r->fit.walk_ns,
-                r->fit.points, r->pages_low, r->pages_high, r->fit.dropped, r->fit.rms_ns);
+                s->analysis.levels[i].name, r->fit.entries, base, r->fit.walk_ns, r->fit.points,
+                r->pages_low, r->pages_high, r->fit.dropped, r->fit.rms_ns);
         else
             fprintf(out, "  %s fit: none over %.0f-%.0f pages: %s\n", s->analysis.levels[i].name,
                     r->pages_low, r->pages_high, r->fit.why);

@@ -397,6 +397,13 @@ static void reuse_fit_failed(void **state)
                            "reuse fit: 3 usable points, 8 needed)"));
     assert_non_null(
         strstr(text, "  L2 TLB fit: none over 921-4608 pages: 3 usable points, 8 needed"));
+    /* a fitted base a hair below zero (a real run's L1 DTLB: -0.001 ns) */
+    s->reuse_levels[0].fit.base_ns = -0.001;
+    free(text);
+    mem = open_memstream(&text, &len);
+    report_tlb_text(mem, &t);
+    fclose(mem);
+    assert_non_null(strstr(text, "  L1 DTLB fit: 66 entries (+0.00 ns until then, "));
     free(text);
     json_t *o = report_tlb_json(&t);
     json_t *l2 = json_array_get(json_object_get(o, "levels"), 1);
