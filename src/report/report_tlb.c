@@ -91,7 +91,10 @@ static void level_line(char *buf, size_t len, const struct tlb_sweep *s, size_t 
     } else {
         PUT(", +%.2f ns", prev->miss_penalty_ns);
         if (ghz > 0) PUT(" (+%.1f cycles)", prev->miss_penalty_ns * ghz);
-        PUT(" per access when the %s misses", prev->name);
+        if (prev->set_conflict_ways) /* a set's ways, not a level that misses */
+            PUT(" per access past the %u-way set conflict", prev->set_conflict_ways);
+        else
+            PUT(" per access when the %s misses", prev->name);
     }
     if (with_documented && !l->set_conflict_ways) {
         if (s->documented[i] && !isfinite(l->entries))

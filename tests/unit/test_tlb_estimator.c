@@ -154,6 +154,8 @@ static void intel_vm_report(void **state)
                                  "2098), "));
     assert_non_null(strstr(text, "set conflict: 6-way set conflict (pages 2 MB apart share one "
                                  "set: the set's associativity, not a TLB size)"));
+    /* the level after it is not "when the set conflict misses" */
+    assert_null(strstr(text, "when the set conflict misses"));
     free(text);
     json_t *doc = report_tlb_json(&out);
     json_t *l2 = json_array_get(json_object_get(doc, "levels"), 1);
