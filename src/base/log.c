@@ -14,6 +14,11 @@ void log_set_quiet(int quiet)
     quiet_notes = quiet;
 }
 
+int log_is_quiet(void)
+{
+    return quiet_notes;
+}
+
 /* src with its control characters (a newline or an escape typed into an option's value) as
  * \n, \t, \r or \xNN, so that every message is one line and prints nothing raw. */
 static void escape_controls(const char *src, char *dst, size_t cap)

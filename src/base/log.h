@@ -16,6 +16,8 @@ void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_set_quiet(int quiet);
+/* -q: notes and progress lines are not printed. */
+int log_is_quiet(void);
 
 #define LOG_LINE_MAX 240
 /* The last line log_error printed, without the "membench: " prefix ("" when none), cut at

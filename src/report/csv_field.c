@@ -1,3 +1,4 @@
+#include <math.h>
 #include <string.h>
 
 #include "src/report/csv_field.h"
@@ -19,4 +20,9 @@ void csv_field(FILE *out, const char *text)
         fputs(text, out);
     else
         csv_quoted(out, text);
+}
+
+void csv_number(FILE *out, const char *fmt, double v)
+{
+    if (isfinite(v)) fprintf(out, fmt, v);
 }

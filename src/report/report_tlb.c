@@ -54,9 +54,11 @@ static void level_line(char *buf, size_t len, const struct tlb_sweep *s, size_t 
         PUT("~%.0f entries (reuse fit; the cyclic sweep's sharp knee at %.0f-%.0f read early)",
             l->entries, l->entries_low, l->entries_high);
     } else if (knee_level_undecided(l)) {
+        double low = l->entries, high = l->entries;
+        knee_level_bracket(l, &low, &high);
         PUT("%.0f-%.0f entries (the curves do not decide: misses begin at %.0f pages, the cyclic "
             "sweep's rise is half-way at %.0f",
-            l->size_low, l->size_high, l->entries_low, floor(l->half_x + 0.5));
+            low, high, l->entries_low, floor(l->half_x + 0.5));
         if (l->reuse_sized)
             PUT(", the reuse fit says %.0f", l->entries);
         else if (i < TLB_LEVELS_MAX && s->reuse_levels[i].planned)
@@ -89,20 +91,30 @@ static void level_line(char *buf, size_t len, const struct tlb_sweep *s, size_t 
     } else {
         PUT(", +%.2f ns", prev->miss_penalty_ns);
         if (ghz > 0) PUT(" (+%.1f cycles)", prev->miss_penalty_ns * ghz);
-        PUT(" per access when the %s misses", prev->name);
+        if (prev->set_conflict_ways) /* a set's ways, not a level that misses */
+            PUT(" per access past the %u-way set conflict", prev->set_conflict_ways);
+        else
+            PUT(" per access when the %s misses", prev->name);
     }
     if (with_documented && !l->set_conflict_ways) {
         if (s->documented[i] && !isfinite(l->entries))
             PUT("; documented %u (not reached)", s->documented[i]);
         else if (s->documented[i]) {
-            if (knee_level_undecided(l))
-                PUT("; measured %.0f-%.0f", l->size_low, l->size_high);
+            /* what the rule compares: the bracket, and how far off it the documented size is */
+            double low, high;
+            if (knee_level_bracket(l, &low, &high) && high > low)
+                PUT("; measured %.0f-%.0f", low, high);
             else
                 PUT("; measured %.0f", l->entries);
-            PUT(" / documented %u (%s)", s->documented[i],
-                s->agrees[i] == 1   ? "agrees"
-                : s->agrees[i] == 0 ? "DISAGREES"
-                                    : "not compared");
+            PUT(" / documented %u", s->documented[i]);
+            double off = fabs(knee_level_off(l, s->documented[i]));
+            if (s->agrees[i] == 1)
+                PUT(" (agrees within %.0f%%)", 100.0 * TLB_AGREE_REL);
+            else if (s->agrees[i] == 0 && isfinite(off))
+                PUT(" (DISAGREES: %.1f%% off, over the %.0f%% tolerance)", 100.0 * off,
+                    100.0 * TLB_AGREE_REL);
+            else
+                PUT(" (not compared)");
         } else
             PUT("; documented: unknown");
     }
@@ -148,19 +160,24 @@ static void write_reuse(FILE *out, const struct tlb_sweep *s)
     for (size_t i = 0; i < s->reuse.n; i++) {
         const struct tlb_point *p = &s->reuse.pts[i];
         double c = tlb_curve_at(&s->reuse_control, p->pages);
-        fprintf(out, "%9.0f %10.2f %10.2f %12.2f\n", p->pages, p->ns_per_access, c,
-                p->ns_per_access - c);
+        if (isfinite(c))
+            fprintf(out, "%9.0f %10.2f %10.2f %12.2f\n", p->pages, p->ns_per_access, c,
+                    p->ns_per_access - c);
+        else
+            fprintf(out, "%9.0f %10.2f %10s %12s\n", p->pages, p->ns_per_access, "-", "-");
     }
     for (size_t i = 0; i < TLB_LEVELS_MAX && i < s->analysis.n_levels; i++) {
         const struct tlb_reuse_level *r = &s->reuse_levels[i];
         if (!r->planned) continue;
+        /* a base within rounding of zero reads +0.00, not +-0.00 */
+        double base = fabs(r->fit.base_ns) < 0.005 ? 0.0 : r->fit.base_ns;
         if (r->fit.ok)
             fprintf(
                 out,
-                "  %s fit: %.0f entries (+%.2f ns until then, +%.1f ns when every access misses; "
+                "  %s fit: %.0f entries (%+.2f ns until then, +%.1f ns when every access misses; "
                 "%zu points of %.0f-%.0f pages, %zu dropped, scatter %.2f ns)\n",
-                s->analysis.levels[i].name, r->fit.entries, r->fit.base_ns, r->fit.walk_ns,
-                r->fit.points, r->pages_low, r->pages_high, r->fit.dropped, r->fit.rms_ns);
+                s->analysis.levels[i].name, r->fit.entries, base, r->fit.walk_ns, r->fit.points,
+                r->pages_low, r->pages_high, r->fit.dropped, r->fit.rms_ns);
         else
             fprintf(out, "  %s fit: none over %.0f-%.0f pages: %s\n", s->analysis.levels[i].name,
                     r->pages_low, r->pages_high, r->fit.why);

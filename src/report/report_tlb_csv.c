@@ -2,17 +2,28 @@
  * as "# " rows after them. */
 #include "src/report/report_tlb.h"
 
+#include <math.h>
+#include <string.h>
+
+#include "src/report/csv_field.h"
 #include "src/report/report_tlb_words.h"
 
+/* Each field below is empty where its figure was not measured, as in the STREAM CSV. */
 static void csv_points(FILE *out, const char *sweep, int thread, int pu, uint64_t page_bytes,
                        const struct tlb_curve *c, double ghz)
 {
     for (size_t i = 0; i < c->n; i++) {
         const struct tlb_point *p = &c->pts[i];
-        fprintf(out, "%s,%d,%d,%llu,%.0f,%.4f,%.4f,%.4f,", sweep, thread, pu,
-                (unsigned long long)page_bytes, p->pages, p->ns_per_access, p->min_ns,
-                p->median_ns);
-        if (ghz > 0) fprintf(out, "%.2f", p->ns_per_access * ghz);
+        fprintf(out, "%s,%d,", sweep, thread);
+        if (pu >= 0) fprintf(out, "%d", pu);
+        fprintf(out, ",%llu,%.0f,", (unsigned long long)page_bytes, p->pages);
+        csv_number(out, "%.4f", p->ns_per_access);
+        fputc(',', out);
+        csv_number(out, "%.4f", p->min_ns);
+        fputc(',', out);
+        csv_number(out, "%.4f", p->median_ns);
+        fputc(',', out);
+        csv_number(out, "%.2f", ghz > 0 ? p->ns_per_access * ghz : NAN);
         fprintf(out, ",%d,%s\n", p->samples, p->refined ? "true" : "false");
     }
 }
@@ -22,13 +33,48 @@ static void csv_levels(FILE *out, const char *sweep, int thread, const struct tl
     const struct knee_analysis *a = &s->analysis;
     for (size_t i = 0; i < a->n_levels; i++) {
         const struct knee_level *l = &a->levels[i];
-        fprintf(out, "# level,%s,%d,%s,%.0f,%.0f,%.4f,%.4f,%u\n", sweep, thread, l->name,
-                l->entries, l->entries_high, l->hit_ns, l->miss_penalty_ns, s->documented[i]);
+        const char *method = level_method(l);
+        double low = NAN, high = NAN, entries = NAN;
+        if (!is_walk(l) && knee_level_bracket(l, &low, &high))
+            entries = l->entries;
+        else if (method && strcmp(method, "not reached") == 0)
+            low = l->at_x; /* more than that: the sweep's last point */
+        /* the first columns as they always were (entries_upper: the bracket's top), then the
+         * bracket, the method and the verdict */
+        fprintf(out, "# level,%s,%d,", sweep, thread);
+        csv_field(out, l->name);
+        fputc(',', out);
+        csv_number(out, "%.0f", entries);
+        fputc(',', out);
+        csv_number(out, "%.0f", high);
+        fputc(',', out);
+        csv_number(out, "%.4f", l->hit_ns);
+        fputc(',', out);
+        csv_number(out, "%.4f", l->miss_penalty_ns);
+        fputc(',', out);
+        if (!is_walk(l) && s->documented[i]) fprintf(out, "%u", s->documented[i]);
+        fputc(',', out);
+        csv_number(out, "%.0f", low);
+        fputc(',', out);
+        csv_number(out, "%.0f", high);
+        fputc(',', out);
+        csv_field(out, method);
+        fputc(',', out);
+        if (!is_walk(l) && s->agrees[i] >= 0) fputs(s->agrees[i] ? "true" : "false", out);
+        fputc('\n', out);
     }
-    for (size_t i = 0; i < s->n_cache_knees; i++)
-        fprintf(out, "# cache_knee,%s,%d,%.0f,%.0f,%.4f,%s\n", sweep, thread,
-                s->cache_knees[i].last_low, s->cache_knees[i].first_high, s->cache_knees[i].step_ns,
-                s->cache_knees[i].label);
+    for (size_t i = 0; i < s->n_cache_knees; i++) {
+        const struct tlb_cache_knee *c = &s->cache_knees[i];
+        fprintf(out, "# cache_knee,%s,%d,", sweep, thread);
+        csv_number(out, "%.0f", c->last_low);
+        fputc(',', out);
+        csv_number(out, "%.0f", c->first_high);
+        fputc(',', out);
+        csv_number(out, "%.4f", c->step_ns);
+        fputc(',', out);
+        csv_field(out, c->label);
+        fputc('\n', out);
+    }
 }
 
 void report_tlb_csv(FILE *out, const struct tlb_result *t)
@@ -50,7 +96,7 @@ void report_tlb_csv(FILE *out, const struct tlb_result *t)
     if (t->huge_measured)
         csv_points(out, "2m", 0, t->per_thread[0].pu, PAGE_2M, &t->huge.main, ghz);
     fputs("# level,sweep,thread,name,entries,entries_upper,hit_ns,miss_penalty_ns,"
-          "documented_entries\n",
+          "documented_entries,entries_low,entries_high,entries_method,agrees_with_documented\n",
           out);
     fputs("# cache_knee,sweep,thread,lines_low,lines_high,step_ns,label\n", out);
     for (int i = 0; i < t->n_threads; i++)
@@ -58,8 +104,12 @@ void report_tlb_csv(FILE *out, const struct tlb_result *t)
                    t->per_thread[i].thread, &t->per_thread[i].small);
     if (t->huge_measured) csv_levels(out, "2m", 0, &t->huge);
     for (int i = 0; i < 2; i++)
-        if (t->walk[i].measured)
-            fprintf(out, "# walk_throughput,%llu,%d,%.0f,%.0f\n",
-                    (unsigned long long)t->walk[i].page_bytes, t->walk[i].threads,
-                    t->walk[i].best_accesses_per_s, t->walk[i].median_accesses_per_s);
+        if (t->walk[i].measured) {
+            fprintf(out, "# walk_throughput,%llu,%d,", (unsigned long long)t->walk[i].page_bytes,
+                    t->walk[i].threads);
+            csv_number(out, "%.0f", t->walk[i].best_accesses_per_s);
+            fputc(',', out);
+            csv_number(out, "%.0f", t->walk[i].median_accesses_per_s);
+            fputc('\n', out);
+        }
 }

@@ -2,6 +2,7 @@
 #include "src/report/report_tlb.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "src/report/json_values.h"
 #include "src/report/report_locality.h"
@@ -23,9 +24,8 @@ static json_t *points_json(const struct tlb_curve *c, double ghz, bool control)
         json_object_set_new(o, "ns_per_access", real_or_null(p->ns_per_access));
         json_object_set_new(o, "min_ns", real_or_null(p->min_ns));
         json_object_set_new(o, "median_ns", real_or_null(p->median_ns));
-        if (!control)
-            json_object_set_new(o, "cycles_per_access",
-                                ghz > 0 ? real_or_null(p->ns_per_access * ghz) : json_null());
+        json_object_set_new(o, "cycles_per_access",
+                            ghz > 0 ? real_or_null(p->ns_per_access * ghz) : json_null());
         json_object_set_new(o, "samples", json_integer(p->samples));
         json_object_set_new(o, "disturbed_chunks", json_integer(p->disturbed_chunks));
         json_object_set_new(o, "refined", json_boolean(p->refined));
@@ -46,66 +46,65 @@ static json_t *knee_json(const struct knee *k)
     return o;
 }
 
+static json_t *count_or_null(double v)
+{
+    return isfinite(v) ? json_integer((json_int_t)floor(v + 0.5)) : json_null();
+}
+
+/* Every level has every key, null where it does not apply or was not measured; entries lies in
+ * entries_low..entries_high, the bracket that agrees_with_documented is judged on. */
 static json_t *levels_json(const struct tlb_sweep *s)
 {
     json_t *list = json_array();
     const struct knee_analysis *a = &s->analysis;
     for (size_t i = 0; i < a->n_levels; i++) {
         const struct knee_level *l = &a->levels[i];
+        bool walk = is_walk(l);
+        const char *method = level_method(l);
+        double low = NAN, high = NAN;
+        bool sized = !walk && knee_level_bracket(l, &low, &high);
+        bool knee = !walk && !l->set_conflict_ways && isfinite(l->entries_low);
         json_t *o = json_object();
         json_object_set_new(o, "name", json_string(l->name));
-        json_object_set_new(o, "entries",
-                            isfinite(l->entries) ? json_integer((json_int_t)l->entries)
+        json_object_set_new(o, "entries", sized ? count_or_null(l->entries) : json_null());
+        json_object_set_new(o, "entries_method", method ? json_string(method) : json_null());
+        bool unreached = method && strcmp(method, "not reached") == 0; /* more than at_x */
+        json_object_set_new(o, "entries_low",
+                            sized       ? count_or_null(low)
+                            : unreached ? count_or_null(l->at_x)
+                                        : json_null());
+        json_object_set_new(o, "entries_high", sized ? count_or_null(high) : json_null());
+        /* the same bracket under the names earlier reports gave it (keys are never removed) */
+        json_object_set_new(o, "entries_upper", sized ? count_or_null(high) : json_null());
+        json_object_set_new(o, "size_range_low", sized ? count_or_null(low) : json_null());
+        json_object_set_new(o, "size_range_high", sized ? count_or_null(high) : json_null());
+        json_object_set_new(o, "entries_approx", sized ? json_boolean(l->approx) : json_null());
+        json_object_set_new(o, "entries_decided",
+                            sized ? json_boolean(knee_level_decided(l)) : json_null());
+        json_object_set_new(o, "onset_pages", knee ? count_or_null(l->entries_low) : json_null());
+        json_object_set_new(o, "entries_midpoint", knee ? count_or_null(l->half_x) : json_null());
+        json_object_set_new(o, "rise_end_pages", knee ? count_or_null(l->rise_high) : json_null());
+        json_object_set_new(o, "rise_complete_at",
+                            knee ? real_or_null(l->complete_x) : json_null());
+        json_object_set_new(o, "set_conflict_ways",
+                            l->set_conflict_ways ? json_integer(l->set_conflict_ways)
                                                  : json_null());
-        json_object_set_new(o, "entries_approx", json_boolean(l->approx));
-        json_object_set_new(o, "entries_upper",
-                            isfinite(l->entries_high) ? json_integer((json_int_t)l->entries_high)
-                                                      : json_null());
-        json_object_set_new(o, "rise_complete_at", real_or_null(l->complete_x));
-        if (!is_walk(l)) {
-            bool gradual = knee_level_gradual(l);
-            double low = l->entries_low > 0 ? l->entries_low : l->entries;
-            double high = gradual ? l->rise_high : l->entries_high;
-            json_object_set_new(o, "entries_low",
-                                isfinite(low) && !l->set_conflict_ways
-                                    ? json_integer((json_int_t)low)
-                                    : json_null());
-            json_object_set_new(o, "entries_high",
-                                isfinite(high) && !l->set_conflict_ways
-                                    ? json_integer((json_int_t)high)
-                                    : json_null());
-            json_object_set_new(o, "entries_method", json_string(level_method(l)));
-            json_object_set_new(o, "entries_midpoint",
-                                gradual && isfinite(l->midpoint)
-                                    ? json_integer((json_int_t)l->midpoint)
-                                    : json_null());
-            bool ranged = isfinite(l->size_low) && isfinite(l->size_high) && !l->set_conflict_ways;
-            json_object_set_new(o, "size_range_low",
-                                ranged ? json_integer((json_int_t)l->size_low) : json_null());
-            json_object_set_new(o, "size_range_high",
-                                ranged ? json_integer((json_int_t)l->size_high) : json_null());
-            json_object_set_new(o, "entries_decided",
-                                isfinite(l->entries) ? json_boolean(knee_level_decided(l))
-                                                     : json_null());
-            json_object_set_new(o, "set_conflict_ways",
-                                l->set_conflict_ways ? json_integer(l->set_conflict_ways)
-                                                     : json_null());
-        }
         json_object_set_new(o, "hit_ns", real_or_null(l->hit_ns));
         json_object_set_new(o, "miss_penalty_ns", real_or_null(l->miss_penalty_ns));
-        if (is_walk(l)) {
-            json_object_set_new(o, "max_penalty_ns", real_or_null(l->max_penalty_ns));
-            json_object_set_new(o, "at_pages", real_or_null(l->at_x));
-        } else {
-            json_object_set_new(o, "documented_entries",
-                                s->documented[i] ? json_integer(s->documented[i]) : json_null());
-            json_object_set_new(o, "agrees_with_documented",
-                                s->agrees[i] < 0 ? json_null() : json_boolean(s->agrees[i]));
-            json_object_set_new(o, "reach_bytes",
-                                isfinite(s->reach_bytes[i])
-                                    ? json_integer((json_int_t)s->reach_bytes[i])
-                                    : json_null());
-        }
+        json_object_set_new(o, "max_penalty_ns",
+                            walk ? real_or_null(l->max_penalty_ns) : json_null());
+        json_object_set_new(o, "at_pages", walk ? real_or_null(l->at_x) : json_null());
+        unsigned documented = walk ? 0 : s->documented[i];
+        json_object_set_new(o, "documented_entries",
+                            documented ? json_integer(documented) : json_null());
+        json_object_set_new(o, "agrees_with_documented",
+                            walk || s->agrees[i] < 0 ? json_null() : json_boolean(s->agrees[i]));
+        double off = documented ? knee_level_off(l, documented) : NAN;
+        json_object_set_new(o, "documented_off", real_or_null(off));
+        json_object_set_new(o, "reach_bytes",
+                            !walk && isfinite(s->reach_bytes[i])
+                                ? json_integer((json_int_t)s->reach_bytes[i])
+                                : json_null());
         json_array_append_new(list, o);
     }
     return list;
@@ -175,10 +174,9 @@ static json_t *sweep_json(const struct tlb_sweep *s, double ghz, bool with_contr
     json_t *o = json_object();
     json_object_set_new(o, "page_size_bytes", json_integer((json_int_t)s->page_bytes));
     json_object_set_new(o, "points", points_json(&s->main, ghz, false));
-    if (with_control) {
-        json_object_set_new(o, "control_points", points_json(&s->control, ghz, true));
-        json_object_set_new(o, "reuse", reuse_json(s));
-    }
+    json_object_set_new(o, "control_points",
+                        with_control ? points_json(&s->control, ghz, true) : json_null());
+    json_object_set_new(o, "reuse", with_control ? reuse_json(s) : json_null());
     json_object_set_new(o, "levels", levels_json(s));
     json_object_set_new(o, "cache_knees", cache_knees_json(s));
     json_t *knees = json_array();
@@ -187,7 +185,7 @@ static json_t *sweep_json(const struct tlb_sweep *s, double ghz, bool with_contr
     json_object_set_new(o, "knees", knees);
     json_object_set_new(o, "control_clean_until_lines",
                         real_or_null(s->analysis.control_clean_until));
-    if (s->note[0]) json_object_set_new(o, "note", json_string(s->note));
+    json_object_set_new(o, "note", string_or_null(s->note));
     return o;
 }
 
@@ -200,6 +198,50 @@ static json_t *backing_json(const struct backing_info *b)
     json_object_set_new(o, "how", json_string(b->how));
     json_object_set_new(o, "thp_fraction",
                         b->verified ? real_or_null(b->thp_fraction) : json_null());
+    return o;
+}
+
+static json_t *huge_json(const struct tlb_result *t, double ghz)
+{
+    json_t *huge = json_object();
+    json_object_set_new(huge, "measured", json_boolean(t->huge_measured));
+    json_object_set_new(huge, "why", t->huge_measured ? json_null() : json_string(t->huge_why));
+    json_object_set_new(huge, "backing",
+                        t->huge_measured ? backing_json(&t->huge_backing) : json_null());
+    json_object_set_new(huge, "sweep",
+                        t->huge_measured ? sweep_json(&t->huge, ghz, false) : json_null());
+    const struct tlb_splinter *sp = &t->splinter;
+    json_object_set_new(huge, "splinter_check",
+                        sp->measured
+                            ? json_pack("{s:o,s:o,s:o,s:o,s:s}", "pieces", real_or_null(sp->at),
+                                        "huge_ns", real_or_null(sp->huge_ns), "small_pages_ns",
+                                        real_or_null(sp->small_ns), "control_ns",
+                                        real_or_null(sp->control_ns), "verdict",
+                                        sp->verdict == 1   ? "whole 2 MB translations"
+                                        : sp->verdict == 0 ? "split into 4 KB translations"
+                                                           : "unclear")
+                            : json_null());
+    json_object_set_new(huge, "extends_reach",
+                        t->huge_extends_reach < 0 ? json_null()
+                                                  : json_boolean(t->huge_extends_reach));
+    json_object_set_new(huge, "note", string_or_null(t->reach_note));
+    return huge;
+}
+
+static json_t *throughput_json(const struct tlb_throughput *w)
+{
+    bool m = w->measured;
+    json_t *o = json_object();
+    json_object_set_new(o, "page_size_bytes", json_integer((json_int_t)w->page_bytes));
+    json_object_set_new(o, "measured", json_boolean(m));
+    json_object_set_new(o, "why", m ? json_null() : json_string(w->why));
+    json_object_set_new(o, "threads", m ? json_integer(w->threads) : json_null());
+    json_object_set_new(o, "region_bytes_per_thread",
+                        m ? json_integer((json_int_t)w->region_bytes) : json_null());
+    json_object_set_new(o, "best_accesses_per_s",
+                        m ? real_or_null(w->best_accesses_per_s) : json_null());
+    json_object_set_new(o, "median_accesses_per_s",
+                        m ? real_or_null(w->median_accesses_per_s) : json_null());
     return o;
 }
 
@@ -231,6 +273,7 @@ json_t *report_tlb_json(const struct tlb_result *t)
     json_object_set_new(cfg, "chunks_per_sample", json_integer(t->chunks_per_sample));
     json_object_set_new(root, "config", cfg);
     json_object_set_new(root, "measured", json_boolean(t->measured));
+    json_object_set_new(root, "agree_tolerance", json_real(TLB_AGREE_REL));
 
     const struct cpuid_tlb_info *c = &t->cpuid;
     json_t *doc = json_object();
@@ -248,79 +291,41 @@ json_t *report_tlb_json(const struct tlb_result *t)
                                         "entries", c->e[i].entries, "ways", c->e[i].ways));
     json_object_set_new(doc, "entries", entries);
     json_object_set_new(root, "documented", doc);
-    if (!t->measured) {
-        json_object_set_new(root, "points", json_array());
-        json_object_set_new(root, "levels", json_array());
-        return root;
-    }
-    json_object_set_new(root, "clock",
-                        json_pack("{s:o,s:o,s:s}", "tsc_ghz",
-                                  real_or_null(t->tsc_ghz > 0 ? t->tsc_ghz : NAN),
-                                  "core_ghz_estimate",
-                                  real_or_null(t->core_ghz > 0 ? t->core_ghz : NAN), "cycles_basis",
-                                  t->core_ghz > 0 ? "core clock estimated from a dependent-add loop"
-                                  : t->tsc_ghz > 0 ? "TSC"
-                                                   : "unknown"));
-    json_object_set_new(root, "backing", backing_json(&t->backing));
-    if (t->measured) json_object_set_new(root, "locality", locality_json(&t->locality));
-    const struct tlb_sweep *s = &t->per_thread[0].small;
+    /* what a run did not measure (--dry-run, a single point, an interrupted run) is null */
+    const struct tlb_sweep *s = t->measured && t->n_threads ? &t->per_thread[0].small : NULL;
+    bool sweep = s && !t->single_point;
+    json_object_set_new(
+        root, "clock",
+        t->measured
+            ? json_pack("{s:o,s:o,s:s}", "tsc_ghz", real_or_null(t->tsc_ghz > 0 ? t->tsc_ghz : NAN),
+                        "core_ghz_estimate", real_or_null(t->core_ghz > 0 ? t->core_ghz : NAN),
+                        "cycles_basis",
+                        t->core_ghz > 0  ? "core clock estimated from a dependent-add loop"
+                        : t->tsc_ghz > 0 ? "TSC"
+                                         : "unknown")
+            : json_null());
+    json_object_set_new(root, "backing", t->measured ? backing_json(&t->backing) : json_null());
+    json_object_set_new(root, "locality", t->measured ? locality_json(&t->locality) : json_null());
     /* the contract: tlb.points and tlb.levels are thread 0's main sweep */
-    json_object_set_new(root, "page_size_bytes", json_integer((json_int_t)s->page_bytes));
-    json_object_set_new(root, "points", points_json(&s->main, ghz, false));
-    json_object_set_new(root, "levels", levels_json(s));
-    if (!t->single_point) {
-        json_object_set_new(root, "control_points", points_json(&s->control, ghz, true));
-        json_object_set_new(root, "reuse", reuse_json(s));
-        json_object_set_new(root, "cache_knees", cache_knees_json(s));
-        json_t *knees = json_array();
-        for (size_t i = 0; i < s->analysis.n_main_knees; i++)
-            json_array_append_new(knees, knee_json(&s->analysis.main_knees[i]));
-        json_object_set_new(root, "knees", knees);
-        json_t *huge = json_object();
-        json_object_set_new(huge, "measured", json_boolean(t->huge_measured));
-        if (t->huge_measured) {
-            json_object_set_new(huge, "backing", backing_json(&t->huge_backing));
-            json_object_set_new(huge, "sweep", sweep_json(&t->huge, ghz, false));
-        } else {
-            json_object_set_new(huge, "why", json_string(t->huge_why));
-        }
-        const struct tlb_splinter *sp = &t->splinter;
-        json_object_set_new(huge, "splinter_check",
-                            sp->measured
-                                ? json_pack("{s:o,s:o,s:o,s:o,s:s}", "pieces", real_or_null(sp->at),
-                                            "huge_ns", real_or_null(sp->huge_ns), "small_pages_ns",
-                                            real_or_null(sp->small_ns), "control_ns",
-                                            real_or_null(sp->control_ns), "verdict",
-                                            sp->verdict == 1   ? "whole 2 MB translations"
-                                            : sp->verdict == 0 ? "split into 4 KB translations"
-                                                               : "unclear")
-                                : json_null());
-        json_object_set_new(huge, "extends_reach",
-                            t->huge_extends_reach < 0 ? json_null()
-                                                      : json_boolean(t->huge_extends_reach));
-        json_object_set_new(huge, "note", json_string(t->reach_note));
-        json_object_set_new(root, "huge", huge);
-        json_t *walk = json_array();
-        for (int i = 0; i < 2; i++) {
-            const struct tlb_throughput *w = &t->walk[i];
-            json_t *wo = json_object();
-            json_object_set_new(wo, "page_size_bytes", json_integer((json_int_t)w->page_bytes));
-            json_object_set_new(wo, "measured", json_boolean(w->measured));
-            if (w->measured) {
-                json_object_set_new(wo, "threads", json_integer(w->threads));
-                json_object_set_new(wo, "region_bytes_per_thread",
-                                    json_integer((json_int_t)w->region_bytes));
-                json_object_set_new(wo, "best_accesses_per_s",
-                                    real_or_null(w->best_accesses_per_s));
-                json_object_set_new(wo, "median_accesses_per_s",
-                                    real_or_null(w->median_accesses_per_s));
-            } else {
-                json_object_set_new(wo, "why", json_string(w->why));
-            }
-            json_array_append_new(walk, wo);
-        }
-        json_object_set_new(root, "walk_throughput", walk);
-    }
+    json_object_set_new(root, "page_size_bytes",
+                        s ? json_integer((json_int_t)s->page_bytes) : json_null());
+    json_object_set_new(root, "points", s ? points_json(&s->main, ghz, false) : json_array());
+    json_object_set_new(root, "levels", s ? levels_json(s) : json_array());
+    json_object_set_new(root, "control_points",
+                        sweep ? points_json(&s->control, ghz, true) : json_null());
+    json_object_set_new(root, "reuse", sweep ? reuse_json(s) : json_null());
+    json_object_set_new(root, "cache_knees", sweep ? cache_knees_json(s) : json_null());
+    json_t *knees = sweep ? json_array() : json_null();
+    for (size_t i = 0; sweep && i < s->analysis.n_main_knees; i++)
+        json_array_append_new(knees, knee_json(&s->analysis.main_knees[i]));
+    json_object_set_new(root, "knees", knees);
+    json_object_set_new(root, "control_clean_until_lines",
+                        sweep ? real_or_null(s->analysis.control_clean_until) : json_null());
+    json_object_set_new(root, "huge", sweep ? huge_json(t, ghz) : json_null());
+    json_t *walk = sweep ? json_array() : json_null();
+    for (int i = 0; sweep && i < 2; i++)
+        json_array_append_new(walk, throughput_json(&t->walk[i]));
+    json_object_set_new(root, "walk_throughput", walk);
     json_t *threads = json_array();
     for (int i = 0; i < t->n_threads; i++) {
         const struct tlb_thread_result *r = &t->per_thread[i];
@@ -328,14 +333,15 @@ json_t *report_tlb_json(const struct tlb_result *t)
         json_object_set_new(to, "thread", json_integer(r->thread));
         json_object_set_new(to, "planned_pu",
                             r->planned_pu >= 0 ? json_integer(r->planned_pu) : json_null());
-        json_object_set_new(to, "pu", json_integer(r->pu));
+        json_object_set_new(to, "pu", r->pu >= 0 ? json_integer(r->pu) : json_null());
         json_object_set_new(to, "core", r->core >= 0 ? json_integer(r->core) : json_null());
-        json_object_set_new(to, "bound", json_boolean(r->bound));
-        json_object_set_new(to, "migrated", json_boolean(r->migrated));
-        json_object_set_new(to, "differs", json_boolean(r->differs));
+        json_object_set_new(to, "bound", t->measured ? json_boolean(r->bound) : json_null());
+        json_object_set_new(to, "migrated", t->measured ? json_boolean(r->migrated) : json_null());
+        json_object_set_new(to, "differs", t->measured ? json_boolean(r->differs) : json_null());
         json_object_set_new(to, "why_differs",
                             r->differs ? json_string(r->why_differs) : json_null());
-        if (t->multi) json_object_set_new(to, "sweep", sweep_json(&r->small, ghz, true));
+        json_object_set_new(
+            to, "sweep", t->multi && t->measured ? sweep_json(&r->small, ghz, true) : json_null());
         json_array_append_new(threads, to);
     }
     json_object_set_new(root, "threads", threads);
@@ -343,6 +349,6 @@ json_t *report_tlb_json(const struct tlb_result *t)
     for (int i = 0; i < t->n_warnings; i++)
         json_array_append_new(w, json_string(t->warnings[i]));
     json_object_set_new(root, "warnings", w);
-    json_object_set_new(root, "seconds", real_or_null(t->seconds));
+    json_object_set_new(root, "seconds", t->measured ? real_or_null(t->seconds) : json_null());
     return root;
 }

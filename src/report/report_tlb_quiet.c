@@ -23,8 +23,11 @@ void report_tlb_quiet(FILE *out, const struct tlb_result *t)
     double ghz = cycle_ghz(t);
     if (t->single_point) {
         const struct tlb_point *p = s->main.n ? &s->main.pts[0] : NULL;
-        fprintf(out, "tlb: pages=%llu ns_per_access=%.3f median_ns=%.3f",
-                (unsigned long long)o->pages, p ? p->ns_per_access : NAN, p ? p->median_ns : NAN);
+        fprintf(out, "tlb: pages=%llu", (unsigned long long)o->pages);
+        if (p && isfinite(p->ns_per_access))
+            fprintf(out, " ns_per_access=%.3f median_ns=%.3f", p->ns_per_access, p->median_ns);
+        else
+            fprintf(out, " ns_per_access=unknown (not measured)");
         if (ghz > 0 && p) fprintf(out, " cycles=%.1f", p->ns_per_access * ghz);
         if (t->trials)
             fprintf(out, " trials=%llu", (unsigned long long)t->trials);
@@ -43,6 +46,7 @@ void report_tlb_quiet(FILE *out, const struct tlb_result *t)
     for (size_t i = 0; i < a->n_levels; i++) {
         const struct knee_level *l = &a->levels[i];
         const struct knee_level *prev = i ? &a->levels[i - 1] : NULL;
+        double low, high;
         fprintf(out, "%s ", i ? "," : "");
         if (is_walk(l))
             fprintf(out, "%s +%.2f ns", l->name, l->miss_penalty_ns);
@@ -50,8 +54,8 @@ void report_tlb_quiet(FILE *out, const struct tlb_result *t)
             fprintf(out, "%s %u-way", l->name, l->set_conflict_ways);
         else if (!isfinite(l->entries))
             fprintf(out, "%s >%.0f entries", l->name, l->at_x);
-        else if (knee_level_undecided(l))
-            fprintf(out, "%s %.0f-%.0f entries", l->name, l->size_low, l->size_high);
+        else if (knee_level_undecided(l) && knee_level_bracket(l, &low, &high))
+            fprintf(out, "%s %.0f-%.0f entries", l->name, low, high);
         else
             fprintf(out, "%s %s%.0f entries", l->name, l->approx ? "~" : "", l->entries);
         if (!is_walk(l)) {

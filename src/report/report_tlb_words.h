@@ -28,14 +28,11 @@ static inline bool is_walk(const struct knee_level *l)
     return strcmp(l->name, "page walk") == 0 || strncmp(l->name, "past knee", 9) == 0;
 }
 
-/* How a level's entries were found: the reuse chase's fit, the midpoint of a gradual rise, the
- * onset of a sharp knee, or a set conflict (no size). */
+/* How a level's entries were found (knee_level_method); NULL for the page walk, which has no
+ * size. */
 static inline const char *level_method(const struct knee_level *l)
 {
-    return l->set_conflict_ways    ? "set conflict"
-           : l->reuse_sized        ? "reuse fit"
-           : knee_level_gradual(l) ? "midpoint"
-                                   : "sharp knee";
+    return is_walk(l) ? NULL : knee_level_method(l);
 }
 
 #endif

@@ -28,6 +28,7 @@
 #include "affinity/thread_start.h"
 #include "src/tlb/tlb_curve.h"
 #include "src/tlb/tlb_levels.h"
+#include "src/tlb/tlb_progress.h"
 #include "src/tlb/tlb_team.h"
 #include "src/base/warnings.h"
 
@@ -298,7 +299,9 @@ int run_tlb(const struct tlb_plan *plan, const struct topology *topo, const stru
     }
     omp_set_dynamic(0);
     double t0 = timer_now();
+    tlb_progress_begin();
     team_run(&tm);
+    tlb_progress_end();
     out->seconds = timer_now() - t0;
     free(tm.w);
     if (tm.error) {

@@ -538,11 +538,28 @@ size_t knees_refine(const struct knee_analysis *a, const struct knee_params *p, 
     return count;
 }
 
+const char *knee_level_method(const struct knee_level *l)
+{
+    return l->set_conflict_ways    ? "set conflict"
+           : !isfinite(l->entries) ? "not reached"
+           : l->reuse_sized        ? "reuse fit"
+           : knee_level_gradual(l) ? "midpoint"
+                                   : "sharp knee";
+}
+
+bool knee_level_bracket(const struct knee_level *l, double *low, double *high)
+{
+    if (l->set_conflict_ways || !isfinite(l->entries)) return false;
+    *low = isfinite(l->size_low) ? fmin(l->size_low, l->entries) : l->entries;
+    *high = isfinite(l->size_high) ? fmax(l->size_high, l->entries) : l->entries;
+    return true;
+}
+
 bool knee_level_decided(const struct knee_level *l)
 {
-    if (!isfinite(l->entries)) return false;
-    if (!isfinite(l->size_low) || !isfinite(l->size_high) || !(l->size_low > 0)) return true;
-    return l->size_high <= TLB_DECIDED_RATIO * l->size_low;
+    double low, high;
+    if (!knee_level_bracket(l, &low, &high)) return false;
+    return !(low > 0) || high <= TLB_DECIDED_RATIO * low;
 }
 
 bool knee_level_undecided(const struct knee_level *l)
@@ -551,11 +568,16 @@ bool knee_level_undecided(const struct knee_level *l)
     return knee_level_gradual(l) || l->size_high > l->entries_high;
 }
 
+double knee_level_off(const struct knee_level *l, double documented)
+{
+    double low, high;
+    if (!(documented > 0) || !knee_level_bracket(l, &low, &high)) return NAN;
+    if (documented > high) return (documented - high) / documented;
+    if (documented < low) return (documented - low) / documented;
+    return 0.0;
+}
+
 bool knee_level_agrees(const struct knee_level *l, double documented)
 {
-    if (!(documented > 0) || !isfinite(l->entries)) return false;
-    if (isfinite(l->size_low) && isfinite(l->size_high) && documented >= l->size_low &&
-        documented <= l->size_high)
-        return true;
-    return fabs(l->entries - documented) <= TLB_AGREE_REL * documented;
+    return fabs(knee_level_off(l, documented)) <= TLB_AGREE_REL + 1e-12;
 }

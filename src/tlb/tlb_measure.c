@@ -16,6 +16,7 @@
 #include "src/base/test_hooks.h"
 #include "src/tlb/tlb_curve.h"
 #include "src/tlb/tlb_levels.h"
+#include "src/tlb/tlb_progress.h"
 
 #define WARMUP_S 0.2
 #define SET_POINTS_MAX (GRID_MAX + REFINE_MAX)
@@ -95,6 +96,8 @@ static void measure_set(struct tlb_team *tm, int t, int kinds, enum tlb_set set,
                     chunk_accesses = w->chunk[slot];
                 }
                 if (t == 0 && r == 0 && kind == 0) test_hook_at("tlb point %zu", i);
+                if (t == 0 && kind == 0)
+                    tlb_progress_point(tm->phase, r + 1, K, i + 1, nx, tm->xs[i]);
                 bool stop = sync ? tlb_team_should_stop(tm) : (tm->stop |= interrupt_signal() != 0);
                 if (stop) {
                     if (t == 0) tm->stopped_at = tm->xs[i];

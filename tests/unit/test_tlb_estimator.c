@@ -154,16 +154,20 @@ static void intel_vm_report(void **state)
                                  "2098), "));
     assert_non_null(strstr(text, "set conflict: 6-way set conflict (pages 2 MB apart share one "
                                  "set: the set's associativity, not a TLB size)"));
+    /* the level after it is not "when the set conflict misses" */
+    assert_null(strstr(text, "when the set conflict misses"));
     free(text);
     json_t *doc = report_tlb_json(&out);
     json_t *l2 = json_array_get(json_object_get(doc, "levels"), 1);
     assert_int_equal(json_integer_value(json_object_get(l2, "entries")), 2098);
+    /* the bracket: every size the curves allow; the cyclic rise beside it */
     assert_int_equal(json_integer_value(json_object_get(l2, "entries_low")), 1664);
-    assert_int_equal(json_integer_value(json_object_get(l2, "entries_high")), 2846);
+    assert_int_equal(json_integer_value(json_object_get(l2, "entries_high")), 3072);
     assert_string_equal(json_string_value(json_object_get(l2, "entries_method")), "midpoint");
     assert_true(json_is_false(json_object_get(l2, "entries_decided")));
-    assert_int_equal(json_integer_value(json_object_get(l2, "size_range_low")), 1664);
-    assert_int_equal(json_integer_value(json_object_get(l2, "size_range_high")), 3072);
+    assert_int_equal(json_integer_value(json_object_get(l2, "onset_pages")), 1664);
+    assert_int_equal(json_integer_value(json_object_get(l2, "entries_midpoint")), 2098);
+    assert_int_equal(json_integer_value(json_object_get(l2, "rise_end_pages")), 2846);
     json_t *c = json_array_get(
         json_object_get(json_object_get(json_object_get(doc, "huge"), "sweep"), "levels"), 0);
     assert_string_equal(json_string_value(json_object_get(c, "name")), "set conflict");
