@@ -5,7 +5,7 @@ test_docs_samples.py (compare) and update_doc_samples.py (rewrite).
 A sample is a fenced block of README.md or docs/*.md preceded by a marker comment:
 
     <!-- sample: ./build/membench
-         check: ./build/membench -s 2000000 -n 3 -->
+         check: ./build/membench -s 1000000 -n 2 -->
 
   sample:   the command the block is the output of (run by update_doc_samples.py); a block
             whose first line is `$ COMMAND` may say `sample: $` to take that line.
@@ -16,10 +16,12 @@ A sample is a fenced block of README.md or docs/*.md preceded by a marker commen
   slow:     why the check takes too long for the quick test: checked by
             `update_doc_samples.py --check` and with MEMBENCH_DOCS_SLOW=1 only.
   needs:    mpi (the MPI build, build-mpi/membench), all-cpus (the acceptance profile),
-
             numa-nodes=N, or recorded-elsewhere (a sample from another machine, kept as
             recorded: neither checked nor rewritten here; the text names the machine).
   json:     the block is a condensed JSON document: its keys are checked, not its layout.
+A command's output is its stdout then its stderr (stdout alone for --format csv, json or
+openmetrics: the document), run with the build's membench (membench-hooked when it sets a
+MEMBENCH_TEST_ variable) in a scratch directory, without inherited OMP_/HWLOC_/... variables.
 Every other fenced block that is not shell commands (```sh) says why it is not output:
 
     <!-- not output: the source tree -->
@@ -29,7 +31,9 @@ models, ISA names and the store kinds chosen by measurement may differ; words, l
 and line presence may not. A `...` line in a sample stands for any number of lines; a sample
 that does not start (end) with `...` must match the output's first (last) line. Lines that
 depend on the moment, not on the program (WARNING: lines, a mixed-stores candidate), are
-left out on both sides.
+left out on both sides; a table cell `-` (no value) counts as a number. A sample of a full-size
+run checked by a small one may differ in SMALL_RUN_LINES too. The samples name the machine
+they were recorded on (doc_samples_machine.txt): the test compares them there only.
 """
 
 import difflib

@@ -3,6 +3,7 @@
 
     tests/cli/update_doc_samples.py                 # run every sample's command, rewrite it
     tests/cli/update_doc_samples.py docs/tlb.md     # only the samples of these files
+    tests/cli/update_doc_samples.py docs/tlb.md:165 # only the sample whose fence is there
     tests/cli/update_doc_samples.py --check         # compare, all samples (slow ones too)
     tests/cli/update_doc_samples.py --check --full  # compare against the sample: commands
 
@@ -43,7 +44,8 @@ def rewrite(path, sample, new_lines):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("files", nargs="*", help="README.md, docs/x.md (default: all)")
+    ap.add_argument("files", nargs="*",
+                    help="README.md, docs/x.md or docs/x.md:LINE (default: all)")
     ap.add_argument("--check", action="store_true", help="compare only, rewrite nothing")
     ap.add_argument("--full", action="store_true",
                     help="with --check: run the sample: commands, not the smaller check:")
@@ -55,7 +57,7 @@ def main():
     cache, failed, shift = {}, 0, {}
     with tempfile.TemporaryDirectory(prefix="membench-samples-") as scratch:
         for sample in found:
-            if args.files and sample.path not in args.files:
+            if args.files and sample.path not in args.files and sample.where not in args.files:
                 continue
             why = doc_samples.missing(sample)
             if why:
