@@ -9,6 +9,7 @@
 #   likwid     likwid-bench copy_mem_<isa> / stream_mem_<isa> (non-temporal), when installed
 # Usage: bench/compare.sh [THREADS=2] [MB_PER_ARRAY=320] [ROUNDS=5]   (decimal MB)
 set -euo pipefail
+case ${1:-} in -h | --help) sed -n '2,/^set -/{/^set -/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;; esac
 cd "$(dirname "$0")/.."
 threads=${1:-2}
 mb=${2:-320}

@@ -8,11 +8,12 @@
 # touched); a drain is counted and the node resumed before the next check. Each reference has
 # its own count of rate FAILs in a row (MEMBENCH_HEALTHCHECK_CONFIRM, default 2; CONFIRM=1 in
 # the environment drains on the first).
-#   bench/healthcheck_drains.sh [BUILD_DIR [N [K [INTERVAL [SPACING]]]]]
+# Usage: bench/healthcheck_drains.sh [BUILD_DIR [N [K [INTERVAL [SPACING]]]]]
 #   (defaults: build 20 5 10 10)
 # Prints one line per check and a summary per reference: PASS / drained / INCONCLUSIVE /
 # unconfirmed (a rate FAIL the next check has to confirm).
 set -eu
+case ${1:-} in -h | --help) sed -n '2,/^set -/{/^set -/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;; esac
 build=${1:-build}
 n=${2:-20}
 k=${3:-5}

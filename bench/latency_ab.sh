@@ -4,13 +4,14 @@
 # buffer and pages, then the median idle latency of each, the difference, and beside them the
 # TLB probe's cost per access at 32768 4 KB pages (`membench --tlb --tlb-pages 32768`).
 #
-#   bench/latency_ab.sh [ROUNDS]                         default 5
+# Usage: bench/latency_ab.sh [ROUNDS]                         default 5
 #   MEMBENCH=path CPU=0 PAGES=thp|2m|4k SIZE=BYTES bench/latency_ab.sh 5
 #
 # SIZE defaults to membench's own buffer (4x the chasing core's LLC, from --dry-run). Both run
 # under `taskset -c CPU`: one usable core, so membench measures idle latency only (no loaded
 # curve) and the two are timed alike. Needs about 2 x SIZE of free memory, one run at a time.
 set -euo pipefail
+case ${1:-} in -h | --help) sed -n '2,/^set -/{/^set -/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;; esac
 cd "$(dirname "$0")/.."
 rounds=${1:-5}
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || {

@@ -3,7 +3,7 @@
 # run per backing, then the median best rate per kernel and backing, as a Markdown table.
 # Interleaving spreads the noise of a shared machine over all backings alike.
 #
-#   bench/pages_ab.sh [ROUNDS [SIZE [THREADS]]]     defaults: 5 1GiB 2
+# Usage: bench/pages_ab.sh [ROUNDS [SIZE [THREADS]]]     defaults: 5 1GiB 2
 #   MEMBENCH=path/to/membench PAGES="4k thp 2m" NTIMES=10 bench/pages_ab.sh
 #
 # Threads are pinned one per core through OpenMP (OMP_PROC_BIND=close OMP_PLACES=cores unless
@@ -12,6 +12,7 @@
 # 2m needs 3 x SIZE of free 2 MB huge pages (1536 + a few for 1GiB); this script checks but
 # never reserves them: as root, `echo 1600 > /proc/sys/vm/nr_hugepages`, and 0 afterwards.
 set -euo pipefail
+case ${1:-} in -h | --help) sed -n '2,/^set -/{/^set -/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;; esac
 cd "$(dirname "$0")/.."
 
 usage() {

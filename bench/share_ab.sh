@@ -5,6 +5,7 @@
 # for ROUNDS rounds, medians of the best Copy and Triad rates and of the finish spreads.
 # Usage: MEMBENCH_A=old/membench MEMBENCH_B=build/membench bench/share_ab.sh THREADS MB ROUNDS
 set -euo pipefail
+case ${1:-} in -h | --help) sed -n '2,/^set -/{/^set -/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;; esac
 cd "$(dirname "$0")/.."
 threads=${1:-2}
 mb=${2:-320}

@@ -16,6 +16,7 @@
 #        bench/stores_ab.sh --table CSV   (the tables again, from the rows of earlier runs)
 # A size runs only when MemAvailable holds its arrays with 2 GiB to spare.
 set -euo pipefail
+case ${1:-} in -h | --help) sed -n '2,/^set -/{/^set -/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;; esac
 cd "$(dirname "$0")/.."
 table() {
     python3 - "$1" "Copy Scale Add Triad" >&2 <<'PY'

@@ -18,16 +18,29 @@ endforeach()
 # The plot command (python3 and gnuplot, both only suggested: membench runs without them).
 install(PROGRAMS contrib/plot/membench-plot DESTINATION ${CMAKE_INSTALL_BINDIR})
 
+# The docs keep the repository's layout under the doc directory, so that their relative links
+# work where they are installed; what they link to is shipped with them (test_package checks
+# every link of every installed .md).
 file(GLOB MEMBENCH_DOCS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/docs/*.md)
-install(FILES README.md LICENSE ${MEMBENCH_DOCS} DESTINATION ${CMAKE_INSTALL_DOCDIR})
+file(GLOB MEMBENCH_BENCH_IMAGES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/bench/*.png)
+install(FILES README.md LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(FILES ${MEMBENCH_DOCS} DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)
+install(FILES bench/RESULTS.md ${MEMBENCH_BENCH_IMAGES} DESTINATION ${CMAKE_INSTALL_DOCDIR}/bench)
+install(FILES hugepages/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR}/hugepages)
 
 # The Slurm health check is run by root's slurmd and drains nodes: a system administrator's
 # program, so sbin (/usr/sbin from the package, /usr/local/sbin from a source install), the
 # path docs/slurm.md gives for HealthCheckProgram.
 install(PROGRAMS contrib/slurm/membench-healthcheck DESTINATION ${CMAKE_INSTALL_SBINDIR})
 
-set(MEMBENCH_PACKAGE_MAINTAINER "the membench developers <dev@membench>" CACHE STRING
-    "Maintainer field of the Debian package (cpack -G DEB)")
+# An address (Debian policy 5.6.2: "Name <email>"); the project has no list of its own.
+set(MEMBENCH_PACKAGE_MAINTAINER "membench developers <membench@users.noreply.github.com>"
+    CACHE STRING "Maintainer field of the Debian package (cpack -G DEB), Name <address>")
+if(MEMBENCH_PACKAGE_MAINTAINER STREQUAL "the membench developers <dev@membench>")
+    # the earlier default, not an address, kept by build directories configured before
+    set_property(CACHE MEMBENCH_PACKAGE_MAINTAINER PROPERTY VALUE
+                 "membench developers <membench@users.noreply.github.com>")
+endif()
 set(CPACK_PACKAGE_NAME membench)
 set(CPACK_PACKAGE_VENDOR "the membench developers")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY

@@ -2,7 +2,9 @@
 prints has the documented shape, so the documentation cannot drift from the program.
 
 How a command is found: each line of a fenced code block (``` ... ```, also indented in a
-list), a leading `$ ` prompt and a trailing `# comment` removed, split at `&&`; a part whose
+list), each inline `...` span in prose that names membench and an option, and each line of
+the man page's EXAMPLES (.EX/.EE, `\e` continuing a line); a leading `$ ` prompt and a
+trailing `# comment` removed, split at `&&`; a part whose
 first word after `VAR=value` assignments is `membench`, `build/membench` or
 `./build/membench` is a command. A part that starts with a launcher (mpirun, srun, ...) and
 names membench is skipped for the reason in SKIPPED; any other way of naming membench fails
@@ -21,7 +23,10 @@ built binary for ./build/membench, and:
   - --tlb: `--tlb-max-pages 256 --repeat 1` unless --tlb-pages gives one point;
   - --faults: `--faults-size 4` (MiB); --shootdown: `--shootdown-pages 1,33`; --latency:
     `--latency-size 8MiB`; when not given;
-  - --dry-run commands run as written (nothing is allocated).
+  - --dry-run commands run as written (nothing is allocated);
+  - an absolute -o, --metrics-file or --save-reference path is written in the scratch
+    directory under its base name; a command naming a PU (--bind list, --cpu) that this
+    process may not use is skipped, saying so.
 Identical commands (after these rules) run once.
 
 The shape: exit 0, or 3 for --pages 2m/1g/thp when this machine has no such pages (the
@@ -50,6 +55,7 @@ import membench_test  # noqa: E402
 from membench_test import BIN as MEMBENCH, TESTS_DIR  # noqa: E402
 
 ROOT = os.path.dirname(TESTS_DIR)
+MAN_PAGE = os.path.join(ROOT, "docs", "membench.1")
 DOCS = ["README.md"] + sorted(os.path.relpath(p, ROOT)
                               for p in glob.glob(os.path.join(ROOT, "docs", "*.md")))
 
@@ -58,7 +64,11 @@ SKIPPED = {
     "mpirun": "needs the MPI build and several ranks: tests/cli/test_mpi*.py run the cluster mode",
     "srun": "needs a Slurm cluster: tests/cli/test_slurm*.py run it on a one-node Slurm",
     "hugectl": "needs libhugetlbfs's hugectl and a 2 MB pool: tests/cli/test_pages.py runs it",
+    "check_cmd_status": "LBNL NHC's wrapper, run by NHC on a node (docs/acceptance.md's recipe)",
 }
+#: Options whose value is a file the command writes: an absolute path is written in the
+#: scratch directory under its base name (/var/lib/prometheus/... needs not exist here).
+OUTPUT_OPTIONS = ("-o", "--output", "--metrics-file", "--save-reference")
 KERNELS = ("--copy", "--scale", "--add", "--triad", "--dot", "--read", "--write", "--nstream")
 STREAM_ROWS = {"--copy": "Copy", "--scale": "Scale", "--add": "Add", "--triad": "Triad",
                "--dot": "Dot", "--read": "Read", "--write": "Write", "--nstream": "Nstream"}
@@ -78,6 +88,44 @@ def code_lines(path):
                 yield number, line.strip()
 
 
+def prose_commands(path):
+    """(line number, text) of every inline `membench -...` span outside code blocks: a span
+    naming the binary (membench or a path to it, after VAR=value words) and an option."""
+    with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+        text = f.read()
+    text = re.sub(r"(?ms)^\s*```.*?^\s*```", lambda m: "\n" * m.group(0).count("\n"), text)
+    text = re.sub(r"(?s)<!--.*?-->", lambda m: "\n" * m.group(0).count("\n"), text)
+    for m in re.finditer(r"`([^`\n]+(?:\n[^`\n]+)?)`", text):
+        argv = words(m.group(1).replace("\n", " "))
+        while argv and re.fullmatch(r"[A-Z_][A-Z0-9_]*=.*", argv[0]):
+            argv = argv[1:]
+        names = [i for i, w in enumerate(argv) if w == "membench" or w.endswith("/membench")]
+        if names and len(argv) > names[0] + 1 and argv[names[0] + 1].startswith("-"):
+            yield text.count("\n", 0, m.start()) + 1, " ".join(m.group(1).split())
+
+
+def man_examples():
+    """(line number, text) of every command in the man page's .EX blocks (\\- is -, a
+    trailing \\e continues the line)."""
+    with open(MAN_PAGE, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    inside, pending, start = False, "", 0
+    for number, line in enumerate(lines, 1):
+        if line.startswith(".EX"):
+            inside = True
+        elif line.startswith(".EE"):
+            inside = False
+        elif inside:
+            text = line.replace("\\-", "-")
+            if not pending:
+                start = number
+            if text.rstrip().endswith("\\e"):
+                pending += text.rstrip()[:-2] + " "
+                continue
+            yield start, pending + text
+            pending = ""
+
+
 def words(text):
     try:
         return shlex.split(text, comments=True)
@@ -91,31 +139,42 @@ def names_membench(argv):
         return False
     if argv[0] == "membench":  # not the banner "membench 0.1.0: ..." of an output block
         return len(argv) == 1 or argv[1].startswith("-")
-    return any(w.endswith("/membench") for w in argv)
+    return any(w.endswith("/membench") or (w == "membench" and argv[0] in SKIPPED)
+               for w in argv)
+
+
+def every_command_line():
+    """(where, text): the lines of the docs' code blocks, their inline commands in prose, and
+    the man page's EXAMPLES."""
+    for path in DOCS:
+        for number, line in code_lines(path):
+            yield "%s:%d" % (path, number), line
+        for number, text in prose_commands(path):
+            yield "%s:%d (prose)" % (path, number), text
+    for number, text in man_examples():
+        yield "docs/membench.1:%d" % number, text
 
 
 def shown_commands():
     """([(where, env, argv)], [(where, text, reason)]): the commands to run and the skipped."""
     run, skipped = [], []
-    for path in DOCS:
-        for number, line in code_lines(path):
-            line = re.sub(r"^\$ ", "", line)
-            for part in line.split("&&"):
-                argv = words(part)
-                env = {}
-                while argv and re.fullmatch(r"[A-Z_][A-Z0-9_]*=.*", argv[0]):
-                    key, value = argv.pop(0).split("=", 1)
-                    env[key] = value
-                if not names_membench(argv):
-                    continue
-                where = "%s:%d" % (path, number)
-                if argv[0] in SKIPPED:
-                    skipped.append((where, part.strip(), SKIPPED[argv[0]]))
-                elif argv[0] in MEMBENCH_NAMES:
-                    run.append((where, env, argv[1:]))
-                else:
-                    raise AssertionError("%s: membench shown in a way this test does not know: "
-                                         "%s (add a rule or a reason in SKIPPED)" % (where, part))
+    for where, line in every_command_line():
+        line = re.sub(r"^\$ ", "", line)
+        for part in line.split("&&"):
+            argv = words(part)
+            env = {}
+            while argv and re.fullmatch(r"[A-Z_][A-Z0-9_]*=.*", argv[0]):
+                key, value = argv.pop(0).split("=", 1)
+                env[key] = value
+            if not names_membench(argv):
+                continue
+            if argv[0] in SKIPPED:
+                skipped.append((where, part.strip(), SKIPPED[argv[0]]))
+            elif argv[0] in MEMBENCH_NAMES:
+                run.append((where, env, argv[1:]))
+            else:
+                raise AssertionError("%s: membench shown in a way this test does not know: "
+                                     "%s (add a rule or a reason in SKIPPED)" % (where, part))
     return run, skipped
 
 
@@ -132,8 +191,8 @@ def option_values(args, *names):
 
 
 def pus_named(args):
-    """The OS PU numbers that --bind lists (such as 0,2 or 4-7) name."""
-    pus = set()
+    """The OS PU numbers that --bind lists (such as 0,2 or 4-7) and --cpu name."""
+    pus = {int(v) for v in option_values(args, "--cpu") if re.fullmatch(r"\d+", v)}
     for value in option_values(args, "--bind"):
         for item in value.split(","):
             m = re.fullmatch(r"(\d+)(?:-(\d+))?", item)
@@ -160,7 +219,8 @@ def runs_stream(args):
 
 def small(args):
     """The command under the rule in the module's docstring."""
-    args = list(args)
+    args = [os.path.basename(a) if i and args[i - 1] in OUTPUT_OPTIONS and a.startswith("/")
+            and not a.startswith("/dev/") else a for i, a in enumerate(args)]
     if "--dry-run" in args:
         return args
     if "--acceptance" in args:
@@ -213,14 +273,36 @@ class DocsCommandsTest(unittest.TestCase):
         self.assertGreaterEqual(len(self.commands), 25)
         where = {w.split(":")[0] for w, _, _ in self.commands}
         for doc in ("README.md", "docs/stream.md", "docs/tlb.md", "docs/probes.md",
-                    "docs/acceptance.md", "docs/placement.md"):
+                    "docs/acceptance.md", "docs/placement.md", "docs/membench.1"):
             self.assertIn(doc, where)
+        self.assertGreaterEqual(sum("(prose)" in w for w, _, _ in self.commands), 5)
+        self.assertGreaterEqual(sum(w.startswith("docs/membench.1") for w, _, _ in
+                                    self.commands + self.skipped), 9)
         shown = [a for _, _, a in self.commands]
         for flag in ("--acceptance", "--tlb", "--pages", "--faults", "--shootdown", "--timer",
                      "--dry-run", "--reference", "--save-reference"):
             self.assertTrue(any(flag in a for a in shown), flag)
         for where, text, reason in self.skipped:
             sys.stderr.write("skipped %s: %s (%s)\n" % (where, text, reason))
+
+    def test_every_bench_script_says_how_to_use_it(self):
+        """bench/*.sh with --help: a usage line naming the script, quickly, nothing run or
+        written (each script's own arguments are in its usage and bench/RESULTS.md)."""
+        scripts = sorted(glob.glob(os.path.join(ROOT, "bench", "*.sh")))
+        self.assertTrue(scripts)
+        for script in scripts:
+            name = os.path.basename(script)
+            with self.subTest(script=name), tempfile.TemporaryDirectory() as cwd:
+                env = dict(os.environ, MEMBENCH=MEMBENCH)
+                proc = subprocess.run([script, "--help"], cwd=cwd, env=env,
+                                      capture_output=True, text=True, timeout=30)
+                what = "%s --help: exit %d\n%s%s" % (name, proc.returncode, proc.stdout,
+                                                      proc.stderr)
+                self.assertRegex(proc.stdout + proc.stderr, r"(?im)^(\S+: .*)?usage: .*\b%s"
+                                 % re.escape(name), what)
+                self.assertNotIn("Traceback", proc.stderr, what)
+                self.assertNotRegex(proc.stdout + proc.stderr, r"(?m)^membench: ", what)
+                self.assertEqual(os.listdir(cwd), [], what)
 
     def test_readme_is_short(self):
         with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
@@ -246,7 +328,8 @@ class DocsCommandsTest(unittest.TestCase):
 
     def check(self, env, args):
         full_env = dict(os.environ)
-        full_env.update(env)
+        full_env.update({k: os.path.join(ROOT, v) if os.path.exists(os.path.join(ROOT, v))
+                         and "/" in v else v for k, v in env.items()})  # a repository file
         start = time.monotonic()
         proc = subprocess.run([MEMBENCH] + args, cwd=self.dir, env=full_env,
                               capture_output=True, text=True, timeout=TIME_LIMIT_S)
@@ -274,13 +357,19 @@ class DocsCommandsTest(unittest.TestCase):
             return
         self.assertEqual(proc.returncode, 0, what)
 
+        if "--help" in args or "-h" in args:
+            self.assertRegex(proc.stdout, r"^Usage: membench ", what)
+            return
         fmt = (option_values(args, "--format") or ["text"])[-1]
         out = proc.stdout
         target = (option_values(args, "-o", "--output") or ["-"])[-1]
         if target != "-":
             with open(os.path.join(self.dir, target), encoding="utf-8") as f:
                 out = f.read()
-        if fmt == "json":
+        if fmt == "openmetrics":
+            self.assertRegex(out, r"(?m)^# TYPE membench_\w+ gauge$", what)
+            self.assertTrue(out.endswith("# EOF\n"), what)
+        elif fmt == "json":
             self.check_json(json.loads(out), args, what)
         elif fmt == "csv":
             self.check_csv(out, what)
@@ -322,6 +411,9 @@ class DocsCommandsTest(unittest.TestCase):
             self.assertIn("TLB shootdown (--shootdown):", text, what)
         if "--timer" in args:
             self.assertIn("Timer probe (--timer):", text, what)
+        if "--latency" in args and "--matrix" in args:
+            self.assertIn("Idle latency matrix, ns:", text, what)
+            return
         if "--latency" in args:
             self.assertRegex(text, r"(?m)^Latency: idle [0-9.]+ ns ", what)
         if "--matrix" in args:  # a table per kernel instead of STREAM's rows (docs/numa.md)

@@ -18,13 +18,15 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import membench_test  # noqa: E402
 from membench_test import BIN, TESTS_DIR  # noqa: E402
+from test_design_doc import slugs  # noqa: E402
 
 ROOT = os.path.dirname(TESTS_DIR)
 MAN_PAGE = os.path.join(ROOT, "docs", "membench.1")
 PLOT_MAN_PAGE = os.path.join(ROOT, "docs", "membench-plot.1")
 BUILD_DIR = os.path.dirname(BIN)
 
-#: What the package and `cmake --install` hold, relative to the prefix.
+#: What the package and `cmake --install` hold, relative to the prefix: the docs keep the
+#: repository's layout (their relative links work there) with what they link to.
 INSTALLED = {
     "bin/membench",
     "bin/membench-plot",
@@ -33,8 +35,12 @@ INSTALLED = {
     "share/man/man1/membench-plot.1.gz",
     "share/doc/membench/README.md",
     "share/doc/membench/LICENSE",
-} | {"share/doc/membench/" + os.path.basename(doc)  # the manual: every docs/*.md
-     for doc in glob.glob(os.path.join(os.path.dirname(TESTS_DIR), "docs", "*.md"))}
+    "share/doc/membench/bench/RESULTS.md",
+    "share/doc/membench/hugepages/README.md",
+} | {"share/doc/membench/" + os.path.relpath(path, ROOT)  # the manual and the plots
+     for pattern in ("docs/*.md", "bench/*.png") for path in glob.glob(os.path.join(ROOT, pattern))}
+#: Debian policy 5.6.2: the Maintainer field is "Name <address>".
+MAINTAINER = re.compile(r"^[^<>@]+ <[^<>@\s]+@[^<>@\s]+\.[a-z]{2,}>$")
 #: The runtime libraries the Depends line must name (Debian 12's package names).
 DEPENDS = ("libc6", "libgomp1", "libhwloc15", "libhugetlbfs0", "libjansson4")
 
@@ -157,6 +163,37 @@ class InstallTest(BuildTreeCase):
             out = check([os.path.join(prefix, "bin/membench-plot"), "--help"])
             self.assertTrue(out.startswith("Usage: membench-plot "), out)
 
+    def test_every_relative_link_of_the_installed_docs_resolves(self):
+        """Each link of each installed .md, relative to where it is installed, reaches an
+        installed file (and an #anchor into a .md one of its headings)."""
+        cmake = cmake_tool("cmake")
+        if not cmake:
+            self.skipTest("cmake not found")
+        with tempfile.TemporaryDirectory() as prefix:
+            check([cmake, "--install", BUILD_DIR, "--prefix", prefix])
+            docdir = os.path.join(prefix, "share/doc/membench")
+            bad, links = [], 0
+            for dirpath, _, names in os.walk(docdir):
+                for name in (n for n in names if n.endswith(".md")):
+                    path = os.path.join(dirpath, name)
+                    with open(path, encoding="utf-8") as f:
+                        text = f.read()
+                    for target, anchor in re.findall(r"\]\(([^)#\s]*)(?:#([^)\s]*))?\)", text):
+                        if target.startswith(("http:", "https:", "mailto:")):
+                            continue
+                        links += 1
+                        full = os.path.normpath(os.path.join(dirpath, target)) if target \
+                            else path
+                        where = "%s: %s" % (os.path.relpath(path, docdir), target)
+                        if not os.path.isfile(full) or not full.startswith(docdir + os.sep):
+                            bad.append(where)
+                        elif anchor and full.endswith(".md"):
+                            with open(full, encoding="utf-8") as f:
+                                if anchor not in slugs(f.read()):
+                                    bad.append(where + "#" + anchor + " (no such heading)")
+            self.assertGreater(links, 50)
+            self.assertEqual(sorted(bad), [], "installed docs whose links do not resolve")
+
 
 class PackageTest(BuildTreeCase):
     deb = None
@@ -200,7 +237,7 @@ class PackageTest(BuildTreeCase):
         for name in ("Package", "Depends", "Maintainer", "Section", "Description"):
             fields[name] = check(["dpkg-deb", "-f", deb, name]).strip()
         self.assertEqual(fields["Package"], "membench")
-        self.assertTrue(fields["Maintainer"], fields)
+        self.assertRegex(fields["Maintainer"], MAINTAINER)
         self.assertTrue(fields["Section"], fields)
         self.assertIn("memory bandwidth", fields["Description"])
         depends = {d.split()[0] for d in fields["Depends"].split(", ")}
