@@ -92,6 +92,12 @@ class TimeLimitTest(StopEarlyCase):
         self.assertIsNone(lat["idle_ns"], msg)
         self.assertEqual(lat["loaded"], [], msg)
 
+    def test_latency_quiet_line_says_not_measured(self):
+        rc, out, err, _, msg = self.past_limit(["--latency", "--latency-size", "64MiB", "-q"],
+                                               "latency chase links")
+        self.assertEqual(rc, 0, msg)
+        self.assertRegex(out, r"^latency: not_measured buffer_bytes=\d+ ", msg)
+
     def test_latency_in_its_loaded_curve(self):
         membench_test.skip_unless_cpus(self, 2, "the loaded curve needs a second core")
         rc, out, err, took, msg = self.past_limit(
