@@ -44,7 +44,13 @@ static void shuffle(uint32_t *v, size_t n, uint64_t *state)
  * order that does not start on the page the last round ended on; within a page the lines come
  * in a random order. Only the last page can be short, so it runs out first and two pages are
  * left until the end. */
-static int interleave_pages(uint32_t *order, size_t n, size_t page_lines, uint64_t *state)
+static bool stop_asked(int (*stop)(void))
+{
+    return stop && stop() != 0;
+}
+
+static int interleave_pages(uint32_t *order, size_t n, size_t page_lines, uint64_t *state,
+                            int (*stop)(void))
 {
     size_t pages = (n + page_lines - 1) / page_lines;
     uint32_t *lines = malloc(n * sizeof(uint32_t));
@@ -56,14 +62,21 @@ static int interleave_pages(uint32_t *order, size_t n, size_t page_lines, uint64
     }
     for (size_t i = 0; i < n; i++)
         lines[i] = (uint32_t)i;
-    for (size_t p = 0; p < pages; p++) {
+    int rc = 0;
+    for (size_t p = 0; p < pages && !rc; p++) {
+        if (p % (LATENCY_STOP_CHECK / page_lines + 1) == 0 && stop_asked(stop))
+            rc = LATENCY_STOPPED;
         active[p] = (uint32_t)p;
         size_t first = p * page_lines, len = n - first < page_lines ? n - first : page_lines;
         shuffle(lines + first, len, state);
     }
     size_t n_active = pages, k = 0, round = 0;
     uint32_t last = UINT32_MAX;
-    while (n_active > 0) {
+    while (n_active > 0 && !rc) {
+        if (stop_asked(stop)) {
+            rc = LATENCY_STOPPED;
+            break;
+        }
         shuffle(active, n_active, state);
         if (active[0] == last && n_active > 1) {
             size_t j = 1 + (size_t)(next_random(state) % (n_active - 1));
@@ -83,20 +96,23 @@ static int interleave_pages(uint32_t *order, size_t n, size_t page_lines, uint64
     }
     free(lines);
     free(active);
-    return 0;
+    return rc;
 }
 
-int latency_order_build(uint32_t *order, size_t n, size_t page_lines, uint64_t seed)
+int latency_order_build(uint32_t *order, size_t n, size_t page_lines, uint64_t seed,
+                        int (*stop)(void))
 {
     if (n < 3 || n > LATENCY_MAX_LINES || page_lines == 0 || n <= page_lines) return -1;
     uint64_t state = seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
-    if (interleave_pages(order, n, page_lines, &state) != 0) return -1;
+    int rc = interleave_pages(order, n, page_lines, &state, stop);
+    if (rc != 0) return rc;
     /* Any arrangement of the ring is one cycle, so swapping two positions keeps it one:
      * a successor in the same 4 KiB line slot (or, at the end, the same page) is swapped with a
      * random position where neither then clashes with its neighbours. */
     for (int pass = 0; pass < 8; pass++) {
         bool clean = true;
         for (size_t k = 0; k < n; k++) {
+            if (k % LATENCY_STOP_CHECK == 0 && stop_asked(stop)) return LATENCY_STOPPED;
             if (!clash_at(order, n, k, page_lines)) continue;
             size_t s = (k + 1) % n;
             bool fixed = false;
@@ -149,11 +165,14 @@ bool latency_order_check(const uint32_t *order, size_t n, size_t page_lines, cha
     return ok;
 }
 
-void latency_chain_link(char *base, const uint32_t *order, size_t n)
+int latency_chain_link(char *base, const uint32_t *order, size_t n, int (*stop)(void))
 {
-    for (size_t k = 0; k < n; k++)
+    for (size_t k = 0; k < n; k++) {
+        if (k % LATENCY_STOP_CHECK == 0 && stop_asked(stop)) return LATENCY_STOPPED;
         *(void **)(base + (size_t)order[k] * LATENCY_LINE_BYTES) =
             base + (size_t)order[(k + 1) % n] * LATENCY_LINE_BYTES;
+    }
+    return 0;
 }
 
 __attribute__((noinline)) void *latency_chase(void *p, uint64_t hops)

@@ -17,8 +17,13 @@
  * one cycle through every line. Consecutive lines of the ring, the wrap included, lie in
  * different pages of page_lines lines and at different line slots of their 4 KiB pages:
  * no hop stays in a page, and the next-line and stride prefetchers see no pattern.
- * Returns 0, or -1 when the constraints cannot be met (fewer than 2 pages, n < 3). */
-int latency_order_build(uint32_t *order, size_t n, size_t page_lines, uint64_t seed);
+ * stop (NULL: never) is asked every few milliseconds of work (a 2 GiB buffer takes seconds).
+ * Returns 0, -1 when the constraints cannot be met (fewer than 2 pages, n < 3), or
+ * LATENCY_STOPPED when stop answered non-zero (order is then not a valid ring). */
+int latency_order_build(uint32_t *order, size_t n, size_t page_lines, uint64_t seed,
+                        int (*stop)(void));
+
+#define LATENCY_STOPPED 1
 
 /* Checks an order: a permutation of 0..n-1 (so its ring is a single cycle over every line)
  * whose consecutive lines keep the constraints above. Returns true, or false with the first
@@ -27,8 +32,12 @@ bool latency_order_check(const uint32_t *order, size_t n, size_t page_lines, cha
                          size_t why_len);
 
 /* Writes the ring into the lines: the first word of line order[k] points at line
- * order[k + 1 mod n]. */
-void latency_chain_link(char *base, const uint32_t *order, size_t n);
+ * order[k + 1 mod n]. Returns 0, or LATENCY_STOPPED when stop (NULL: never), asked every
+ * LATENCY_STOP_CHECK lines, answered non-zero (the ring is then half-linked). */
+int latency_chain_link(char *base, const uint32_t *order, size_t n, int (*stop)(void));
+
+/* Lines (or positions) between two questions to a stop function: 64 Ki, a few ms. */
+#define LATENCY_STOP_CHECK ((size_t)1 << 16)
 
 /* Follows `hops` dependent loads from p (each address is the word the previous one loaded)
  * and returns where it stopped: the loop of --latency and of the TLB probe's chase mode. */

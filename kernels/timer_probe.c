@@ -161,7 +161,12 @@ static void probe_tsc(struct tsc_info *t, bool *rdtscp_ok)
 }
 #endif
 
-void timer_probe_run(struct timer_probe_report *out)
+#define STOP_IF_ASKED()                                                                            \
+    do {                                                                                           \
+        if (stop && stop()) return 1;                                                              \
+    } while (0)
+
+int timer_probe_run(struct timer_probe_report *out, int (*stop)(void))
 {
     memset(out, 0, sizeof(*out));
     out->precision = TIMER_PRECISION;
@@ -171,12 +176,15 @@ void timer_probe_run(struct timer_probe_report *out)
     uint64_t step;
     double cost;
 
+    STOP_IF_ASKED();
     MEASURE_CLOCK(ns_of(CLOCK_MONOTONIC), step, cost);
     set_row(&out->clocks[TCLOCK_MONOTONIC], "CLOCK_MONOTONIC", getres_s(CLOCK_MONOTONIC),
             "clock_getres", 1e-9, step, cost);
+    STOP_IF_ASKED();
     MEASURE_CLOCK(ns_of(CLOCK_MONOTONIC_RAW), step, cost);
     set_row(&out->clocks[TCLOCK_MONOTONIC_RAW], "CLOCK_MONOTONIC_RAW",
             getres_s(CLOCK_MONOTONIC_RAW), "clock_getres", 1e-9, step, cost);
+    STOP_IF_ASKED();
     MEASURE_CLOCK(read_gettimeofday(), step, cost);
     set_row(&out->clocks[TCLOCK_GETTIMEOFDAY], "gettimeofday", 1e-6, "struct timeval (1 us)", 1e-6,
             step, cost);
@@ -187,10 +195,13 @@ void timer_probe_run(struct timer_probe_report *out)
     tscp->name = "rdtscp";
 #if HAVE_TSC
     bool rdtscp_ok;
+    STOP_IF_ASKED();
     probe_tsc(&out->tsc, &rdtscp_ok);
     double tick = out->tsc.hz > 0 ? 1.0 / out->tsc.hz : NAN;
+    STOP_IF_ASKED();
     MEASURE_CLOCK(__rdtsc(), step, cost);
     set_row(tsc, "rdtsc", tick, "1 TSC tick", tick, step, cost);
+    STOP_IF_ASKED();
     if (rdtscp_ok) {
         MEASURE_CLOCK(read_rdtscp(), step, cost);
         set_row(tscp, "rdtscp", tick, "1 TSC tick", tick, step, cost);
@@ -209,4 +220,5 @@ void timer_probe_run(struct timer_probe_report *out)
         r->min_interval_s =
             timer_min_interval(r->granularity_s, out->precision, out->op_seconds, &r->reps_for_op);
     }
+    return 0;
 }

@@ -55,7 +55,10 @@ struct timer_probe_report {
     struct timer_clock_row clocks[TCLOCK_COUNT];
 };
 
-void timer_probe_run(struct timer_probe_report *out);
+/* Measures every clock. stop (NULL: never) is asked before each clock and the TSC
+ * calibration; returns 0, or 1 when it answered non-zero (out is then incomplete: not to be
+ * reported). */
+int timer_probe_run(struct timer_probe_report *out, int (*stop)(void));
 
 /* The repetition maths. A time read from a clock is uncertain by one granularity step (two
  * consecutive readings can never be closer than one reading's cost, so a measured granularity

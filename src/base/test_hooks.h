@@ -29,6 +29,9 @@ struct test_hooks {
     int pages_on_node;    /* page locality: 1 + the OS node every page is reported on; 0 = as is */
     bool announce;        /* test_hook_at() writes "membench-test: at POINT" on stderr */
     const char *pause_at; /* test_hook_at(POINT) stops the process (SIGSTOP) the first time */
+    /* test_hook_at(POINT): the --time-limit of the measurement under way counts as passed from
+     * there on (interrupt_deadline_expire()), so a test cuts it at a known point */
+    const char *time_limit_at;
 };
 
 extern const struct test_hooks *test_hooks;
@@ -37,7 +40,9 @@ extern const struct test_hooks *test_hooks;
  * "faults probe", "tlb point 3". With test_hooks->announce it is written on stderr once (not
  * again while the same point repeats); at test_hooks->pause_at the process announces
  * "membench-test: paused at POINT" and stops itself until SIGCONT, so that a signal sent
- * meanwhile arrives while that phase runs. In membench (test_hooks NULL) it does nothing. */
+ * meanwhile arrives while that phase runs; at test_hooks->time_limit_at the time limit of the
+ * measurement under way expires (before any pause there). In membench (test_hooks NULL) it does
+ * nothing. */
 void test_hook_at(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -463,7 +463,9 @@ const struct option_row option_table[] = {
      AT(reference_interval_s), .min = 0, .max = 86400,
      .hint = "seconds, e.g. --reference-interval 60", .applies = MEASURE_STREAM},
     {"time-limit", 0, ARG_REAL, "SECONDS",
-     "stop repeating once the next repetition would not fit",
+     "bound each STREAM run (it stops repeating once the next\n"
+     "repetition would not fit), each probe, the TLB probe and\n"
+     "the latency measurement (they stop and report what finished)",
      AT(time_limit_s), .min = 1, .max = 86400, .hint = "seconds, e.g. --time-limit 30",
      .applies = MEASURE_ALL},
     {"mpi-per-rank", 0, ARG_SET, NULL,

@@ -132,6 +132,10 @@ int latency_measure(const struct topology *topo, int pu, int mem_node, uint64_t 
 int run_latency(const struct latency_plan *plan, const struct topology *topo,
                 struct latency_result *out);
 void latency_describe(const struct latency_plan *plan, struct latency_result *out);
+/* What a measurement that a signal or the time limit may have stopped reports, in words:
+ * "the latency measurement stopped in the loaded curve after 3 of 10 steps; reporting the
+ * idle latency and those steps", or "the latency measurement finished". */
+void latency_kept(const struct latency_result *r, char *buf, size_t len);
 void latency_result_free(struct latency_result *out);
 
 #endif

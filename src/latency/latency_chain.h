@@ -15,11 +15,14 @@ struct latency_chain {
     void *cursor;
     uint64_t hops; /* per repetition */
     bool valid;    /* every repetition so far ended where the order predicts */
+    bool stopped;  /* a signal or the time limit stopped the set-up: nothing to chase */
 };
 
 /* Allocates on backend, binds to mem_node, first-touches, verifies the pages in smaps, builds
  * and checks the order, links it. The calling thread must already be bound to pu. Returns an
- * exit status with a one-line error logged; fills out's buffer, page and binding facts. */
+ * exit status with a one-line error logged; fills out's buffer, page and binding facts. The
+ * long steps (first touch, order, links) look for a signal and the time limit every few ms:
+ * when either stops them, c->stopped is set, out->why says where, and EXIT_OK returned. */
 int latency_chain_setup(struct latency_chain *c, const struct topology *topo, int mem_node,
                         uint64_t bytes, const struct mem_backend *backend,
                         struct latency_point *out);

@@ -16,9 +16,40 @@
 #include "src/base/interrupt.h"
 #include "src/base/log.h"
 #include "src/base/stats.h"
+#include "src/base/test_hooks.h"
 
 #define SMAPS_PATH "/proc/self/smaps"
 #define ORDER_SEED 0x6c6174656e6379ull
+#define TOUCH_CHUNK_BYTES (4u << 20)
+
+/* The set-up step under way: each of its checks for a signal or the time limit is the named
+ * point "latency STEP" (membench-hooked: a test stops the process inside that step). */
+static const char *setup_step;
+
+static int setup_stop(void)
+{
+    test_hook_at("latency %s", setup_step);
+    return interrupt_should_stop();
+}
+
+/* First touch, after the binding, 4 MiB at a time: false when stopped. */
+static bool touch_buffer(char *base, size_t bytes)
+{
+    setup_step = "first touch";
+    for (size_t at = 0; at < bytes; at += TOUCH_CHUNK_BYTES) {
+        if (setup_stop()) return false;
+        memset(base + at, 0, bytes - at < TOUCH_CHUNK_BYTES ? bytes - at : TOUCH_CHUNK_BYTES);
+    }
+    return true;
+}
+
+static int setup_stopped(struct latency_chain *c, struct latency_point *out)
+{
+    c->stopped = true;
+    snprintf(out->why, sizeof(out->why), "%s in its %s, before the first repetition",
+             interrupt_stop_reason(), setup_step);
+    return EXIT_OK;
+}
 
 int latency_chain_setup(struct latency_chain *c, const struct topology *topo, int mem_node,
                         uint64_t bytes, const struct mem_backend *backend,
@@ -44,7 +75,7 @@ int latency_chain_setup(struct latency_chain *c, const struct topology *topo, in
                   why, mem_node);
         return EXIT_RESOURCE;
     }
-    memset(c->base, 0, c->region.bytes); /* first touch, after the binding */
+    if (!touch_buffer(c->base, c->region.bytes)) return setup_stopped(c, out);
     struct numa_map map;
     numa_map_build(topo, &map);
     page_locality_begin(&out->locality);
@@ -65,16 +96,21 @@ int latency_chain_setup(struct latency_chain *c, const struct topology *topo, in
     size_t page_lines = (size_t)(page / LATENCY_LINE_BYTES);
     if (page_lines >= c->n) page_lines = LATENCY_LINES_PER_4K;
     /* a buffer of one and a half 1 GiB pages cannot alternate pages: 4 KiB pages then */
-    if (latency_order_build(c->order, c->n, page_lines, ORDER_SEED) != 0)
+    setup_step = "chase order";
+    int built = latency_order_build(c->order, c->n, page_lines, ORDER_SEED, setup_stop);
+    if (built == -1 && page_lines != LATENCY_LINES_PER_4K) {
         page_lines = LATENCY_LINES_PER_4K;
-    if ((page_lines == LATENCY_LINES_PER_4K &&
-         latency_order_build(c->order, c->n, page_lines, ORDER_SEED) != 0) ||
-        !latency_order_check(c->order, c->n, page_lines, why, sizeof(why))) {
+        built = latency_order_build(c->order, c->n, page_lines, ORDER_SEED, setup_stop);
+    }
+    if (built == LATENCY_STOPPED) return setup_stopped(c, out);
+    if (built != 0 || !latency_order_check(c->order, c->n, page_lines, why, sizeof(why))) {
+        if (built != 0) snprintf(why, sizeof(why), "no order keeps every hop out of its page");
         snprintf(out->why, sizeof(out->why), "the chase order is not valid: %.250s", why);
         log_error("--latency: %s", out->why);
         return EXIT_FAILED;
     }
-    latency_chain_link(c->base, c->order, c->n);
+    setup_step = "chase links";
+    if (latency_chain_link(c->base, c->order, c->n, setup_stop) != 0) return setup_stopped(c, out);
     c->cursor = c->base + (size_t)c->order[0] * LATENCY_LINE_BYTES;
     c->valid = true;
     return EXIT_OK;
@@ -118,13 +154,14 @@ static int idle_reps(struct latency_chain *c, struct latency_point *out)
     latency_chain_calibrate(c);
     latency_chain_rep(c); /* warm-up: TLB and page tables as in the timed ones */
     int reps = 0;
-    for (; reps < LATENCY_IDLE_REPS && !interrupt_signal(); reps++)
+    for (; reps < LATENCY_IDLE_REPS && !interrupt_should_stop(); reps++)
         ns[reps] = latency_chain_rep(c);
     out->core_ghz_after = tlb_core_ghz_estimate();
     out->hops = c->hops;
     out->repetitions = reps;
-    if (reps == 0) {
-        snprintf(out->why, sizeof(out->why), "interrupted before the first repetition");
+    if (reps < LATENCY_IDLE_REPS) { /* a median of fewer is not the figure: none is reported */
+        snprintf(out->why, sizeof(out->why), "%s after %d of %d repetitions",
+                 interrupt_stop_reason(), reps, LATENCY_IDLE_REPS);
         return EXIT_OK;
     }
     out->ns = median_sorting(ns, (size_t)reps);
@@ -157,7 +194,7 @@ int latency_measure_on(struct latency_chain *c, const struct topology *topo, int
         return EXIT_RESOURCE;
     }
     int rc = latency_chain_setup(c, topo, mem_node, bytes, backend, out);
-    if (rc == EXIT_OK) rc = idle_reps(c, out);
+    if (rc == EXIT_OK && !c->stopped) rc = idle_reps(c, out);
     return rc;
 }
 

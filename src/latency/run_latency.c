@@ -21,12 +21,14 @@
 #include "src/base/interrupt.h"
 #include "src/base/log.h"
 #include "src/base/stats.h"
+#include "src/base/test_hooks.h"
 #include "src/base/warnings.h"
 #include "src/latency/latency_chain.h"
 
 #define CHUNK_DOUBLES 512 /* 4 KiB read + 4 KiB written per chunk */
 #define SETTLE_S 0.02
 #define SETTLE_MAX_S 1.0
+#define TOUCH_CHECK_DOUBLES ((size_t)(4u << 20) / sizeof(double))
 #define STEP_STOP (-2)
 #define STEP_WAIT (-1)
 
@@ -74,7 +76,8 @@ static void load_thread(struct load_team *t, int i)
     }
     size_t n = ok ? (size_t)(bytes / 2 / sizeof(double)) / CHUNK_DOUBLES * CHUNK_DOUBLES : 0;
     double *a = r.base, *b = ok ? a + n : NULL;
-    for (size_t k = 0; k < 2 * n; k++) /* first touch by the thread that streams them */
+    /* first touch by the thread that streams them, looking for a stop every 4 MiB */
+    for (size_t k = 0; k < 2 * n && !(k % TOUCH_CHECK_DOUBLES == 0 && interrupt_should_stop()); k++)
         a[k] = 1.0;
     atomic_fetch_add(&t->ready, 1);
     size_t at = 0;
@@ -99,15 +102,19 @@ static void chase_steps(struct load_team *t, struct latency_chain *c, struct lat
     while (atomic_load(&t->ready) < t->plan->n_load)
         latency_spin(1000);
     if (atomic_load(&t->failed)) return;
-    for (size_t s = 0; s < N_DELAYS && !interrupt_signal(); s++) {
+    for (size_t s = 0; s < N_DELAYS; s++) {
+        test_hook_at("latency step %zu", s + 1);
+        if (interrupt_should_stop()) return;
         atomic_store(&t->step, (int)s);
         uint64_t before = load_bytes(t);
         double t0 = timer_now();
         /* settled once the load has moved data at this step's pace (or, with every CPU busy
          * elsewhere, after SETTLE_MAX_S: the step then says that it was not loaded) */
-        while (timer_now() - t0 < SETTLE_S ||
-               (load_bytes(t) == before && timer_now() - t0 < SETTLE_MAX_S))
+        while ((timer_now() - t0 < SETTLE_S ||
+                (load_bytes(t) == before && timer_now() - t0 < SETTLE_MAX_S)) &&
+               !interrupt_should_stop())
             latency_chain_rep(c);
+        if (interrupt_should_stop()) return; /* this step is not finished: not reported */
         double ns[LATENCY_LOADED_REPS], mbps[LATENCY_LOADED_REPS];
         for (int r = 0; r < LATENCY_LOADED_REPS; r++) {
             uint64_t b0 = load_bytes(t);
@@ -182,8 +189,8 @@ static int loaded_curve(const struct latency_plan *plan, const struct topology *
                      "CPUs were busy with other work, so those steps measured an unloaded chase",
                      unloaded, out->n_steps);
     if (!out->loaded_measured)
-        snprintf(out->loaded_why, sizeof(out->loaded_why), "interrupted after %zu of %zu steps",
-                 out->n_steps, N_DELAYS);
+        snprintf(out->loaded_why, sizeof(out->loaded_why), "%s after %zu of %zu steps",
+                 interrupt_stop_reason(), out->n_steps, N_DELAYS);
     return EXIT_OK;
 }
 
@@ -228,10 +235,16 @@ static int matrix(const struct latency_plan *plan, const struct topology *topo,
     for (int i = 0; i < nodes; i++) {
         int pu;
         if (placement_numa_node(topo, i, &pu, 1) == 0) continue; /* memory only, or not ours */
-        for (int j = 0; j < nodes && !interrupt_signal(); j++) {
+        for (int j = 0; j < nodes; j++) {
             struct latency_point p;
-            int rc = latency_measure(topo, pu, j, plan->bytes, plan->backend, &p);
+            int rc = interrupt_should_stop()
+                         ? EXIT_OK
+                         : latency_measure(topo, pu, j, plan->bytes, plan->backend, &p);
             if (rc != EXIT_OK) return rc;
+            if (interrupt_should_stop() || !p.measured) { /* the cell under way is dropped */
+                out->stopped = true;
+                return EXIT_OK;
+            }
             out->pairs[out->n_pairs++] = (struct latency_pair){i, j, pu, p.ns, p.locality};
         }
     }
@@ -245,14 +258,17 @@ int run_latency(const struct latency_plan *plan, const struct topology *topo,
     struct latency_chain c;
     int rc = latency_measure_on(&c, topo, plan->cpu, plan->mem_node, plan->bytes, plan->backend,
                                 &out->idle);
-    if (rc == EXIT_OK && plan->loaded && !interrupt_signal())
+    if (rc == EXIT_OK && plan->loaded && out->idle.measured && !interrupt_should_stop())
         rc = loaded_curve(plan, topo, &c, out);
     latency_chain_free(&c);
     bool bound;
     bind_this_thread(topo, BIND_NONE, -1, &bound);
-    if (rc == EXIT_OK && plan->matrix && !interrupt_signal()) rc = matrix(plan, topo, out);
+    if (rc == EXIT_OK && plan->matrix && out->idle.measured) rc = matrix(plan, topo, out);
     if (rc != EXIT_OK) return rc;
     const struct latency_point *p = &out->idle;
+    /* stopped by a signal or the time limit: only what finished is reported */
+    out->stopped = out->stopped || !p->measured || (plan->loaded && !out->loaded_measured);
+    if (!p->measured) return EXIT_OK;
     if (!p->backing.verified)
         WARNINGS_ADD(out, "%s",
                      p->backing.mismatch[0] ? p->backing.mismatch
@@ -292,9 +308,27 @@ int run_latency(const struct latency_plan *plan, const struct topology *topo,
                      "the buffer is below 4x the LLC of PU %d: part of the chase hits the cache, "
                      "so this is not memory latency",
                      p->cpu);
-    out->stopped = interrupt_signal() != 0;
     out->measured = p->measured;
     return EXIT_OK;
+}
+
+void latency_kept(const struct latency_result *r, char *buf, size_t len)
+{
+    const char *what = "the latency measurement";
+    if (!r->idle.measured)
+        snprintf(buf, len, "%s was %s; no latency is reported", what, r->idle.why);
+    else if (!r->stopped)
+        snprintf(buf, len, "%s finished", what);
+    else if (r->load_threads && !r->loaded_measured)
+        snprintf(buf, len,
+                 "%s stopped in the loaded curve after %zu of %zu steps; reporting the idle "
+                 "latency and those steps",
+                 what, r->n_steps, N_DELAYS);
+    else
+        snprintf(buf, len,
+                 "%s stopped in the latency matrix after %zu cells; reporting the idle latency%s "
+                 "and those cells",
+                 what, r->n_pairs, r->load_threads ? ", the loaded curve" : "");
 }
 
 void latency_result_free(struct latency_result *out)

@@ -76,8 +76,8 @@ static void abort_outputs(struct output_file *a, struct output_file *b, struct o
 /* Whether an interrupted run has anything to report: else the previous -o file is kept. */
 static bool measured_anything(const struct report *rep)
 {
-    return rep->n_runs > 0 || rep->tlb || (rep->probes && rep->probes->ran) ||
-           (rep->latency && rep->latency->idle.measured);
+    return rep->n_runs > 0 || (rep->tlb && tlb_points_measured(rep->tlb) > 0) ||
+           probes_measured(rep->probes) || (rep->latency && rep->latency->idle.measured);
 }
 
 /* The file a report option names clashes with a reference or another report: the name of the
@@ -231,29 +231,61 @@ static int measure(const struct options *opts, const struct plan *plan, const st
     return EXIT_OK;
 }
 
-/* What an interrupted report holds: the probe that stopped half-way and its points, and the
- * STREAM runs that finished. */
-static void describe_kept(const struct plan *plan, const struct report *rep,
-                          const struct tlb_plan *tplan, char *buf, size_t len)
+static void append(char *buf, size_t len, const char *part)
 {
-    char probe[200] = "";
-    const char *stopped = NULL;
-    if (rep->tlb && rep->tlb->stopped)
-        stopped = rep->tlb->stopped_note;
-    else if (probes_kept(rep->probes, probe, sizeof(probe)))
-        stopped = probe;
+    size_t at = strlen(buf);
+    snprintf(buf + at, len - at, "%s%s", at ? "; " : "", part);
+}
+
+/* What a report stopped early (a signal, the time limit) holds, measurement by measurement in
+ * the order they run: each probe, the STREAM runs that finished, the TLB probe and the latency
+ * measurement, each finished, stopped half-way (and what of it is kept) or not started. */
+static void describe_kept(const struct plan *plan, const struct report *rep,
+                          const struct tlb_plan *tplan, const struct latency_plan *lplan, char *buf,
+                          size_t len)
+{
+    char part[400];
+    buf[0] = '\0';
+    if (probes_kept(rep->probes, part, sizeof(part)))
+        append(buf, len, part);
+    else if (rep->probes && rep->probes->requested)
+        append(buf, len, "no probe had finished");
     const char *s = rep->n_runs == 1 ? "" : "s";
-    if (!stopped && (!plan->n_runs || !rep->n_runs))
-        snprintf(buf, len, "no %s had finished", plan->n_runs ? "run" : "measurement");
-    else if (!stopped)
-        snprintf(buf, len, "only the %zu run%s that finished %s reported", rep->n_runs, s,
-                 rep->n_runs == 1 ? "is" : "are");
+    bool others = buf[0] || tplan->enabled || lplan->enabled;
+    if (plan->n_runs && !rep->n_runs)
+        append(buf, len, others ? "no STREAM run had finished" : "no run had finished");
+    else if (plan->n_runs && others)
+        snprintf(part, sizeof(part), "the %zu STREAM run%s that finished", rep->n_runs, s);
     else if (plan->n_runs)
-        snprintf(buf, len, "%s, and the %zu STREAM run%s that finished", stopped, rep->n_runs, s);
-    else
-        snprintf(buf, len, "%s", stopped);
-    if (tplan->enabled && !rep->tlb)
-        snprintf(buf + strlen(buf), len - strlen(buf), "; the TLB probe did not start");
+        snprintf(part, sizeof(part), "only the %zu run%s that finished %s reported", rep->n_runs, s,
+                 rep->n_runs == 1 ? "is" : "are");
+    if (plan->n_runs && rep->n_runs) append(buf, len, part);
+    if (tplan->enabled)
+        append(buf, len,
+               !rep->tlb           ? "the TLB probe did not start"
+               : rep->tlb->stopped ? rep->tlb->stopped_note
+                                   : "the TLB probe finished");
+    if (lplan->enabled && rep->latency) {
+        latency_kept(rep->latency, part, sizeof(part));
+        append(buf, len, part);
+    } else if (lplan->enabled) {
+        append(buf, len, "the latency measurement did not start");
+    }
+}
+
+/* --time-limit for a measurement other than a STREAM run: its deadline from now on (0: none). */
+static void measurement_begins(const struct options *opts)
+{
+    interrupt_deadline_set(
+        opts->time_limit_s > 0 ? time_limit_deadline(timer_now(), opts->time_limit_s) : 0);
+}
+
+/* Whether the measurement that just ended was cut by its time limit; clears the deadline. */
+static bool measurement_cut(void)
+{
+    bool cut = interrupt_deadline_cut();
+    interrupt_deadline_set(0);
+    return cut;
 }
 
 /* The acceptance checks of a single measured run, when asked for. A failed check is one line
@@ -429,8 +461,9 @@ int node_main(struct options *o, char **json, size_t *json_len)
     struct probe_results probes;
     if (opts.probes.mask) {
         rep.probes = &probes;
-        rc = probes_run(&opts.probes, opts.dry_run, &topo, &probes);
+        rc = probes_run(&opts.probes, opts.dry_run, opts.time_limit_s, &topo, &probes);
     }
+    bool cut_by_limit = rep.probes && probes.cut_by_time_limit;
     rep.runs = calloc(plan.n_runs ? plan.n_runs : 1, sizeof(*rep.runs));
     rep.n_runs = plan.n_runs;
     bool stopped_early = false;
@@ -451,10 +484,12 @@ int node_main(struct options *o, char **json, size_t *json_len)
     bool latency_failed = false;
     struct tlb_result tres = {0};
     if (rc == EXIT_OK && tplan.enabled && !interrupt_signal() && !stopped_early) {
+        measurement_begins(&opts);
         if (opts.dry_run)
             tlb_describe(&tplan, &topo, &tres);
         else
             rc = run_tlb(&tplan, &topo, &rep.sys, &rep.timer, &tres);
+        cut_by_limit |= measurement_cut();
         rep.tlb = &tres;
         if (!report_shows_warnings(&opts))
             for (int w = 0; w < tres.n_warnings; w++)
@@ -462,10 +497,12 @@ int node_main(struct options *o, char **json, size_t *json_len)
     }
     struct latency_result lres = {0};
     if (rc == EXIT_OK && lplan.enabled && !interrupt_signal() && !stopped_early) {
+        measurement_begins(&opts);
         if (opts.dry_run)
             latency_describe(&lplan, &lres);
         else
             rc = run_latency(&lplan, &topo, &lres);
+        cut_by_limit |= measurement_cut();
         rep.latency = &lres;
         if (rc == EXIT_FAILED) { /* the chase failed its validation: reported, exit 1 */
             latency_failed = true;
@@ -484,13 +521,22 @@ int node_main(struct options *o, char **json, size_t *json_len)
     rep.interrupted = interrupt_signal();
     bool report = !rep.interrupted || measured_anything(&rep);
     if (rep.interrupted && report) {
-        describe_kept(&plan, &rep, &tplan, rep.kept, sizeof(rep.kept));
+        describe_kept(&plan, &rep, &tplan, &lplan, rep.kept, sizeof(rep.kept));
         log_error("interrupted by %s: %s", interrupt_name(rep.interrupted), rep.kept);
     } else if (rep.interrupted) {
-        log_error("interrupted by %s before any run finished: no report written%s%.200s%s",
-                  interrupt_name(rep.interrupted), out.name ? ", '" : "", out.name ? out.name : "",
+        bool runs_only = plan.n_runs && !opts.probes.mask && !tplan.enabled && !lplan.enabled;
+        log_error("interrupted by %s before any %s finished: no report written%s%.200s%s",
+                  interrupt_name(rep.interrupted), runs_only ? "run" : "measurement",
+                  out.name ? ", '" : "", out.name ? out.name : "",
                   out.name ? "' is unchanged" : "");
     } else if (rc == EXIT_OK && !stopped_early) {
+        if (cut_by_limit) { /* as a STREAM run the limit cuts: a warning, the run reported */
+            char kept[sizeof(rep.kept)];
+            describe_kept(&plan, &rep, &tplan, &lplan, kept, sizeof(kept));
+            snprintf(rep.kept, sizeof(rep.kept), "time limit (--time-limit %g s): %.*s",
+                     opts.time_limit_s, (int)sizeof(kept) - 48, kept);
+            log_warn("%s; raise --time-limit to measure it all", rep.kept);
+        }
         evaluate_checks(&opts, &rep);
     }
     rep.prov.duration_s = timer_now() - started;

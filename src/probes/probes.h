@@ -32,8 +32,10 @@ struct probe_options {
 };
 
 struct probe_results {
-    unsigned requested; /* PROBE_BIT()s asked for */
-    unsigned ran;       /* PROBE_BIT()s measured (none under --dry-run) */
+    unsigned requested;     /* PROBE_BIT()s asked for */
+    unsigned ran;           /* PROBE_BIT()s measured (none under --dry-run) */
+    unsigned stopped;       /* PROBE_BIT()s a signal or the time limit stopped half-way */
+    bool cut_by_time_limit; /* --time-limit stopped one of them */
     struct timer_probe_report timer;
     struct fault_report faults;
     struct shootdown_report shootdown;
@@ -49,14 +51,20 @@ struct sys_info;
 int probes_check(const struct probe_options *o, const struct topology *topo,
                  const struct sys_info *sys);
 
-/* Runs the requested probes and fills out. Returns an exit status after a one-line error. */
-/* With dry_run, only notes what was requested. */
-int probes_run(const struct probe_options *o, bool dry_run, const struct topology *topo,
-               struct probe_results *out);
+/* Runs the requested probes and fills out. Returns an exit status after a one-line error.
+ * With dry_run, only notes what was requested. With time_limit_s > 0 each probe stops at its
+ * next check once that long has passed since it began (out->cut_by_time_limit says so); a
+ * signal stops the one under way and the rest do not start. */
+int probes_run(const struct probe_options *o, bool dry_run, double time_limit_s,
+               const struct topology *topo, struct probe_results *out);
 void probes_free(struct probe_results *r);
-/* After an interrupt: 1 and what a probe kept ("the faults probe stopped in backing thp;
- * reporting the 1 backing measured") when one stopped half-way, else 0. */
+/* After a signal or the time limit: 1 and what each requested probe kept, in the order they
+ * run ("the timer probe finished; the faults probe stopped in backing thp; reporting the 1
+ * backing measured; the shootdown probe did not start"), or 0 when none ran. */
 int probes_kept(const struct probe_results *r, char *buf, size_t len);
+/* Whether any probe finished a figure worth a report (a probe stopped before its first one
+ * did not). */
+bool probes_measured(const struct probe_results *r);
 /* Logs one error per measured fault-probe row whose pages were not those asked for; returns
  * how many there were (the run then exits 1, as a STREAM run on the wrong pages does). */
 int probes_report_mismatches(const struct probe_results *r);

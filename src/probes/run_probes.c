@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "affinity/bind.h"
+#include "src/base/clock.h"
 #include "src/base/interrupt.h"
 #include "src/base/log.h"
 #include "src/sys/memory_budget.h"
@@ -37,11 +38,24 @@ static const struct mem_env *fault_env(void)
     return &fake;
 }
 
-/* membench-hooked: every check for a signal during the faults probe is its named point. */
-static int faults_stop_hooked(void)
+/* Every check of a probe for a signal or its time limit is the probe's named point
+ * ("faults probe"): in membench-hooked a test stops the process there. */
+static int faults_stop(void)
 {
     test_hook_at("faults probe");
-    return interrupt_signal();
+    return interrupt_should_stop();
+}
+
+static int shootdown_stop(void)
+{
+    test_hook_at("shootdown probe");
+    return interrupt_should_stop();
+}
+
+static int timer_stop(void)
+{
+    test_hook_at("timer probe");
+    return interrupt_should_stop();
 }
 
 static void fault_config(const struct probe_options *o, struct fault_config *cfg)
@@ -52,7 +66,7 @@ static void fault_config(const struct probe_options *o, struct fault_config *cfg
     cfg->reps = FAULTS_REPS;
     cfg->env = fault_env();
     cfg->judge_as = test_hooks ? test_hooks->judge_as : NULL;
-    cfg->stop = test_hooks ? faults_stop_hooked : interrupt_signal;
+    cfg->stop = faults_stop;
 }
 
 /* PUs this process may use (allowed by the OS and by its binding: taskset, cgroups, mpirun),
@@ -215,7 +229,7 @@ static int run_shootdown(const struct probe_options *o, const struct topology *t
         .bind = bind_pu,
         .bind_ctx = (void *)topo,
         .interrupts_path = "/proc/interrupts",
-        .stop = interrupt_signal,
+        .stop = shootdown_stop,
     };
     int rc = shootdown_probe_run(&cfg, &out->shootdown, why, sizeof(why));
     bool unbound;
@@ -228,52 +242,107 @@ static int run_shootdown(const struct probe_options *o, const struct topology *t
     return EXIT_OK;
 }
 
-int probes_run(const struct probe_options *o, bool dry_run, const struct topology *topo,
-               struct probe_results *out)
+/* A probe begins: with --time-limit, its own deadline (each probe gets the limit, as each
+ * STREAM run does). */
+static void probe_begins(double time_limit_s)
+{
+    interrupt_deadline_set(time_limit_s > 0 ? time_limit_deadline(timer_now(), time_limit_s) : 0);
+}
+
+/* A probe ended: whether its time limit cut it. */
+static void probe_ends(struct probe_results *out)
+{
+    if (interrupt_deadline_cut()) out->cut_by_time_limit = true;
+    interrupt_deadline_set(0);
+}
+
+int probes_run(const struct probe_options *o, bool dry_run, double time_limit_s,
+               const struct topology *topo, struct probe_results *out)
 {
     memset(out, 0, sizeof(*out));
     out->requested = o->mask;
     if (dry_run) return EXIT_OK;
-    if (o->mask & PROBE_BIT(PROBE_TIMER)) {
-        timer_probe_run(&out->timer);
-        out->ran |= PROBE_BIT(PROBE_TIMER);
+    if ((o->mask & PROBE_BIT(PROBE_TIMER)) && !interrupt_signal()) {
+        probe_begins(time_limit_s);
+        if (timer_probe_run(&out->timer, timer_stop) == 0)
+            out->ran |= PROBE_BIT(PROBE_TIMER);
+        else /* a half-measured clock table is not reported */
+            out->stopped |= PROBE_BIT(PROBE_TIMER);
+        probe_ends(out);
     }
-    if (o->mask & PROBE_BIT(PROBE_FAULTS)) {
+    if ((o->mask & PROBE_BIT(PROBE_FAULTS)) && !interrupt_signal()) {
         struct fault_config cfg;
         fault_config(o, &cfg);
         char why[300];
-        if (fault_probe_run(&cfg, &out->faults, why, sizeof(why)) != 0) {
+        probe_begins(time_limit_s);
+        int rc = fault_probe_run(&cfg, &out->faults, why, sizeof(why));
+        probe_ends(out);
+        if (rc != 0) {
             log_error("--faults: %s", why);
             return EXIT_RESOURCE;
         }
         out->ran |= PROBE_BIT(PROBE_FAULTS);
+        if (out->faults.stopped) out->stopped |= PROBE_BIT(PROBE_FAULTS);
     }
     if ((o->mask & PROBE_BIT(PROBE_SHOOTDOWN)) && !interrupt_signal()) {
+        probe_begins(time_limit_s);
         int rc = run_shootdown(o, topo, out);
+        probe_ends(out);
         if (rc != EXIT_OK) return rc;
         out->ran |= PROBE_BIT(PROBE_SHOOTDOWN);
+        if (out->shootdown.stopped) out->stopped |= PROBE_BIT(PROBE_SHOOTDOWN);
     }
     return EXIT_OK;
 }
 
-int probes_kept(const struct probe_results *r, char *buf, size_t len)
+static int faults_measured(const struct fault_report *f)
 {
-    if (!r) return 0;
-    if ((r->ran & PROBE_BIT(PROBE_FAULTS)) && r->faults.stopped) {
-        int measured = 0;
-        for (int i = 0; i < r->faults.n_runs; i++)
-            measured += !r->faults.runs[i].skipped[0];
+    int measured = 0;
+    for (int i = 0; i < f->n_runs; i++)
+        measured += !f->runs[i].skipped[0];
+    return measured;
+}
+
+bool probes_measured(const struct probe_results *r)
+{
+    return r && ((r->ran & PROBE_BIT(PROBE_TIMER)) ||
+                 ((r->ran & PROBE_BIT(PROBE_FAULTS)) && faults_measured(&r->faults) > 0) ||
+                 ((r->ran & PROBE_BIT(PROBE_SHOOTDOWN)) && r->shootdown.n_runs > 0));
+}
+
+/* One probe's part of probes_kept(), in the order they run. */
+static void probe_kept(const struct probe_results *r, enum probe_id p, char *buf, size_t len)
+{
+    static const char *const names[PROBE_COUNT] = {"faults", "shootdown", "timer"};
+    bool ran = r->ran & PROBE_BIT(p), stopped = r->stopped & PROBE_BIT(p);
+    int measured = faults_measured(&r->faults);
+    if (p == PROBE_TIMER && stopped)
+        snprintf(buf, len,
+                 "the timer probe stopped before it finished; its clocks are not reported");
+    else if (p == PROBE_FAULTS && stopped)
         snprintf(buf, len, "the faults probe stopped %s%s; reporting the %d backing%s measured",
                  r->faults.stopped_in[0] ? "in backing " : "between backings", r->faults.stopped_in,
                  measured, measured == 1 ? "" : "s");
-        return 1;
-    }
-    if ((r->ran & PROBE_BIT(PROBE_SHOOTDOWN)) && r->shootdown.stopped) {
+    else if (p == PROBE_SHOOTDOWN && stopped)
         snprintf(buf, len, "the shootdown probe stopped after %d of %d points; reporting those",
                  r->shootdown.n_runs, r->shootdown.n_planned);
-        return 1;
+    else
+        snprintf(buf, len, "the %s probe %s", names[p], ran ? "finished" : "did not start");
+}
+
+int probes_kept(const struct probe_results *r, char *buf, size_t len)
+{
+    static const enum probe_id order[] = {PROBE_TIMER, PROBE_FAULTS, PROBE_SHOOTDOWN};
+    if (!r || !(r->ran | r->stopped) || len == 0) return 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+        if (!(r->requested & PROBE_BIT(order[i]))) continue;
+        char one[200];
+        probe_kept(r, order[i], one, sizeof(one));
+        size_t at = strlen(buf);
+        snprintf(buf + at, len - at, "%s%s", at ? "; " : "", one);
     }
-    return 0;
+    return 1;
 }
 
 int probes_report_mismatches(const struct probe_results *r)

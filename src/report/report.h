@@ -30,7 +30,7 @@ struct report {
     /* when it stopped early (a signal, or a later run's resource missing): what the report
      * holds, e.g. "the TLB probe stopped in the 4 KB sweep at 1024 pages; reporting the 23
      * points measured"; empty when it ran to the end */
-    char kept[400];
+    char kept[1024];
     struct acceptance_result acceptance; /* evaluated with --acceptance/--expect/--reference */
     size_t n_runs;
     struct run_result *runs;

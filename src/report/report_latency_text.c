@@ -142,8 +142,9 @@ void report_latency_quiet(FILE *out, const struct latency_result *l)
 {
     const struct latency_point *p = &l->idle;
     if (!p->measured) {
-        fprintf(out, "latency: planned buffer_bytes=%llu pages=%s cpu=%d mem_node=%d\n",
-                (unsigned long long)p->buffer_bytes, p->pages, p->cpu, p->mem_node);
+        fprintf(out, "latency: %s buffer_bytes=%llu pages=%s cpu=%d mem_node=%d\n",
+                l->dry_run ? "planned" : "not_measured", (unsigned long long)p->buffer_bytes,
+                p->pages, p->cpu, p->mem_node);
         return;
     }
     double ghz = latency_core_ghz(p);

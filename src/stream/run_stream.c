@@ -146,7 +146,7 @@ static void check_reduction(struct team *tm, int k)
 /* With --time-limit: the timer_now() by which the run should end, leaving room to report. */
 static double run_deadline(const struct run_config *cfg)
 {
-    return cfg->started + 0.95 * cfg->time_limit_s - 0.5;
+    return time_limit_deadline(cfg->started, cfg->time_limit_s);
 }
 
 /* With a time limit, stop once another repetition would not fit, keeping at least one measured

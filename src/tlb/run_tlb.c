@@ -24,8 +24,9 @@
 
 #include "affinity/bind.h"
 #include "affinity/page_locality.h"
-#include "src/base/log.h"
 #include "affinity/thread_start.h"
+#include "src/base/interrupt.h"
+#include "src/base/log.h"
 #include "src/tlb/tlb_curve.h"
 #include "src/tlb/tlb_levels.h"
 #include "src/tlb/tlb_progress.h"
@@ -243,20 +244,26 @@ static void team_run(struct tlb_team *tm)
     }
 }
 
-/* What an interrupted probe reports: the points measured before the signal. */
+size_t tlb_points_measured(const struct tlb_result *r)
+{
+    return r->n_threads ? r->per_thread[0].small.main.n : 0;
+}
+
+/* What a probe stopped early reports: the points measured before the signal or the limit. */
 static void describe_stop(const struct tlb_team *tm)
 {
     struct tlb_result *out = tm->out;
-    size_t points = out->n_threads ? out->per_thread[0].small.main.n : 0;
+    size_t points = tlb_points_measured(out);
     char at[48] = "";
     if (tm->stopped_at > 0)
         snprintf(at, sizeof(at), " at %.0f page%s", tm->stopped_at, tm->stopped_at == 1 ? "" : "s");
     out->stopped = true;
     for (int i = 0; i < 2; i++)
         if (!out->walk[i].measured && !out->walk[i].why[0])
-            snprintf(out->walk[i].why, sizeof(out->walk[i].why), "interrupted before it ran");
+            snprintf(out->walk[i].why, sizeof(out->walk[i].why), "%s before it ran",
+                     interrupt_stop_reason());
     if (tm->plan->huge && !out->huge_measured && !out->huge_why[0])
-        snprintf(out->huge_why, sizeof(out->huge_why), "interrupted before it ran");
+        snprintf(out->huge_why, sizeof(out->huge_why), "%s before it ran", interrupt_stop_reason());
     if (!tm->phase || points == 0)
         snprintf(out->stopped_note, sizeof(out->stopped_note),
                  "the TLB probe stopped before its first point was measured");

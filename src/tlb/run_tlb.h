@@ -51,4 +51,7 @@ void tlb_describe(const struct tlb_plan *plan, const struct topology *topo, stru
 int run_tlb(const struct tlb_plan *plan, const struct topology *topo, const struct sys_info *sys,
             const struct timer_info *timer, struct tlb_result *out);
 
+/* Points of the 4 KB sweep measured (a probe stopped before its first one kept nothing). */
+size_t tlb_points_measured(const struct tlb_result *r);
+
 #endif

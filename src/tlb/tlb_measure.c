@@ -27,7 +27,7 @@ bool tlb_team_should_stop(struct tlb_team *tm)
 {
 #pragma omp barrier
 #pragma omp master
-    tm->stop = tm->stop || interrupt_signal() != 0;
+    tm->stop = tm->stop || interrupt_should_stop() != 0;
 #pragma omp barrier
     return tm->stop;
 }
@@ -98,7 +98,8 @@ static void measure_set(struct tlb_team *tm, int t, int kinds, enum tlb_set set,
                 if (t == 0 && r == 0 && kind == 0) test_hook_at("tlb point %zu", i);
                 if (t == 0 && kind == 0)
                     tlb_progress_point(tm->phase, r + 1, K, i + 1, nx, tm->xs[i]);
-                bool stop = sync ? tlb_team_should_stop(tm) : (tm->stop |= interrupt_signal() != 0);
+                bool stop =
+                    sync ? tlb_team_should_stop(tm) : (tm->stop |= interrupt_should_stop() != 0);
                 if (stop) {
                     if (t == 0) tm->stopped_at = tm->xs[i];
                     return;
@@ -205,7 +206,7 @@ void tlb_warm_up(struct tlb_team *tm, int t)
     double pages = tm->plan->max_pages < 16 ? (double)tm->plan->max_pages : 16.0;
     tlb_build_point(tm, w, t, pages, 0, TLB_SET_SWEEP);
     double t0 = timer_now();
-    while (timer_now() - t0 < WARMUP_S && !interrupt_signal())
+    while (timer_now() - t0 < WARMUP_S && !interrupt_should_stop())
         tlb_chain_run(&w->chain, 100000);
     w->sink += w->chain.sink;
 }

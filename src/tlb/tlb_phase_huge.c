@@ -19,7 +19,8 @@ static void huge_dropped(struct tlb_result *out, struct tlb_worker *w)
 {
     tlb_curve_free(&out->huge.main);
     out->huge.analysed = false;
-    snprintf(out->huge_why, sizeof(out->huge_why), "interrupted before it finished");
+    snprintf(out->huge_why, sizeof(out->huge_why), "%s before it finished",
+             interrupt_stop_reason());
     tlb_region_release(&w->huge_tp);
 }
 
@@ -97,7 +98,7 @@ void tlb_huge_phase(struct tlb_team *tm)
     if (at >= 8) {
         const struct tlb_options *o = &plan->opts;
         double best[3] = {INFINITY, INFINITY, INFINITY};
-        for (unsigned r = 0; r < o->repeat && !(tm->stop |= interrupt_signal() != 0); r++) {
+        for (unsigned r = 0; r < o->repeat && !(tm->stop |= interrupt_should_stop() != 0); r++) {
             for (int which = 0; which < 3; which++) {
                 char *base = which == 0   ? w->huge_tp.base
                              : which == 1 ? w->main.base

@@ -7,6 +7,7 @@
 
 #include "src/base/stats.h"
 #include "src/base/clock.h"
+#include "src/base/interrupt.h"
 #include "src/tlb/tlb_huge_check.h"
 
 #define THROUGHPUT_MIN_S 0.05
@@ -95,7 +96,7 @@ void tlb_throughput_phase(struct tlb_team *tm, int t)
         if (!go[which]) continue;
         struct tlb_throughput *tp = &out->walk[which];
         if (tm->stop) { /* rounds missing: not reported */
-            snprintf(tp->why, sizeof(tp->why), "interrupted before it finished");
+            snprintf(tp->why, sizeof(tp->why), "%s before it finished", interrupt_stop_reason());
             continue;
         }
         qsort(rates[which], K, sizeof(double), compare_doubles);

@@ -62,7 +62,7 @@ bool tlb_region_touch(struct tlb_region *r, size_t step)
 {
     const size_t check = 16u << 20;
     for (size_t off = 0; off < r->bytes; off += step) {
-        if (off % check < step && off && interrupt_signal()) return false;
+        if (off % check < step && off && interrupt_should_stop()) return false;
         r->base[off] = 1;
     }
     return true;

@@ -35,7 +35,10 @@
  *                                     "reference pause N", "first touch", "faults probe",
  *                                     "tlb point N")
  *   MEMBENCH_TEST_PAUSE_AT=POINT      at POINT, write "membench-test: paused at POINT" and stop
- *                                     (SIGSTOP) until SIGCONT, the first time it is reached */
+ *                                     (SIGSTOP) until SIGCONT, the first time it is reached
+ *   MEMBENCH_TEST_TIME_LIMIT_AT=POINT at POINT, the --time-limit of the probe, TLB probe or
+ *                                     latency measurement under way counts as passed (a
+ *                                     STREAM run's is its own) */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -218,6 +221,7 @@ __attribute__((constructor)) static void install_test_hooks(void)
         hooks.announce = value[0] == '1';
     }
     hooks.pause_at = variable("MEMBENCH_TEST_PAUSE_AT");
+    hooks.time_limit_at = variable("MEMBENCH_TEST_TIME_LIMIT_AT");
     cluster_hooks();
     locality_hooks();
     test_hooks = &hooks;

@@ -36,7 +36,7 @@ static void check_order(size_t n, size_t page_lines, uint64_t seed)
 {
     uint32_t *order = malloc(n * sizeof(uint32_t));
     assert_non_null(order);
-    assert_int_equal(latency_order_build(order, n, page_lines, seed), 0);
+    assert_int_equal(latency_order_build(order, n, page_lines, seed, NULL), 0);
     char why[200] = "";
     assert_true(latency_order_check(order, n, page_lines, why, sizeof(why)));
     assert_int_equal(cycle_length(order, n), n); /* a single cycle through every line */
@@ -62,8 +62,8 @@ static void random_not_sequential(void **state)
     (void)state;
     size_t n = 1 << 16;
     uint32_t *a = malloc(n * sizeof(uint32_t)), *b = malloc(n * sizeof(uint32_t));
-    assert_int_equal(latency_order_build(a, n, PAGE_LINES_4K, 1), 0);
-    assert_int_equal(latency_order_build(b, n, PAGE_LINES_4K, 2), 0);
+    assert_int_equal(latency_order_build(a, n, PAGE_LINES_4K, 1, NULL), 0);
+    assert_int_equal(latency_order_build(b, n, PAGE_LINES_4K, 2, NULL), 0);
     size_t same = 0, ascending = 0;
     for (size_t k = 0; k < n; k++) {
         same += a[k] == b[k];
@@ -79,8 +79,8 @@ static void impossible_orders_refused(void **state)
 {
     (void)state;
     uint32_t order[64];
-    assert_int_equal(latency_order_build(order, 64, PAGE_LINES_4K, 1), -1); /* one page */
-    assert_int_equal(latency_order_build(order, 2, 1, 1), -1);
+    assert_int_equal(latency_order_build(order, 64, PAGE_LINES_4K, 1, NULL), -1); /* one page */
+    assert_int_equal(latency_order_build(order, 2, 1, 1, NULL), -1);
 }
 
 static void checker_catches_two_cycles(void **state)
@@ -88,12 +88,12 @@ static void checker_catches_two_cycles(void **state)
     (void)state;
     size_t n = 256;
     uint32_t order[256];
-    assert_int_equal(latency_order_build(order, n, PAGE_LINES_4K, 5), 0);
+    assert_int_equal(latency_order_build(order, n, PAGE_LINES_4K, 5, NULL), 0);
     char why[200] = "";
     order[10] = order[200]; /* a line twice, another never: the ring is not one cycle */
     assert_false(latency_order_check(order, n, PAGE_LINES_4K, why, sizeof(why)));
     assert_non_null(strstr(why, "visited twice"));
-    assert_int_equal(latency_order_build(order, n, PAGE_LINES_4K, 5), 0);
+    assert_int_equal(latency_order_build(order, n, PAGE_LINES_4K, 5, NULL), 0);
     uint32_t t = order[1]; /* put two lines of one page next to each other */
     for (size_t k = 2; k < n; k++)
         if (order[k] / PAGE_LINES_4K == order[0] / PAGE_LINES_4K) {
@@ -112,8 +112,8 @@ static void chase_ends_where_predicted(void **state)
     char *base = aligned_alloc(4096, n * LATENCY_LINE_BYTES);
     uint32_t *order = malloc(n * sizeof(uint32_t));
     assert_non_null(base);
-    assert_int_equal(latency_order_build(order, n, PAGE_LINES_4K, 9), 0);
-    latency_chain_link(base, order, n);
+    assert_int_equal(latency_order_build(order, n, PAGE_LINES_4K, 9, NULL), 0);
+    latency_chain_link(base, order, n, NULL);
     void *start = base + (size_t)order[0] * LATENCY_LINE_BYTES;
     for (uint64_t hops = 0; hops < 3 * n; hops += 997)
         assert_ptr_equal(latency_chase(start, hops),
@@ -123,12 +123,50 @@ static void chase_ends_where_predicted(void **state)
     free(base);
 }
 
+static int stop_calls, stop_after;
+
+static int counting_stop(void)
+{
+    return ++stop_calls > stop_after;
+}
+
+/* Building and linking a big chain asks its stop function every LATENCY_STOP_CHECK lines or
+ * more often, and ends as soon as it answers (a 2 GiB buffer must answer a signal at once). */
+static void long_loops_ask_to_stop(void **state)
+{
+    (void)state;
+    size_t n = (size_t)1 << 20; /* 64 MiB of lines */
+    uint32_t *order = malloc(n * sizeof(uint32_t));
+    char *base = aligned_alloc(4096, n * LATENCY_LINE_BYTES);
+    assert_non_null(order);
+    assert_non_null(base);
+    stop_calls = 0;
+    stop_after = 1 << 30;
+    assert_int_equal(latency_order_build(order, n, PAGE_LINES_4K, 3, counting_stop), 0);
+    assert_true((size_t)stop_calls >= n / LATENCY_STOP_CHECK);
+    stop_calls = 0;
+    assert_int_equal(latency_chain_link(base, order, n, counting_stop), 0);
+    assert_true((size_t)stop_calls >= n / LATENCY_STOP_CHECK);
+    for (int after = 0; after < 3; after++) {
+        stop_calls = 0;
+        stop_after = after;
+        assert_int_equal(latency_order_build(order, n, PAGE_LINES_4K, 3, counting_stop),
+                         LATENCY_STOPPED);
+        assert_int_equal(stop_calls, after + 1);
+        stop_calls = 0;
+        assert_int_equal(latency_chain_link(base, order, n, counting_stop), LATENCY_STOPPED);
+        assert_int_equal(stop_calls, after + 1);
+    }
+    free(base);
+    free(order);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(single_cycle_across_pages),  cmocka_unit_test(random_not_sequential),
         cmocka_unit_test(impossible_orders_refused),  cmocka_unit_test(checker_catches_two_cycles),
-        cmocka_unit_test(chase_ends_where_predicted),
+        cmocka_unit_test(chase_ends_where_predicted), cmocka_unit_test(long_loops_ask_to_stop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
