@@ -18,7 +18,8 @@ void log_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_set_quiet(int quiet);
 
 #define LOG_LINE_MAX 240
-/* The last line log_error printed, without the "membench: " prefix ("" when none), cut at
+/* The last line log_error printed, as shown (control characters escaped), without the
+ * "membench: " prefix ("" when none), cut at
  * LOG_LINE_MAX - 1 bytes. */
 const char *log_last_error(void);
 
