@@ -34,7 +34,8 @@ static void write_system(FILE *out, const struct report *rep)
             t->pus);
     if (t->restricted)
         fprintf(out, "Usable PUs: %s only, %d of %d (restricted by the %s: %s)\n", t->cpus, t->pus,
-                t->machine_pus, t->restricted_by, t->restricted_how);
+                t->machine_pus, t->restricted_by,
+                text_printable(shown, sizeof(shown), t->restricted_how));
     if (t->llc_bytes_total) {
         char total[32];
         format_bytes(t->llc_bytes_total, total, sizeof(total));
@@ -55,9 +56,11 @@ static void write_system(FILE *out, const struct report *rep)
     if (p->max_mhz > 0) fprintf(out, ", %.0f MHz max", p->max_mhz);
     fprintf(out, "; microcode %s\n", p->microcode);
     if (p->peak_mbps > 0)
-        fprintf(out, "Peak memory bandwidth: %.1f MB/s (%s)\n", p->peak_mbps, p->peak_source);
+        fprintf(out, "Peak memory bandwidth: %.1f MB/s (%s)\n", p->peak_mbps,
+                text_printable(shown, sizeof(shown), p->peak_source));
     else
-        fprintf(out, "Peak memory bandwidth: %s\n", p->peak_source);
+        fprintf(out, "Peak memory bandwidth: %s\n",
+                text_printable(shown, sizeof(shown), p->peak_source));
     fprintf(out, "Transparent huge pages: %s; huge page pools:", s->thp_enabled);
     if (s->n_pools == 0) fprintf(out, " none");
     for (int i = 0; i < s->n_pools; i++) {
