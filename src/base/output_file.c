@@ -101,13 +101,14 @@ static bool mount_point(const char *path, const struct stat *st, const struct st
 }
 
 /* Whether the file system has no block (or no inode) left for the temporary file; root may
- * use the blocks reserved for it. A file system that does not count inodes has f_files 0. */
+ * use the blocks reserved for it. One that does not count them (some FUSE file systems) says
+ * f_blocks or f_files 0: not full. */
 static bool file_system_full(const char *dir)
 {
     struct statvfs vfs;
     if (statvfs(dir, &vfs) != 0) return false;
     fsblkcnt_t blocks = geteuid() == 0 ? vfs.f_bfree : vfs.f_bavail;
-    return blocks == 0 || (vfs.f_files > 0 && vfs.f_favail == 0);
+    return (vfs.f_blocks > 0 && blocks == 0) || (vfs.f_files > 0 && vfs.f_favail == 0);
 }
 
 /* A report is never written into an existing file: it is written beside it and renamed over
