@@ -188,8 +188,10 @@ int output_prepare(struct output_file *out, const char *path)
     /* another user's file that we may not write is not ours to replace */
     if (exists && geteuid() != 0 && st.st_uid != geteuid() && !writable(out->target))
         return fail(out, EXIT_USAGE, path, strerror(errno), writable_path);
-    out->old = st;
-    out->have_old = exists;
+    if (exists) {
+        out->old = st;
+        out->have_old = true;
+    }
     return EXIT_OK;
 }
 
