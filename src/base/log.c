@@ -2,9 +2,9 @@
 
 #include <stdarg.h>
 #include <stdio.h>
-#include <string.h>
+#include <stdlib.h>
 
-#define MESSAGE_MAX 4096
+#include "src/base/utf8_text.h"
 
 static int quiet_notes;
 static char last_error[LOG_LINE_MAX];
@@ -19,41 +19,36 @@ int log_is_quiet(void)
     return quiet_notes;
 }
 
-/* src with its control characters (a newline or an escape typed into an option's value) as
- * \n, \t, \r or \xNN, so that every message is one line and prints nothing raw. */
-static void escape_controls(const char *src, char *dst, size_t cap)
+/* One line, whatever the message holds: a file name or a value with a newline or a terminal
+ * escape in it is shown escaped (text_printable). Returns the line as shown, or NULL. */
+static char *emit(const char *kind, const char *fmt, va_list ap)
 {
-    size_t n = 0;
-    for (const unsigned char *p = (const unsigned char *)src; *p && n + 1 < cap; p++) {
-        char esc[5] = {(char)*p, 0};
-        if (*p == '\n' || *p == '\t' || *p == '\r')
-            snprintf(esc, sizeof(esc), "\\%c", *p == '\n' ? 'n' : *p == '\t' ? 't' : 'r');
-        else if (*p < 0x20 || *p == 0x7f)
-            snprintf(esc, sizeof(esc), "\\x%02x", *p);
-        size_t len = strlen(esc);
-        if (n + len >= cap) break;
-        for (size_t i = 0; i < len; i++)
-            dst[n++] = esc[i];
+    char *msg = NULL, *shown = NULL;
+    va_list copy;
+    va_copy(copy, ap);
+    int len = vasprintf(&msg, fmt, copy);
+    va_end(copy);
+    if (len >= 0) shown = malloc(TEXT_PRINTABLE_CAP((size_t)len));
+    if (shown) {
+        fprintf(stderr, "membench: %s%s\n", kind,
+                text_printable(shown, TEXT_PRINTABLE_CAP((size_t)len), msg));
+    } else { /* out of memory: as it is */
+        fprintf(stderr, "membench: %s", kind);
+        vfprintf(stderr, fmt, ap);
+        fputc('\n', stderr);
     }
-    dst[n] = '\0';
-}
-
-static void emit(const char *kind, const char *message)
-{
-    char line[MESSAGE_MAX];
-    escape_controls(message, line, sizeof(line));
-    fprintf(stderr, "membench: %s%s\n", kind, line);
+    free(msg);
+    return shown;
 }
 
 void log_error(const char *fmt, ...)
 {
-    char message[MESSAGE_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(message, sizeof(message), fmt, ap);
+    char *shown = emit("", fmt, ap);
     va_end(ap);
-    escape_controls(message, last_error, sizeof(last_error));
-    emit("", message);
+    snprintf(last_error, sizeof(last_error), "%s", shown ? shown : "");
+    free(shown);
 }
 
 const char *log_last_error(void)
@@ -63,21 +58,17 @@ const char *log_last_error(void)
 
 void log_warn(const char *fmt, ...)
 {
-    char message[MESSAGE_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(message, sizeof(message), fmt, ap);
+    free(emit("warning: ", fmt, ap));
     va_end(ap);
-    emit("warning: ", message);
 }
 
 void log_note(const char *fmt, ...)
 {
     if (quiet_notes) return;
-    char message[MESSAGE_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(message, sizeof(message), fmt, ap);
+    free(emit("note: ", fmt, ap));
     va_end(ap);
-    emit("note: ", message);
 }

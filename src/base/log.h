@@ -20,7 +20,8 @@ void log_set_quiet(int quiet);
 int log_is_quiet(void);
 
 #define LOG_LINE_MAX 240
-/* The last line log_error printed, without the "membench: " prefix ("" when none), cut at
+/* The last line log_error printed, as shown (control characters escaped), without the
+ * "membench: " prefix ("" when none), cut at
  * LOG_LINE_MAX - 1 bytes. */
 const char *log_last_error(void);
 

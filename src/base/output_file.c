@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "src/base/log.h"
@@ -87,6 +88,63 @@ static bool writable(const char *path)
     return faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) == 0;
 }
 
+/* Whether path is the root of a mount (a file bind-mounted over another): rename cannot
+ * replace it. The same device as its directory is not enough: a bind mount from the same file
+ * system keeps both. */
+static bool mount_point(const char *path, const struct stat *st, const struct stat *dir)
+{
+    struct statx sx;
+    if (statx(AT_FDCWD, path, 0, STATX_BASIC_STATS, &sx) == 0 &&
+        (sx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT))
+        return (sx.stx_attributes & STATX_ATTR_MOUNT_ROOT) != 0;
+    return st->st_dev != dir->st_dev;
+}
+
+/* Whether the file system has no block (or no inode) left for the temporary file; root may
+ * use the blocks reserved for it. One that does not count them (some FUSE file systems) says
+ * f_blocks or f_files 0: not full. */
+static bool file_system_full(const char *dir)
+{
+    struct statvfs vfs;
+    if (statvfs(dir, &vfs) != 0) return false;
+    fsblkcnt_t blocks = geteuid() == 0 ? vfs.f_bfree : vfs.f_bavail;
+    return (vfs.f_blocks > 0 && blocks == 0) || (vfs.f_files > 0 && vfs.f_favail == 0);
+}
+
+/* A report is never written into an existing file: it is written beside it and renamed over
+ * it. EXIT_OK when that can work, else EXIT_RESOURCE (EXIT_USAGE for a missing or unwritable
+ * directory of a new file) after one error line. st: the existing file, or NULL. */
+static int check_replaceable(struct output_file *out, const char *path, const char *dir,
+                             const struct stat *st)
+{
+    static const char *const elsewhere = "write the report elsewhere and copy it";
+    struct stat ds;
+    if (stat(dir, &ds) != 0 || faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS) != 0) {
+        int err = errno;
+        if (err == EROFS)
+            return fail(out, EXIT_RESOURCE, path, "its file system is read-only",
+                        "choose a writable file system");
+        if (!st) return fail(out, EXIT_USAGE, path, strerror(err), "choose a writable path");
+        return fail(out, EXIT_RESOURCE, path,
+                    "its directory is not writable, so no complete file can replace it "
+                    "(membench never rewrites a file in place)",
+                    elsewhere);
+    }
+    if (st && mount_point(out->target, st, &ds))
+        return fail(out, EXIT_RESOURCE, path,
+                    "it is a mount point (a bind mount), which rename cannot replace", elsewhere);
+    if (st && (ds.st_mode & S_ISVTX) && geteuid() != 0 && st->st_uid != geteuid() &&
+        ds.st_uid != geteuid())
+        return fail(out, EXIT_RESOURCE, path,
+                    "it belongs to another user in a sticky directory (like /tmp), so it "
+                    "cannot be replaced",
+                    "choose a file name of your own");
+    if (file_system_full(dir))
+        return fail(out, EXIT_RESOURCE, path, "no space left on its file system",
+                    "free some space or choose another file system");
+    return EXIT_OK;
+}
+
 int output_prepare(struct output_file *out, const char *path)
 {
     memset(out, 0, sizeof(*out));
@@ -102,20 +160,16 @@ int output_prepare(struct output_file *out, const char *path)
         return EXIT_OK;
     }
     struct stat st;
-    if (stat(out->target, &st) != 0) {
-        if (errno != ENOENT) return fail(out, EXIT_USAGE, path, strerror(errno), writable_path);
-        char *dir = dir_of(out->target);
-        err = !dir ? ENOMEM : writable(dir) ? 0 : errno;
-        free(dir);
-        return err ? fail(out, EXIT_USAGE, path, strerror(err), writable_path) : EXIT_OK;
-    }
-    if (S_ISDIR(st.st_mode))
+    bool exists = stat(out->target, &st) == 0;
+    if (!exists && errno != ENOENT)
+        return fail(out, EXIT_USAGE, path, strerror(errno), writable_path);
+    if (exists && S_ISDIR(st.st_mode))
         return fail(out, EXIT_USAGE, path, "it is a directory", "give a file name");
-    if (S_ISBLK(st.st_mode) || S_ISSOCK(st.st_mode))
+    if (exists && (S_ISBLK(st.st_mode) || S_ISSOCK(st.st_mode)))
         return fail(out, EXIT_USAGE, path,
                     S_ISBLK(st.st_mode) ? "it is a block device" : "it is a socket",
                     "give a file, a character device or a FIFO");
-    if (!S_ISREG(st.st_mode)) { /* written through, opened now: a FIFO must have a reader */
+    if (exists && !S_ISREG(st.st_mode)) { /* written through, opened now: a FIFO needs a reader */
         out->fd = open(out->target, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
         if (out->fd < 0 && errno == ENXIO && S_ISFIFO(st.st_mode))
             return fail(out, EXIT_RESOURCE, path, "no process is reading this FIFO",
@@ -126,25 +180,24 @@ int output_prepare(struct output_file *out, const char *path)
         if (flags >= 0) fcntl(out->fd, F_SETFL, flags & ~O_NONBLOCK);
         return EXIT_OK;
     }
-    out->old = st;
-    out->have_old = true;
     char *dir = dir_of(out->target);
-    /* another user's file: a rename would make it ours, so it is rewritten in place */
-    out->in_place = !dir || !writable(dir) || (geteuid() != 0 && st.st_uid != geteuid());
+    if (!dir) return fail(out, EXIT_USAGE, path, strerror(ENOMEM), writable_path);
+    int status = check_replaceable(out, path, dir, exists ? &st : NULL);
     free(dir);
-    if (out->in_place && !writable(out->target))
+    if (status != EXIT_OK) return status;
+    /* another user's file that we may not write is not ours to replace */
+    if (exists && geteuid() != 0 && st.st_uid != geteuid() && !writable(out->target))
         return fail(out, EXIT_USAGE, path, strerror(errno), writable_path);
+    if (exists) {
+        out->old = st;
+        out->have_old = true;
+    }
     return EXIT_OK;
 }
 
-static int open_in_place(struct output_file *out)
-{
-    out->in_place = true;
-    return open(out->target, O_WRONLY | O_TRUNC | O_NOCTTY | O_CLOEXEC);
-}
-
-/* The temporary file beside the target, with the old file's owner and mode (or 0666 less the
- * umask for a new file); when the owner cannot be kept, the target itself, rewritten. */
+/* The temporary file beside the target, with the old file's mode, and its owner and group
+ * where the system lets us give them (root, or a group we are in); or 0666 less the umask for
+ * a new file. */
 static int create_temp(struct output_file *out)
 {
     char *dir = dir_of(out->target);
@@ -162,13 +215,8 @@ static int create_temp(struct output_file *out)
     }
     mode_t mode;
     if (out->have_old) {
-        if (fchown(fd, out->old.st_uid, out->old.st_gid) != 0) { /* e.g. a group we are not in */
-            close(fd);
-            unlink(out->temp_path);
-            free(out->temp_path);
-            out->temp_path = NULL;
-            return open_in_place(out);
-        }
+        if (fchown(fd, out->old.st_uid, out->old.st_gid) != 0) /* another user's file */
+            (void)!fchown(fd, (uid_t)-1, out->old.st_gid);
         mode = out->old.st_mode & 07777;
     } else {
         mode_t mask = umask(0);
@@ -188,7 +236,7 @@ int output_begin(struct output_file *out)
     }
     int fd = out->has_fd ? out->fd : -1;
     out->has_fd = false;
-    if (fd < 0) fd = out->in_place ? open_in_place(out) : create_temp(out);
+    if (fd < 0) fd = create_temp(out);
     if (fd >= 0 && !(out->stream = fdopen(fd, "w"))) close(fd);
     if (!out->stream) {
         log_error("cannot write '%.200s': %s", out->name, strerror(errno));
@@ -224,7 +272,7 @@ int output_commit(struct output_file *out, int write_rc)
         failed = true;
         err = errno; /* what is still buffered fails again, with the real reason */
     }
-    if (!failed && (out->temp_path || out->in_place) && fsync(fileno(out->stream)) != 0) {
+    if (!failed && out->temp_path && fsync(fileno(out->stream)) != 0) {
         failed = true;
         err = errno;
     }

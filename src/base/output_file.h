@@ -5,11 +5,13 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-/* A report destination. A regular file (symbolic links followed) is replaced atomically: a
- * temporary file beside it, created only when the report is ready, gets the old file's mode and
- * owner and is renamed over it when complete. Anything else (a character device such as
- * /dev/null, a FIFO, a descriptor named by /dev/stdout or /dev/fd/N) is written through, never
- * replaced. output_prepare checks the path before measuring and creates nothing. */
+/* A report destination. A regular file (symbolic links followed) is never written in place: a
+ * temporary file beside it, created only when the report is ready, gets the old file's mode
+ * (and its owner and group where the system allows) and is renamed over it when complete.
+ * Anything else (a character device such as /dev/null, a FIFO, a descriptor named by
+ * /dev/stdout or /dev/fd/N) is written through, never replaced. output_prepare checks before
+ * measuring that the path can be replaced so (its directory writable, not a mount point, not
+ * another user's file in a sticky directory, space left) and creates nothing. */
 struct output_file {
     FILE *stream;
     char *name;      /* as given, for messages; NULL for stdout */
@@ -17,7 +19,6 @@ struct output_file {
     char *temp_path; /* the temporary file, while the report is written */
     int fd;          /* written through: opened by output_prepare (has_fd) */
     bool has_fd;
-    bool in_place; /* an existing file whose owner a rename would not keep: rewritten */
     bool have_old;
     bool in_memory;
     struct stat old; /* the file replaced, when have_old */

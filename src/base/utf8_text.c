@@ -64,6 +64,43 @@ size_t utf8_escape_invalid(char *s, size_t cap)
     return bad;
 }
 
+/* The escape that stands for the character of n bytes at s (n 0: a byte that is not UTF-8),
+ * or NULL when it is shown as it is. */
+static const char *escape_of(const unsigned char *s, size_t n, char buf[8])
+{
+    if (n == 0 || (n == 1 && (s[0] < 0x20 || s[0] == 0x7F))) {
+        if (s[0] == '\n') return "\\n";
+        if (s[0] == '\t') return "\\t";
+        if (s[0] == '\r') return "\\r";
+        snprintf(buf, 8, "\\x%02X", s[0]);
+        return buf;
+    }
+    if (n == 2 && s[0] == 0xC2 && s[1] < 0xA0) { /* U+0080 to U+009F */
+        snprintf(buf, 8, "\\u%04X", s[1]);
+        return buf;
+    }
+    return NULL;
+}
+
+char *text_printable(char *dst, size_t cap, const char *src)
+{
+    const unsigned char *s = (const unsigned char *)src;
+    size_t o = 0;
+    if (cap == 0) return dst;
+    for (size_t i = 0; s[i];) {
+        size_t n = sequence_length(s + i);
+        char buf[8];
+        const char *esc = escape_of(s + i, n, buf);
+        size_t len = esc ? strlen(esc) : n;
+        if (o + len >= cap) break;
+        memcpy(dst + o, esc ? esc : src + i, len);
+        o += len;
+        i += n ? n : 1;
+    }
+    dst[o] = '\0';
+    return dst;
+}
+
 size_t utf8_chars(const char *s)
 {
     size_t n = 0;

@@ -139,13 +139,21 @@ static void pad(FILE *out, const char *text, size_t width)
         fputc(' ', out);
 }
 
+/* A node's name as the table shows it: a newline, tab or terminal escape in it escaped. */
+#define HOST_SHOWN TEXT_PRINTABLE_CAP(sizeof(((struct node_summary *)0)->host))
+static const char *host_shown(const struct node_summary *s, char buf[HOST_SHOWN])
+{
+    return text_printable(buf, HOST_SHOWN, s->host);
+}
+
 int report_cluster_text(FILE *out, const struct node_summary *nodes, int n,
                         const struct cluster_stats *st, double tolerance_pct)
 {
-    char line[400], why[400], cores[80];
+    char line[400], why[400], cores[80], host[HOST_SHOWN];
+    char shown[TEXT_PRINTABLE_CAP(sizeof(why))], cpus[TEXT_PRINTABLE_CAP(sizeof(cores))];
     size_t width = 6; /* "median", or the longest name: a name is never cut */
     for (int i = 0; i < n; i++)
-        if (utf8_chars(nodes[i].host) > width) width = utf8_chars(nodes[i].host);
+        if (utf8_chars(host_shown(&nodes[i], host)) > width) width = utf8_chars(host);
     fprintf(out, "Cluster: %d node%s, tolerance %.1f%%, outliers beyond %.0f MADs\n", n,
             n == 1 ? "" : "s", tolerance_pct, CLUSTER_MAD_K);
     how_judged(st, tolerance_pct, line, sizeof(line));
@@ -156,7 +164,8 @@ int report_cluster_text(FILE *out, const struct node_summary *nodes, int n,
             fprintf(out,
                     "Note: node %s (rank %d) %s (CPUs %s): the launcher or a cgroup bound it; "
                     "use mpirun --bind-to none or srun --cpu-bind=none\n",
-                    nodes[i].host, nodes[i].rank, cores, nodes[i].cpus_usable);
+                    host_shown(&nodes[i], host), nodes[i].rank, cores,
+                    text_printable(cpus, sizeof(cpus), nodes[i].cpus_usable));
     }
     unsigned usual = usual_threads(nodes, n);
     for (int i = 0; i < n; i++) {
@@ -165,7 +174,7 @@ int report_cluster_text(FILE *out, const struct node_summary *nodes, int n,
             fprintf(out,
                     "Note: node %s (rank %d) %s: without -t and OMP_NUM_THREADS each node runs "
                     "one thread per core it may use; its rates are judged as they are\n",
-                    nodes[i].host, nodes[i].rank, cores);
+                    host_shown(&nodes[i], host), nodes[i].rank, cores);
     }
     pad(out, "Node", width);
     fprintf(out, " %5s", "Rank");
@@ -174,7 +183,7 @@ int report_cluster_text(FILE *out, const struct node_summary *nodes, int n,
     fprintf(out, "  Verdict\n");
     for (int i = 0; i < n; i++) {
         const struct node_summary *s = &nodes[i];
-        pad(out, s->host, width);
+        pad(out, host_shown(s, host), width);
         fprintf(out, " %5d", s->rank);
         for (int k = 0; k < KERNEL_COUNT; k++)
             if (st->shown & (1u << k)) {
@@ -186,8 +195,8 @@ int report_cluster_text(FILE *out, const struct node_summary *nodes, int n,
         fprintf(out, "  %s", verdict(s, st));
         reason(s, why, sizeof(why));
         restriction(s, cores, sizeof(cores));
-        if (why[0]) fprintf(out, " %s", why);
-        if (s->error[0]) fprintf(out, " (%s)", s->error);
+        if (why[0]) fprintf(out, " %s", text_printable(shown, sizeof(shown), why));
+        if (s->error[0]) fprintf(out, " (%s)", text_printable(shown, sizeof(shown), s->error));
         if (cores[0]) fprintf(out, "%s%s", why[0] || s->error[0] ? "; " : " ", cores);
         fprintf(out, "\n");
     }

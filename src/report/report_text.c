@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "src/base/interrupt.h"
+#include "src/base/utf8_text.h"
 #include "src/probes/probes.h"
 #include "src/report/report.h"
 #include "src/report/report_latency.h"
@@ -16,21 +17,25 @@ static void write_system(FILE *out, const struct report *rep)
     const struct topology_facts *t = &rep->topo;
     const struct sys_info *s = &rep->sys;
     fprintf(out, RULE "membench %s: STREAM-style memory bandwidth\n" RULE, rep->version);
-    fprintf(out, "Host: %s, Linux %s\n", s->hostname, s->kernel);
+    char shown[TEXT_PRINTABLE_CAP(sizeof(s->hostname))]; /* the longest of the names below */
+    fprintf(out, "Host: %s, ", text_printable(shown, sizeof(shown), s->hostname));
+    fprintf(out, "Linux %s\n", text_printable(shown, sizeof(shown), s->kernel));
     if (!t->is_machine)
         fprintf(out, "Topology: %s (%s; Host, Timer, pages and memory are this machine's)\n",
-                t->source,
+                text_printable(shown, sizeof(shown), t->source),
                 t->this_system ? "a description, not this machine, bound as if it were "
                                  "(HWLOC_THISSYSTEM=1)"
                 : strncmp(t->source, "HWLOC_THISSYSTEM=", 17) == 0
                     ? "this machine, but hwloc is told it is not: nothing is bound"
                     : "a description, not this machine");
-    fprintf(out, "CPU: %s; %d package%s, %d NUMA node%s, %d cores, %d PUs\n", t->cpu_model,
-            t->packages, t->packages == 1 ? "" : "s", t->numa_nodes, t->numa_nodes == 1 ? "" : "s",
-            t->cores, t->pus);
+    fprintf(out, "CPU: %s; %d package%s, %d NUMA node%s, %d cores, %d PUs\n",
+            text_printable(shown, sizeof(shown), t->cpu_model), t->packages,
+            t->packages == 1 ? "" : "s", t->numa_nodes, t->numa_nodes == 1 ? "" : "s", t->cores,
+            t->pus);
     if (t->restricted)
         fprintf(out, "Usable PUs: %s only, %d of %d (restricted by the %s: %s)\n", t->cpus, t->pus,
-                t->machine_pus, t->restricted_by, t->restricted_how);
+                t->machine_pus, t->restricted_by,
+                text_printable(shown, sizeof(shown), t->restricted_how));
     if (t->llc_bytes_total) {
         char total[32];
         format_bytes(t->llc_bytes_total, total, sizeof(total));
@@ -51,9 +56,11 @@ static void write_system(FILE *out, const struct report *rep)
     if (p->max_mhz > 0) fprintf(out, ", %.0f MHz max", p->max_mhz);
     fprintf(out, "; microcode %s\n", p->microcode);
     if (p->peak_mbps > 0)
-        fprintf(out, "Peak memory bandwidth: %.1f MB/s (%s)\n", p->peak_mbps, p->peak_source);
+        fprintf(out, "Peak memory bandwidth: %.1f MB/s (%s)\n", p->peak_mbps,
+                text_printable(shown, sizeof(shown), p->peak_source));
     else
-        fprintf(out, "Peak memory bandwidth: %s\n", p->peak_source);
+        fprintf(out, "Peak memory bandwidth: %s\n",
+                text_printable(shown, sizeof(shown), p->peak_source));
     fprintf(out, "Transparent huge pages: %s; huge page pools:", s->thp_enabled);
     if (s->n_pools == 0) fprintf(out, " none");
     for (int i = 0; i < s->n_pools; i++) {
@@ -485,7 +492,11 @@ static void write_acceptance(FILE *out, const struct acceptance_result *a)
         enum check_verdict v = check_state(c);
         failed += v == CHECK_FAIL;
         if (v == CHECK_INCONCLUSIVE && !unjudged++) why = c->why;
-        fprintf(out, "%s %-12s %-24s %s", check_verdict_name(v), c->name, c->measured, c->expected);
+        char measured[TEXT_PRINTABLE_CAP(sizeof(c->measured))];
+        char expected[TEXT_PRINTABLE_CAP(sizeof(c->expected))];
+        fprintf(out, "%s %-12s %-24s %s", check_verdict_name(v), c->name,
+                text_printable(measured, sizeof(measured), c->measured),
+                text_printable(expected, sizeof(expected), c->expected));
         if (c->rate_check)
             write_rate_spreads(out, c);
         else

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
@@ -18,6 +19,8 @@
 #define REFERENCE_SCHEMA 1
 #define MAX_TOPOLOGY_COUNT (1ll << 22) /* cores, PUs: far beyond any node */
 #define MAX_RATE_MBPS 1e9              /* as --expect */
+/* A reference is a few KiB; a bigger file is not one, and parsing it costs seconds. */
+#define REFERENCE_MAX_BYTES (1 << 20)
 
 static int copy_string(json_t *obj, const char *key, char *dst, size_t len)
 {
@@ -203,6 +206,85 @@ bad:
     return -1;
 }
 
+static int by_name_ignoring_case(const void *a, const void *b)
+{
+    return strcasecmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Keys are matched ignoring case ("triad" is Triad), so two keys of one object that differ
+ * only in case would let the first one win unseen: -1 naming them. Every object, nested ones
+ * too; where names the object. */
+static int check_case_duplicates(json_t *v, const char *where, char *why, size_t why_len)
+{
+    if (json_is_array(v)) {
+        for (size_t i = 0; i < json_array_size(v); i++)
+            if (check_case_duplicates(json_array_get(v, i), where, why, why_len)) return -1;
+        return 0;
+    }
+    if (!json_is_object(v)) return 0;
+    size_t n = json_object_size(v), i = 0;
+    const char **keys = malloc((n ? n : 1) * sizeof(*keys));
+    if (!keys) {
+        snprintf(why, why_len, "out of memory");
+        return -1;
+    }
+    const char *key;
+    json_t *value;
+    int rc = 0;
+    json_object_foreach(v, key, value)
+    {
+        keys[i++] = key;
+        if (rc == 0) rc = check_case_duplicates(value, key, why, why_len);
+    }
+    qsort(keys, n, sizeof(*keys), by_name_ignoring_case);
+    for (i = 1; i < n && rc == 0; i++) {
+        if (strcasecmp(keys[i - 1], keys[i]) != 0) continue;
+        bool ordered = strcmp(keys[i - 1], keys[i]) < 0;
+        snprintf(why, why_len,
+                 "%s%.40s%s has the keys '%.40s' and '%.40s', which differ only in case and "
+                 "mean the same; keep one",
+                 where ? "'" : "", where ? where : "the top level", where ? "'" : "",
+                 keys[ordered ? i - 1 : i], keys[ordered ? i : i - 1]);
+        rc = -1;
+    }
+    free(keys);
+    return rc;
+}
+
+/* The file's text, read whole when it is no bigger than REFERENCE_MAX_BYTES; NULL after
+ * filling why. */
+static char *read_text(int fd, const char *path, const struct stat *st, size_t *len, char *why,
+                       size_t why_len)
+{
+    static const char *const fix = "give the JSON file --save-reference wrote";
+    char *buf = st->st_size <= REFERENCE_MAX_BYTES ? malloc(REFERENCE_MAX_BYTES + 1) : NULL;
+    size_t n = 0;
+    while (buf && n <= REFERENCE_MAX_BYTES) {
+        ssize_t got = read(fd, buf + n, REFERENCE_MAX_BYTES + 1 - n);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) {
+            snprintf(why, why_len, "--reference %s: %s; %s", path, strerror(errno), fix);
+            free(buf);
+            return NULL;
+        }
+        if (got == 0) break;
+        n += (size_t)got;
+    }
+    if (buf && n <= REFERENCE_MAX_BYTES) {
+        *len = n;
+        return buf;
+    }
+    free(buf);
+    if (st->st_size > REFERENCE_MAX_BYTES || n > REFERENCE_MAX_BYTES)
+        snprintf(why, why_len,
+                 "--reference %s is larger than %d KiB, the most a reference may be (one is a "
+                 "few KiB); %s",
+                 path, REFERENCE_MAX_BYTES >> 10, fix);
+    else
+        snprintf(why, why_len, "--reference %s: out of memory", path);
+    return NULL;
+}
+
 int reference_load(const char *path, struct expectations *e, char *why, size_t why_len)
 {
     /* non-blocking: a FIFO (or a terminal) given as the file must not wait forever */
@@ -220,9 +302,13 @@ int reference_load(const char *path, struct expectations *e, char *why, size_t w
         close(fd);
         return -1;
     }
-    json_error_t err;
-    json_t *root = json_loadfd(fd, JSON_REJECT_DUPLICATES, &err);
+    size_t len;
+    char *text = read_text(fd, path, &st, &len, why, why_len);
     close(fd);
+    if (!text) return -1;
+    json_error_t err;
+    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
+    free(text);
     if (!root) {
         if (err.line <= 0)
             snprintf(why, why_len, "--reference %s: %s", path, err.text);
@@ -231,10 +317,12 @@ int reference_load(const char *path, struct expectations *e, char *why, size_t w
                      err.column, err.text);
         return -1;
     }
-    char inner[200] = "";
+    char inner[400] = "";
     json_t *schema = json_object_get(root, "membench_reference");
     int rc = -1;
-    if (!json_is_object(root) || !json_is_integer(schema))
+    if (check_case_duplicates(root, NULL, inner, sizeof(inner)) != 0)
+        ; /* inner says which */
+    else if (!json_is_object(root) || !json_is_integer(schema))
         snprintf(inner, sizeof(inner), "not a membench reference (no 'membench_reference' key)");
     else if (json_integer_value(schema) != REFERENCE_SCHEMA)
         snprintf(inner, sizeof(inner), "reference schema %lld, this membench reads %d",

@@ -457,7 +457,10 @@ static void hostnames_stay_whole_and_aligned(void **state)
         "compute-node-with-a-very-long-name-in-a-big-cluster-rack-17-slot-B",
         "n\xc5\x93ud-\xe3\x83\x8e\xe3\x83\xbc\xe3\x83\x89-\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3"
         "\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9",
-        "cn,1 \"rack\"\nB", "cn5"};
+        "cn,1 \"rack\"\nB", "cn5\t\x1b[31mred\x1b[0m"};
+    /* as the text table shows them: escaped, on one line, no terminal escape */
+    static const char *const shown[] = {names[0], names[1], names[2], "cn,1 \"rack\"\\nB",
+                                        "cn5\\t\\x1B[31mred\\x1B[0m"};
     struct node_summary nodes[5];
     struct cluster_stats st;
     make_nodes(nodes, 5, 60000.0);
@@ -470,10 +473,11 @@ static void hostnames_stay_whole_and_aligned(void **state)
 
     char *text = text_of(nodes, 5, &st, 0);
     assert_true(valid_utf8(text));
+    for (const char *p = text; *p; p++)
+        assert_false((unsigned char)*p < 0x20 && *p != '\n');
     size_t rank_col = 0;
     for (int i = 0; i < 5; i++) {
-        if (i == 3) continue; /* its name holds a newline */
-        char *row = strstr(text, names[i]);
+        char *row = strstr(text, shown[i]);
         assert_non_null(row); /* never cut */
         char *line = row;
         while (line > text && line[-1] != '\n')

@@ -1,4 +1,5 @@
-/* Text that travels into reports: hostnames that are not UTF-8, CSV fields with commas. */
+/* Text that travels into reports: hostnames that are not UTF-8, CSV fields with commas, names
+ * with control characters in text output. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -80,12 +81,41 @@ static void characters_not_bytes(void **state)
     assert_int_equal(utf8_chars(""), 0);
 }
 
+static void printable(const char *in, size_t cap, const char *want)
+{
+    char buf[64];
+    assert_ptr_equal(text_printable(buf, cap, in), buf);
+    assert_string_equal(buf, want);
+}
+
+/* Names in text output stay on their line and send no escape to the terminal. */
+static void controls_are_escaped(void **state)
+{
+    (void)state;
+    printable("cn042", 64, "cn042");
+    printable("n\xc5\x93ud-\xe3\x83\x8e", 64, "n\xc5\x93ud-\xe3\x83\x8e"); /* as it is */
+    printable("a\nb\tc\rd", 64, "a\\nb\\tc\\rd");
+    printable("red\x1b[31m!\x7f", 64, "red\\x1B[31m!\\x7F");
+    printable("\x01\x1f", 64, "\\x01\\x1F");
+    printable("csi\xc2\x9b"
+              "2J",
+              64, "csi\\u009B2J");                 /* C1 CSI */
+    printable("nbsp\xc2\xa0", 64, "nbsp\xc2\xa0"); /* U+00A0 is text */
+    printable("bad\xff", 64, "bad\\xFF");          /* not UTF-8 */
+    printable("a\x1b", 5, "a");                    /* an escape is cut whole */
+    printable("ab", 1, "");
+    char big[TEXT_PRINTABLE_CAP(8)];
+    assert_string_equal(text_printable(big, sizeof(big), "\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b"),
+                        "\\x1B\\x1B\\x1B\\x1B\\x1B\\x1B\\x1B\\x1B"); /* 4 x n + 1 suffice */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(invalid_bytes_become_text),
         cmocka_unit_test(csv_quotes_per_rfc4180),
         cmocka_unit_test(characters_not_bytes),
+        cmocka_unit_test(controls_are_escaped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
