@@ -77,7 +77,7 @@ CASES = [
     ("reference_dash", ["--reference", "-"], None,
      ["--reference -", "not from stdin", "--save-reference"]),
     ("expect_newline", ["--expect", "tri\nad=1"], None, ["--expect", "'tri\\nad'"]),
-    ("expect_escape", ["--expect", "triad=1\x1b[2J"], None, ["\\x1b[2J"]),
+    ("expect_escape", ["--expect", "triad=1\x1b[2J"], None, ["\\x1B[2J"]),
     ("omp_max_active_levels_zero", ["-t", "2", "-s", "100000", "-n", "2"],
      {"OMP_MAX_ACTIVE_LEVELS": "0"}, ["OMP_MAX_ACTIVE_LEVELS=0", "2 threads as one"]),
     ("omp_thread_limit_below_the_team", ["-t", "2", "-s", "100000", "-n", "2"],

@@ -112,7 +112,8 @@ class ProductIgnoresHooksTest(membench_test.MembenchTestCase):
 
     def test_install_puts_only_membench(self):
         """cmake --install installs membench and no other program of the build (not
-        membench-hooked): its programs are membench and the Slurm health check script."""
+        membench-hooked): its programs are membench, membench-plot and the Slurm health check
+        script."""
         build = os.path.dirname(BIN)
         cmake = os.environ.get("CMAKE_COMMAND") or shutil.which("cmake")
         if not cmake or not os.path.isfile(os.path.join(build, "cmake_install.cmake")):
@@ -126,7 +127,7 @@ class ProductIgnoresHooksTest(membench_test.MembenchTestCase):
         installed = sorted(os.path.relpath(os.path.join(d, f), prefix)
                            for d, _, files in os.walk(prefix) for f in files)
         programs = [p for p in installed if p.startswith(("bin/", "sbin/"))]
-        self.assertEqual(programs, ["bin/membench", "sbin/membench-healthcheck"])
+        self.assertEqual(programs, ["bin/membench", "bin/membench-plot", "sbin/membench-healthcheck"])
         self.assertFalse([p for p in installed if "hooked" in p], installed)
         self.assertNotIn(b"MEMBENCH_TEST", read_bytes(os.path.join(prefix, "bin", "membench")))
 
