@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "src/base/parse.h"
+#include "src/base/utf8_text.h"
 #include "src/report/report_locality.h"
 #include "src/report/report_tlb_words.h"
 #include "src/tlb/tlb_curve.h"
@@ -302,8 +303,10 @@ static void write_header(FILE *out, const struct tlb_result *t)
             fprintf(out, "Cycles: unknown (no TSC and no core-clock estimate on this CPU)\n");
     }
     const struct cpuid_tlb_info *c = &t->cpuid;
-    fprintf(out, "CPU model: %s family %u model %u%s; documented TLBs: ", c->vendor, c->family,
-            c->model, c->hypervisor ? " (under a hypervisor)" : "");
+    char vendor[TEXT_PRINTABLE_CAP(sizeof(c->vendor))];
+    fprintf(out, "CPU model: %s family %u model %u%s; documented TLBs: ",
+            text_printable(vendor, sizeof(vendor), c->vendor), c->family, c->model,
+            c->hypervisor ? " (under a hypervisor)" : "");
     if (c->n == 0) {
         fprintf(out, "unknown (%s)\n", c->why);
     } else {
