@@ -122,6 +122,12 @@ static void level_line(char *buf, size_t len, const struct tlb_sweep *s, size_t 
 #undef PUT
 }
 
+/* x as %.2f shows it, without the sign of a value within rounding of zero (0.00, not -0.00) */
+static double hundredths(double x)
+{
+    return fabs(x) < 0.005 ? 0.0 : x;
+}
+
 static void write_points(FILE *out, const struct tlb_sweep *s, double ghz, bool with_control)
 {
     fprintf(out, "%9s %10s %10s %8s", "Pages", "ns/access", "median ns", "cycles");
@@ -141,7 +147,7 @@ static void write_points(FILE *out, const struct tlb_sweep *s, double ghz, bool 
                 if (fabs(s->control.pts[j].pages - p->pages) < 0.5)
                     c = s->control.pts[j].ns_per_access;
             if (isfinite(c))
-                fprintf(out, " %10.2f %12.2f", c, p->ns_per_access - c);
+                fprintf(out, " %10.2f %12.2f", c, hundredths(p->ns_per_access - c));
             else
                 fprintf(out, " %10s %12s", "-", "-");
         }
@@ -163,15 +169,14 @@ static void write_reuse(FILE *out, const struct tlb_sweep *s)
         double c = tlb_curve_at(&s->reuse_control, p->pages);
         if (isfinite(c))
             fprintf(out, "%9.0f %10.2f %10.2f %12.2f\n", p->pages, p->ns_per_access, c,
-                    p->ns_per_access - c);
+                    hundredths(p->ns_per_access - c));
         else
             fprintf(out, "%9.0f %10.2f %10s %12s\n", p->pages, p->ns_per_access, "-", "-");
     }
     for (size_t i = 0; i < TLB_LEVELS_MAX && i < s->analysis.n_levels; i++) {
         const struct tlb_reuse_level *r = &s->reuse_levels[i];
         if (!r->planned) continue;
-        /* a base within rounding of zero reads +0.00, not +-0.00 */
-        double base = fabs(r->fit.base_ns) < 0.005 ? 0.0 : r->fit.base_ns;
+        double base = hundredths(r->fit.base_ns);
         if (r->fit.ok)
             fprintf(
                 out,
