@@ -8,6 +8,7 @@
  * LRU level, and a level that missed nothing up to it holds at least that many pages); past
  * the bracket, and for every gradual rise, the fit is the size. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,6 +80,16 @@ static void size_level(struct tlb_sweep *s, size_t i)
     if (!r->fit.ok) return;
     struct knee_level *l = &s->analysis.levels[i];
     double entries = floor(r->fit.entries + 0.5);
+    /* The sweep missed nothing up to a sharp knee's onset: a fit well below it was drawn by a
+     * disturbed point, not by the level, and is no reading of its size. */
+    if (l->sharp && entries < l->entries_low * (1.0 - TLB_AGREE_REL)) {
+        r->fit.ok = false;
+        snprintf(r->fit.why, sizeof(r->fit.why),
+                 "its %.0f entries lie below the sharp knee at %.0f pages, up to which the sweep "
+                 "saw no misses (a disturbed point)",
+                 entries, l->entries_low);
+        return;
+    }
     if (!l->sharp) { /* the fit is one more reading of a gradual rise's size */
         l->size_low = fmin(l->size_low, entries);
         l->size_high = fmax(l->size_high, entries);

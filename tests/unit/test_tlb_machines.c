@@ -23,6 +23,7 @@
 #include "src/tlb/run_tlb.h"
 #include "src/tlb/tlb_knees.h"
 #include "src/tlb/tlb_levels.h"
+#include "src/tlb/tlb_reuse_fit.h"
 #include "tests/unit/tlb_recorded.h"
 
 #define RUNS_MAX 10
@@ -365,6 +366,31 @@ static void zen4_level_not_reached(void **state)
     recorded_release(&out);
 }
 
+/* A reuse chase disturbed below a sharp knee (the L1 DTLB of a recorded Xeon run, its reuse
+ * points redrawn as a level of 60 entries would draw them): the fit lands well below the
+ * onset, up to which the cyclic sweep missed nothing, so it is refused with the reason and the
+ * level keeps its onset (seen once in CI on an Intel guest: reuse fit 60 beside a knee at 96). */
+static void fit_below_a_sharp_knee_is_refused(void **state)
+{
+    (void)state;
+    static const struct machine xeon = {"intel-xeon-m167", 96, 2048, {NULL}};
+    static struct recorded r;
+    load(&xeon, "tlb-1.json", &r);
+    for (size_t k = 0; k < r.rn; k++)
+        if (r.rx[k] <= r.fit_high[0])
+            r.ry[k] = r.rc[k] + 1.24 * reuse_miss_fraction(r.rx[k], 60.0, r.slots);
+    struct tlb_result out;
+    struct tlb_thread_result t0;
+    replay(&r, &out, &t0);
+    const struct knee_level *l1 = &t0.small.analysis.levels[0];
+    const struct reuse_fit *fit = &t0.small.reuse_levels[0].fit;
+    assert_true(l1->sharp);
+    assert_false(fit->ok);
+    assert_non_null(strstr(fit->why, "below the sharp knee at 96 pages"));
+    assert_true(l1->entries == 96);
+    assert_false(l1->reuse_sized);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -373,6 +399,7 @@ int main(void)
         cmocka_unit_test(zen4_report_gives_the_range),
         cmocka_unit_test(zen4_report_one_rule),
         cmocka_unit_test(zen4_level_not_reached),
+        cmocka_unit_test(fit_below_a_sharp_knee_is_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
