@@ -389,6 +389,7 @@ static void fit_below_a_sharp_knee_is_refused(void **state)
     assert_non_null(strstr(fit->why, "below the sharp knee at 96 pages"));
     assert_true(l1->entries == 96);
     assert_false(l1->reuse_sized);
+    recorded_release(&out);
 }
 
 int main(void)
