@@ -455,12 +455,12 @@ static void hostnames_stay_whole_and_aligned(void **state)
     static const char *const names[] = {
         "compute-node-with-a-very-long-name-in-a-big-cluster-rack-17-slot-A",
         "compute-node-with-a-very-long-name-in-a-big-cluster-rack-17-slot-B",
-        "n\xc5\x93ud-\xe3\x83\x8e\xe3\x83\xbc\xe3\x83\x89-\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3"
-        "\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9",
+        ("n\xc5\x93ud-\xe3\x83\x8e\xe3\x83\xbc\xe3\x83\x89-\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3"
+         "\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"),
         "cn,1 \"rack\"\nB", "cn5\t\x1b[31mred\x1b[0m"};
     /* as the text table shows them: escaped, on one line, no terminal escape */
-    static const char *const shown[] = {names[0], names[1], names[2], "cn,1 \"rack\"\\nB",
-                                        "cn5\\t\\x1B[31mred\\x1B[0m"};
+    const char *const shown[] = {names[0], names[1], names[2], "cn,1 \"rack\"\\nB",
+                                 "cn5\\t\\x1B[31mred\\x1B[0m"};
     struct node_summary nodes[5];
     struct cluster_stats st;
     make_nodes(nodes, 5, 60000.0);
