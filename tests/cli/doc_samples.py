@@ -27,7 +27,7 @@ Every other fenced block that is not shell commands (```sh) says why it is not o
     <!-- not output: the source tree -->
 
 Comparison (masked lines, in order): digits and the units after them, host names, CPU
-models, ISA names and the store kinds chosen by measurement may differ; words, line order
+models, ISA names, the store kinds chosen by measurement and the build's compiler may differ; words, line order
 and line presence may not. A `...` line in a sample stands for any number of lines; a sample
 that does not start (end) with `...` must match the output's first (last) line. Lines that
 depend on the moment, not on the program (WARNING: lines, a mixed-stores candidate), are
@@ -68,6 +68,8 @@ SMALL_RUN_EXTRA = re.compile(r"^NOTE: arrays are below the STREAM rule")
 SMALL_RUN_JSON_KEYS = ("size_rule", "below_stream_rule")
 #: JSON keys whose value --stores auto chooses by measurement.
 MEASURED_JSON_KEYS = ("stores", "tuned")
+#: JSON keys whose value is the build's, not the program's (CI's TSan build is clang's).
+BUILD_JSON_KEYS = ("compiler", "cflags")
 
 #: Lines of the moment (conditions on the machine, a measured choice's runner-up).
 IGNORED = re.compile(r"^(WARNING: |  mixed: )")
@@ -462,7 +464,7 @@ def compare_json(sample, output, small=False):
             problems.append('"%s" (shown as %s) is in no object of the report' % (key, text))
             continue
         shown = json.loads(text)
-        if key in MEASURED_JSON_KEYS or (small and key in SMALL_RUN_JSON_KEYS):
+        if key in MEASURED_JSON_KEYS + BUILD_JSON_KEYS or (small and key in SMALL_RUN_JSON_KEYS):
             ok = type(shown) is type(value)
         elif isinstance(shown, (int, float)) and not isinstance(shown, bool):
             ok = isinstance(value, (int, float)) and not isinstance(value, bool)
