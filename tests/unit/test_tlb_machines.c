@@ -298,11 +298,7 @@ static void zen4_report_one_rule(void **state)
         assert_true(compared >= 3);
         assert_true(json_number_value(json_object_get(doc, "agree_tolerance")) == 0.10);
         json_decref(doc);
-        char *csv = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&csv, &len);
-        report_tlb_csv(f, &out);
-        fclose(f);
+        char *csv = tlb_written(report_tlb_csv, &out, NULL);
         assert_null(strstr(csv, "nan"));
         assert_null(strstr(csv, "inf"));
         free(csv);
@@ -354,11 +350,7 @@ static void zen4_level_not_reached(void **state)
     assert_true(json_is_null(json_object_get(lv, "entries_high")));
     assert_true(json_is_null(json_object_get(lv, "agrees_with_documented")));
     json_decref(doc);
-    char *csv = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&csv, &len);
-    report_tlb_csv(f, &out);
-    fclose(f);
+    char *csv = tlb_written(report_tlb_csv, &out, NULL);
     assert_non_null(strstr(csv, "# level,2m,0,L2 TLB,,,"));
     assert_non_null(strstr(csv, ",3072,3335,,not reached,\n"));
     assert_null(strstr(csv, "nan"));

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "tests/unit/golden.h"
+#include "tests/unit/tlb_recorded.h"
 
 #include "src/report/report_tlb.h"
 
@@ -325,12 +326,8 @@ typedef void (*file_writer)(FILE *, const struct tlb_result *);
 
 static void check(file_writer writer, const struct tlb_result *t, const char *name)
 {
-    char *text = NULL;
     size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
-    assert_non_null(mem);
-    writer(mem, t);
-    fclose(mem);
+    char *text = tlb_written(writer, t, &len);
     golden_compare(name, text, len);
     if (strstr(name, ".csv")) { /* unmeasured fields are empty, as in the STREAM CSV */
         assert_null(strstr(text, "nan"));
@@ -386,11 +383,7 @@ static void reuse_fit_failed(void **state)
     s->reuse_levels[1].fit.ok = false;
     snprintf(s->reuse_levels[1].fit.why, sizeof(s->reuse_levels[1].fit.why),
              "3 usable points, 8 needed");
-    char *text = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
-    report_tlb_text(mem, &t);
-    fclose(mem);
+    char *text = tlb_written(report_tlb_text, &t, NULL);
     assert_non_null(strstr(text,
                            "L2 TLB: 1536-2304 entries (the curves do not decide: misses begin "
                            "at 1536 pages, the cyclic sweep's rise is half-way at 2098; no "
@@ -400,9 +393,7 @@ static void reuse_fit_failed(void **state)
     /* a fitted base a hair below zero (a real run's L1 DTLB: -0.001 ns) */
     s->reuse_levels[0].fit.base_ns = -0.001;
     free(text);
-    mem = open_memstream(&text, &len);
-    report_tlb_text(mem, &t);
-    fclose(mem);
+    text = tlb_written(report_tlb_text, &t, NULL);
     assert_non_null(strstr(text, "  L1 DTLB fit: 66 entries (+0.00 ns until then, "));
     free(text);
     json_t *o = report_tlb_json(&t);

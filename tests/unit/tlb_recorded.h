@@ -163,6 +163,21 @@ static inline void recorded_release(struct tlb_result *out)
     free(out->huge.main.pts);
 }
 
+/* What one of the TLB writers (report_tlb_text, report_tlb_csv) prints for t, as a string to
+ * free; its length in *len when len is not NULL. */
+static inline char *tlb_written(void (*writer)(FILE *, const struct tlb_result *),
+                                const struct tlb_result *t, size_t *len)
+{
+    char *text = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&text, &n);
+    assert_non_null(f);
+    writer(f, t);
+    fclose(f);
+    if (len) *len = n;
+    return text;
+}
+
 /* Marks a replayed run measured (both sweeps; whether 2 MB pages extend the reach: unknown), as
  * the reports then read it, and returns its text report (free it). */
 static inline char *recorded_report_text(struct tlb_result *out)
@@ -170,13 +185,7 @@ static inline char *recorded_report_text(struct tlb_result *out)
     out->measured = true;
     out->huge_measured = true;
     out->huge_extends_reach = -1;
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    assert_non_null(f);
-    report_tlb_text(f, out);
-    fclose(f);
-    return text;
+    return tlb_written(report_tlb_text, out, NULL);
 }
 
 /* The level of that name, or NULL. */
