@@ -56,6 +56,18 @@ void interrupt_deadline_set(double at)
     atomic_store_explicit(&deadline_hit, 0, memory_order_relaxed);
 }
 
+void interrupt_measurement_begins(double time_limit_s)
+{
+    interrupt_deadline_set(time_limit_s > 0 ? time_limit_deadline(timer_now(), time_limit_s) : 0);
+}
+
+bool interrupt_measurement_ends(void)
+{
+    bool cut = interrupt_deadline_cut();
+    interrupt_deadline_set(0);
+    return cut;
+}
+
 void interrupt_deadline_expire(void)
 {
     if (deadline > 0.0) atomic_store_explicit(&deadline_hit, 1, memory_order_relaxed);

@@ -33,6 +33,11 @@ void interrupt_deadline_expire(void);
 /* Whether interrupt_should_stop() answered because of the deadline since it was last set. */
 bool interrupt_deadline_cut(void);
 
+/* A measurement other than a STREAM run begins: its --time-limit (0: none) counts from now. */
+void interrupt_measurement_begins(double time_limit_s);
+/* ... and ends: whether its time limit cut it; the deadline is cleared. */
+bool interrupt_measurement_ends(void);
+
 /* What stopped a measurement early, for its reasons: "interrupted" (a signal) or "cut by
  * --time-limit". */
 const char *interrupt_stop_reason(void);

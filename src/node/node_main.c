@@ -273,21 +273,6 @@ static void describe_kept(const struct plan *plan, const struct report *rep,
     }
 }
 
-/* --time-limit for a measurement other than a STREAM run: its deadline from now on (0: none). */
-static void measurement_begins(const struct options *opts)
-{
-    interrupt_deadline_set(
-        opts->time_limit_s > 0 ? time_limit_deadline(timer_now(), opts->time_limit_s) : 0);
-}
-
-/* Whether the measurement that just ended was cut by its time limit; clears the deadline. */
-static bool measurement_cut(void)
-{
-    bool cut = interrupt_deadline_cut();
-    interrupt_deadline_set(0);
-    return cut;
-}
-
 /* The acceptance checks of a single measured run, when asked for. A failed check is one line
  * each (unless the report shows it); an inconclusive verdict is always one line. */
 static void evaluate_checks(const struct options *opts, struct report *rep)
@@ -484,12 +469,12 @@ int node_main(struct options *o, char **json, size_t *json_len)
     bool latency_failed = false;
     struct tlb_result tres = {0};
     if (rc == EXIT_OK && tplan.enabled && !interrupt_signal() && !stopped_early) {
-        measurement_begins(&opts);
+        interrupt_measurement_begins(opts.time_limit_s);
         if (opts.dry_run)
             tlb_describe(&tplan, &topo, &tres);
         else
             rc = run_tlb(&tplan, &topo, &rep.sys, &rep.timer, &tres);
-        cut_by_limit |= measurement_cut();
+        cut_by_limit |= interrupt_measurement_ends();
         rep.tlb = &tres;
         if (!report_shows_warnings(&opts))
             for (int w = 0; w < tres.n_warnings; w++)
@@ -497,12 +482,12 @@ int node_main(struct options *o, char **json, size_t *json_len)
     }
     struct latency_result lres = {0};
     if (rc == EXIT_OK && lplan.enabled && !interrupt_signal() && !stopped_early) {
-        measurement_begins(&opts);
+        interrupt_measurement_begins(opts.time_limit_s);
         if (opts.dry_run)
             latency_describe(&lplan, &lres);
         else
             rc = run_latency(&lplan, &topo, &lres);
-        cut_by_limit |= measurement_cut();
+        cut_by_limit |= interrupt_measurement_ends();
         rep.latency = &lres;
         if (rc == EXIT_FAILED) { /* the chase failed its validation: reported, exit 1 */
             latency_failed = true;

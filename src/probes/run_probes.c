@@ -242,18 +242,11 @@ static int run_shootdown(const struct probe_options *o, const struct topology *t
     return EXIT_OK;
 }
 
-/* A probe begins: with --time-limit, its own deadline (each probe gets the limit, as each
- * STREAM run does). */
-static void probe_begins(double time_limit_s)
-{
-    interrupt_deadline_set(time_limit_s > 0 ? time_limit_deadline(timer_now(), time_limit_s) : 0);
-}
-
-/* A probe ended: whether its time limit cut it. */
+/* A probe ended: whether its time limit cut it (each probe gets the limit, as each STREAM run
+ * does). */
 static void probe_ends(struct probe_results *out)
 {
-    if (interrupt_deadline_cut()) out->cut_by_time_limit = true;
-    interrupt_deadline_set(0);
+    if (interrupt_measurement_ends()) out->cut_by_time_limit = true;
 }
 
 int probes_run(const struct probe_options *o, bool dry_run, double time_limit_s,
@@ -263,7 +256,7 @@ int probes_run(const struct probe_options *o, bool dry_run, double time_limit_s,
     out->requested = o->mask;
     if (dry_run) return EXIT_OK;
     if ((o->mask & PROBE_BIT(PROBE_TIMER)) && !interrupt_signal()) {
-        probe_begins(time_limit_s);
+        interrupt_measurement_begins(time_limit_s);
         if (timer_probe_run(&out->timer, timer_stop) == 0)
             out->ran |= PROBE_BIT(PROBE_TIMER);
         else /* a half-measured clock table is not reported */
@@ -274,7 +267,7 @@ int probes_run(const struct probe_options *o, bool dry_run, double time_limit_s,
         struct fault_config cfg;
         fault_config(o, &cfg);
         char why[300];
-        probe_begins(time_limit_s);
+        interrupt_measurement_begins(time_limit_s);
         int rc = fault_probe_run(&cfg, &out->faults, why, sizeof(why));
         probe_ends(out);
         if (rc != 0) {
@@ -285,7 +278,7 @@ int probes_run(const struct probe_options *o, bool dry_run, double time_limit_s,
         if (out->faults.stopped) out->stopped |= PROBE_BIT(PROBE_FAULTS);
     }
     if ((o->mask & PROBE_BIT(PROBE_SHOOTDOWN)) && !interrupt_signal()) {
-        probe_begins(time_limit_s);
+        interrupt_measurement_begins(time_limit_s);
         int rc = run_shootdown(o, topo, out);
         probe_ends(out);
         if (rc != EXIT_OK) return rc;
