@@ -371,9 +371,10 @@ int node_main(struct options *o, char **json, size_t *json_len)
     double started = timer_now();
     char why[400];
     if (check_distinct_files(&opts) != EXIT_OK) return EXIT_USAGE;
-    if (opts.reference && (reference_load(opts.reference, &opts.expect, why, sizeof(why)) != 0 ||
-                           reference_check_kernels(opts.reference, &opts.expect, opts.kernel_mask,
-                                                   opts.acceptance, why, sizeof(why)) != 0)) {
+    if (opts.reference &&
+        (reference_load(opts.reference, &opts.expect, why, sizeof(why)) != 0 ||
+         reference_check_kernels(opts.reference, &opts.expect, opts.stream.kernel_mask,
+                                 opts.acceptance, why, sizeof(why)) != 0)) {
         log_error("%s", why);
         return EXIT_USAGE;
     }
@@ -408,7 +409,7 @@ int node_main(struct options *o, char **json, size_t *json_len)
     cli_stream_request(&opts, &request);
     cli_tlb_request(&opts, &tlb_request);
     cli_latency_request(&opts, &latency_request);
-    int rc = opts.kernel_mask ? plan_build(&request, &topo, &rep.sys, &plan) : EXIT_OK;
+    int rc = opts.stream.kernel_mask ? plan_build(&request, &topo, &rep.sys, &plan) : EXIT_OK;
     if (rc == EXIT_OK) rc = probes_check(&opts.probes, &topo, &rep.sys);
     if (rc == EXIT_OK) rc = tlb_plan_build(&tlb_request, &topo, &rep.sys, &tplan);
     if (rc == EXIT_OK) rc = latency_plan_build(&latency_request, &topo, &rep.sys, &lplan);
@@ -497,9 +498,9 @@ int node_main(struct options *o, char **json, size_t *json_len)
             for (int w = 0; w < lres.n_warnings; w++)
                 log_warn("latency: %s", lres.warnings[w]);
     }
-    if (rc == EXIT_OK && !opts.dry_run && opts.n_pages > 1 &&
-        compare_pages(rep.runs, rep.n_runs, opts.pages[0], &rep.comparisons, &rep.n_comparisons) !=
-            0) {
+    if (rc == EXIT_OK && !opts.dry_run && opts.stream.n_pages > 1 &&
+        compare_pages(rep.runs, rep.n_runs, opts.stream.pages[0], &rep.comparisons,
+                      &rep.n_comparisons) != 0) {
         log_error("out of memory comparing the page backings");
         rc = EXIT_RESOURCE;
     }
