@@ -3,12 +3,26 @@
 #include "src/report/report.h"
 #include "src/report/report_latency.h"
 #include "src/report/report_tlb.h"
+#include "src/stream/run_profile.h"
 
-static const char *header = "run,threads,bind,pages,page_size_bytes,stores,type,array_elements,"
-                            "array_bytes,offset,ntimes,kernel,best_rate_mbps,avg_time_s,"
-                            "min_time_s,max_time_s,bytes_counted,bytes_estimated_traffic,"
-                            "validated,below_stream_rule,isa,tuned,local_fraction,cpu_node,"
-                            "mem_node,hostname,start_time,membench_version,schema\n";
+/* The CSV's own columns; the run profile's (run_profile.c, .csv) go between them at their
+ * places. */
+static const char *const own_columns[] = {
+    "run",        "page_size_bytes", "stores",     "kernel",        "best_rate_mbps",
+    "avg_time_s", "min_time_s",      "max_time_s", "bytes_counted", "bytes_estimated_traffic",
+    "validated",  "local_fraction",  "hostname",   "start_time",    "membench_version",
+    "schema"};
+
+static void write_header(FILE *out)
+{
+    size_t own = 0, n_own = sizeof(own_columns) / sizeof(own_columns[0]);
+    for (int col = 1;; col++) {
+        const struct profile_field *f = run_profile_csv_at(col);
+        if (!f && own == n_own) break;
+        fprintf(out, "%s%s", col > 1 ? "," : "", f ? f->key : own_columns[own++]);
+    }
+    fputc('\n', out);
+}
 
 /* The CSV layout's version: within one, columns are only appended, never moved or renamed. */
 #define CSV_SCHEMA 1
@@ -25,52 +39,70 @@ static void write_provenance(FILE *out, const struct report *rep)
     fprintf(out, ",%d", CSV_SCHEMA);
 }
 
-static void write_config(FILE *out, size_t index, const struct run_result *r,
-                         const struct kernel_result *x)
+/* The run profile's columns from *col + 1 up to the next of the CSV's own, each after a
+ * comma; *col becomes the last written. */
+static void profile_columns(FILE *out, const struct run_config *c, int *col)
 {
-    const struct run_config *c = &r->config;
-    fprintf(out, "%zu,%u,", index + 1, c->threads);
-    csv_field(out, c->bind); /* a --bind list holds commas */
+    const struct profile_field *f;
+    while ((f = run_profile_csv_at(*col + 1)) != NULL) {
+        struct profile_value v;
+        profile_value_of(f, c, &v);
+        fputc(',', out);
+        if (v.kind == VALUE_NUMBER)
+            fprintf(out, "%lld", v.number);
+        else if (v.kind == VALUE_BOOL)
+            fputs(v.number ? "true" : "false", out);
+        else if (v.kind == VALUE_TEXT && v.text)
+            csv_field(out, v.text); /* a --bind list holds commas */
+        ++*col;
+    }
+}
+
+/* The columns up to ntimes, and the comma after it. */
+static void write_config(FILE *out, size_t index, const struct run_result *r,
+                         const struct kernel_result *x, int *col)
+{
+    fprintf(out, "%zu", index + 1);
+    *col = 1;
+    profile_columns(out, &r->config, col);
     fputc(',', out);
-    csv_field(out, c->pages);
+    if (r->backing.verified) fprintf(out, "%llu", (unsigned long long)r->backing.page_size_bytes);
+    fprintf(out, ",%s", kernel_stores_name(r, x));
+    *col += 2;
+    profile_columns(out, &r->config, col);
     fputc(',', out);
-    if (r->backing.verified)
-        fprintf(out, "%llu,", (unsigned long long)r->backing.page_size_bytes);
-    else
-        fprintf(out, ",");
-    fprintf(out, "%s,%s,%llu,%llu,%zu,%u,", kernel_stores_name(r, x), elem_type_name(c->type),
-            (unsigned long long)c->elements, (unsigned long long)c->array_bytes, c->offset,
-            c->ntimes);
 }
 
 int report_write_csv(FILE *out, const struct report *rep)
 {
     /* probes alone: only their tables */
     bool stream_table = rep->n_runs > 0 || (!rep->probes && !rep->tlb && !rep->latency);
-    if (stream_table) fputs(header, out);
+    if (stream_table) write_header(out);
     for (size_t i = 0; i < rep->n_runs; i++) {
         const struct run_result *r = &rep->runs[i];
         for (int k = 0; k < r->n_results; k++) {
             const struct kernel_result *x = &r->results[k];
-            write_config(out, i, r, x);
+            int col;
+            write_config(out, i, r, x, &col);
             fprintf(out, "%s,", kernel_table[x->kernel].name);
             if (r->measured)
                 fprintf(out, "%.1f,%.6f,%.6f,%.6f,", x->best_rate_mbps, x->avg_time_s,
                         x->min_time_s, x->max_time_s);
             else
                 fprintf(out, ",,,,");
-            fprintf(out, "%llu,%llu,%s,%s,%s,%s,", (unsigned long long)x->bytes_counted,
+            fprintf(out, "%llu,%llu,%s", (unsigned long long)x->bytes_counted,
                     (unsigned long long)x->bytes_estimated_traffic,
-                    r->measured ? (r->validation.passed ? "true" : "false") : "",
-                    r->config.below_stream_rule ? "true" : "false", isa_name(r->config.isa),
-                    r->config.tuned ? "true" : "false");
+                    r->measured ? (r->validation.passed ? "true" : "false") : "");
+            col += 8; /* kernel to validated */
+            profile_columns(out, &r->config, &col);
+            fputc(',', out);
             if (r->measured && r->locality.verified)
                 fprintf(out, "%.4f", r->locality.local_fraction);
-            if (r->config.numa_cell)
-                fprintf(out, ",%d,%d", r->config.cpu_node, r->config.mem_node);
-            else
-                fprintf(out, ",,");
+            col++;
+            profile_columns(out, &r->config, &col);
             write_provenance(out, rep);
+            col += 4;
+            profile_columns(out, &r->config, &col);
             fputc('\n', out);
         }
     }
