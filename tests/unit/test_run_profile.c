@@ -2,6 +2,7 @@
  * comparison use: each row changed alone changes its JSON config key, its CSV column, its
  * reference key (read back as written), fails its acceptance check and splits a page pair
  * exactly when the row says so. A row some output leaves out fails here. */
+#include <ctype.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -285,6 +286,33 @@ static void paired_rows_split_a_pair(void **state)
     }
 }
 
+/* Whether text holds word with no letter, digit or '_' on either side. */
+static bool has_word(const char *text, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = strstr(text, word); p; p = strstr(p + 1, word)) {
+        bool left = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        bool right = !(isalnum((unsigned char)p[n]) || p[n] == '_');
+        if (left && right) return true;
+    }
+    return false;
+}
+
+/* The contract names every row's key (docs/design.md: the config, the CSV, the reference). */
+static void every_row_is_documented(void **state)
+{
+    (void)state;
+    FILE *f = fopen(TESTS_DIR "/../docs/design.md", "r");
+    assert_non_null(f);
+    static char doc[1 << 20];
+    size_t len = fread(doc, 1, sizeof(doc) - 1, f);
+    fclose(f);
+    doc[len] = 0;
+    for (size_t i = 0; i < run_profile_rows; i++)
+        if (!has_word(doc, run_profile[i].key))
+            fail_msg("docs/design.md does not name the run profile's %s", run_profile[i].key);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -292,6 +320,7 @@ int main(void)
         cmocka_unit_test(every_csv_row_is_its_column),
         cmocka_unit_test(every_reference_row_is_written_read_and_checked),
         cmocka_unit_test(paired_rows_split_a_pair),
+        cmocka_unit_test(every_row_is_documented),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
