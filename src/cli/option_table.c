@@ -248,8 +248,8 @@ const struct option_row option_table[] = {
          "core, arrays sized from the last-level cache, results validated.\n"
          "\n"
          "Kernels (default: all four, in STREAM order, unless only probes are asked for):\n"),
-    {.kind = ARG_KERNELS, AT(stream.kernel_mask), .bits = KERNEL_MASK_STREAM, .applies = MEASURE_STREAM,
-     .flags = OPTF_PROFILE,
+    {.kind = ARG_KERNELS, AT(stream.kernel_mask), .bits = KERNEL_MASK_STREAM,
+     .applies = MEASURE_STREAM, .flags = OPTF_PROFILE,
      .col = 16},
     TEXT("Extra kernels (not in the default set):\n"),
     {.kind = ARG_KERNELS, AT(stream.kernel_mask), .bits = KERNEL_MASK_ALL & ~KERNEL_MASK_STREAM,
@@ -364,7 +364,8 @@ const struct option_row option_table[] = {
     {"offset", 0, ARG_UINT, "N",
      "shift array k (a=0, b=1, c=2) by k*N elements, like\n"
      "STREAM's OFFSET (default 0)",
-     AT(stream.offset), .min = 0, .max = MAX_OFFSET, .applies = MEASURE_STREAM, .flags = OPTF_PROFILE},
+     AT(stream.offset), .min = 0, .max = MAX_OFFSET, .applies = MEASURE_STREAM,
+     .flags = OPTF_PROFILE},
     {"bind", 0, ARG_CUSTOM, "POLICY[,...]",
      "thread placement: scatter (spread over packages, NUMA\n"
      "nodes, LLCs, cores), compact (cores in order, one thread\n"
