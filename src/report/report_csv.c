@@ -1,3 +1,5 @@
+#include <string.h>
+
 #include "src/report/csv_field.h"
 #include "src/probes/probes.h"
 #include "src/report/report.h"
@@ -5,23 +7,23 @@
 #include "src/report/report_tlb.h"
 #include "src/stream/run_profile.h"
 
-/* The CSV's own columns; the run profile's (run_profile.c, .csv) go between them at their
- * places. */
-static const char *const own_columns[] = {
-    "run",        "page_size_bytes", "stores",     "kernel",        "best_rate_mbps",
-    "avg_time_s", "min_time_s",      "max_time_s", "bytes_counted", "bytes_estimated_traffic",
-    "validated",  "local_fraction",  "hostname",   "start_time",    "membench_version",
-    "schema"};
+/* The CSV layout: a column named as a row of the run profile (run_profile.c, .csv) is that
+ * row's value, written from the table; the others are the CSV's own. */
+static const char *header = "run,threads,bind,pages,page_size_bytes,stores,type,array_elements,"
+                            "array_bytes,offset,ntimes,kernel,best_rate_mbps,avg_time_s,"
+                            "min_time_s,max_time_s,bytes_counted,bytes_estimated_traffic,"
+                            "validated,below_stream_rule,isa,tuned,local_fraction,cpu_node,"
+                            "mem_node,hostname,start_time,membench_version,schema\n";
 
-static void write_header(FILE *out)
+/* The run profile's row at column col (from 1) of the header; NULL for the CSV's own. */
+static const struct profile_field *profile_column(int col)
 {
-    size_t own = 0, n_own = sizeof(own_columns) / sizeof(own_columns[0]);
-    for (int col = 1;; col++) {
-        const struct profile_field *f = run_profile_csv_at(col);
-        if (!f && own == n_own) break;
-        fprintf(out, "%s%s", col > 1 ? "," : "", f ? f->key : own_columns[own++]);
-    }
-    fputc('\n', out);
+    const char *name = header;
+    for (int i = 1; i < col && name; i++)
+        if ((name = strchr(name, ',')) != NULL) name++;
+    if (!name) return NULL;
+    const struct profile_field *f = run_profile_find(name, strcspn(name, ",\n"));
+    return f && f->csv ? f : NULL;
 }
 
 /* The CSV layout's version: within one, columns are only appended, never moved or renamed. */
@@ -44,7 +46,7 @@ static void write_provenance(FILE *out, const struct report *rep)
 static void profile_columns(FILE *out, const struct run_config *c, int *col)
 {
     const struct profile_field *f;
-    while ((f = run_profile_csv_at(*col + 1)) != NULL) {
+    while ((f = profile_column(*col + 1)) != NULL) {
         struct profile_value v;
         profile_value_of(f, c, &v);
         fputc(',', out);
@@ -77,7 +79,7 @@ int report_write_csv(FILE *out, const struct report *rep)
 {
     /* probes alone: only their tables */
     bool stream_table = rep->n_runs > 0 || (!rep->probes && !rep->tlb && !rep->latency);
-    if (stream_table) write_header(out);
+    if (stream_table) fputs(header, out);
     for (size_t i = 0; i < rep->n_runs; i++) {
         const struct run_result *r = &rep->runs[i];
         for (int k = 0; k < r->n_results; k++) {
@@ -101,8 +103,6 @@ int report_write_csv(FILE *out, const struct report *rep)
             col++;
             profile_columns(out, &r->config, &col);
             write_provenance(out, rep);
-            col += 4;
-            profile_columns(out, &r->config, &col);
             fputc('\n', out);
         }
     }

@@ -8,38 +8,39 @@
     .ref_at = offsetof(struct reference_profile, member),                                          \
     .ref_size = sizeof(((struct reference_profile *)0)->member), .ref_max = (max)
 
-/* In the JSON config's order. A new row's CSV column goes after the last one (CSV columns are
- * only appended), and a new reference key after the last one too. */
+/* In the JSON config's order; a new reference key goes after the last one. */
 const struct profile_field run_profile[] = {
-    {"threads", true, 2, 1, "threads", true, PROFILE_UINT, RUN(threads), REF(threads, 1 << 20)},
-    {"threads_from", true, 0, 0, NULL, false, PROFILE_TEXT, RUN(threads_from)},
-    {"bind", true, 3, 2, "binding", true, PROFILE_CHARS, RUN(bind), REF(bind, 0)},
-    {"pages", true, 4, 7, "pages", false, PROFILE_TEXT, RUN(pages), REF(pages, 0)},
-    {"array_elements", true, 8, 3, "array size", true, PROFILE_U64, RUN(elements),
+    {"threads", true, true, 1, "threads", true, PROFILE_UINT, RUN(threads), REF(threads, 1 << 20)},
+    {"threads_from", true, false, 0, NULL, false, PROFILE_TEXT, RUN(threads_from)},
+    {"bind", true, true, 2, "binding", true, PROFILE_CHARS, RUN(bind), REF(bind, 0)},
+    {"pages", true, true, 7, "pages", false, PROFILE_TEXT, RUN(pages), REF(pages, 0)},
+    {"array_elements", true, true, 3, "array size", true, PROFILE_U64, RUN(elements),
      REF(elements, 1ll << 60)},
-    {"array_bytes", true, 9, 0, NULL, false, PROFILE_U64, RUN(array_bytes)},
-    {"total_bytes", true, 0, 0, NULL, false, PROFILE_U64, RUN(total_bytes)},
-    {"size_rule", true, 0, 0, NULL, false, PROFILE_CHARS, RUN(size_label)},
-    {"ntimes", true, 11, 0, NULL, true, PROFILE_UINT, RUN(ntimes)},
-    {"stores", true, 0, 5, "stores", false, PROFILE_TEXT, RUN(stores), REF(stores, 0)},
-    {"type", true, 7, 4, "type", true, PROFILE_TYPE, RUN(type), REF(type, 0)},
-    {"offset", true, 10, 8, "offset", true, PROFILE_SIZE, RUN(offset), REF(offset, 1ll << 40)},
-    {"kernels", true, 0, 10, NULL, true, PROFILE_KERNELS, RUN(kernel_mask)},
-    {"llc_count_used", true, 0, 0, NULL, false, PROFILE_INT, RUN(llc_count), .null = NULL_IF_ZERO},
-    {"llc_bytes_used", true, 0, 0, NULL, false, PROFILE_U64, RUN(llc_bytes), .null = NULL_IF_ZERO},
-    {"pages_from", true, 0, 0, NULL, false, PROFILE_TEXT, RUN(pages_from), .absent = "default"},
-    {"per_domain", true, 0, 0, NULL, false, PROFILE_DOMAIN, RUN(per_domain)},
-    {"below_stream_rule", true, 20, 0, NULL, false, PROFILE_BOOL, RUN(below_stream_rule)},
+    {"array_bytes", true, true, 0, NULL, false, PROFILE_U64, RUN(array_bytes)},
+    {"total_bytes", true, false, 0, NULL, false, PROFILE_U64, RUN(total_bytes)},
+    {"size_rule", true, false, 0, NULL, false, PROFILE_CHARS, RUN(size_label)},
+    {"ntimes", true, true, 0, NULL, true, PROFILE_UINT, RUN(ntimes)},
+    {"stores", true, false, 5, "stores", false, PROFILE_TEXT, RUN(stores), REF(stores, 0)},
+    {"type", true, true, 4, "type", true, PROFILE_TYPE, RUN(type), REF(type, 0)},
+    {"offset", true, true, 8, "offset", true, PROFILE_SIZE, RUN(offset), REF(offset, 1ll << 40)},
+    {"kernels", true, false, 10, NULL, true, PROFILE_KERNELS, RUN(kernel_mask)},
+    {"llc_count_used", true, false, 0, NULL, false, PROFILE_INT, RUN(llc_count),
+     .null = NULL_IF_ZERO},
+    {"llc_bytes_used", true, false, 0, NULL, false, PROFILE_U64, RUN(llc_bytes),
+     .null = NULL_IF_ZERO},
+    {"pages_from", true, false, 0, NULL, false, PROFILE_TEXT, RUN(pages_from), .absent = "default"},
+    {"per_domain", true, false, 0, NULL, false, PROFILE_DOMAIN, RUN(per_domain)},
+    {"below_stream_rule", true, true, 0, NULL, false, PROFILE_BOOL, RUN(below_stream_rule)},
     /* with --stores auto each run uses the kind it measured: runs pair by what was asked */
-    {"stores_requested", true, 0, 0, NULL, true, PROFILE_TEXT, RUN(stores_requested),
+    {"stores_requested", true, false, 0, NULL, true, PROFILE_TEXT, RUN(stores_requested),
      .fallback_at = offsetof(struct run_config, stores)},
-    {"tuned", true, 22, 0, NULL, false, PROFILE_BOOL, RUN(tuned)},
-    {"isa", true, 21, 9, "isa", false, PROFILE_ISA, RUN(isa), REF(isa, 0)},
-    {"cpu_node", true, 24, 0, NULL, false, PROFILE_INT, RUN(cpu_node), .null = NULL_UNLESS_CELL},
-    {"mem_node", true, 25, 0, NULL, false, PROFILE_INT, RUN(mem_node), .null = NULL_UNLESS_CELL},
+    {"tuned", true, true, 0, NULL, false, PROFILE_BOOL, RUN(tuned)},
+    {"isa", true, true, 9, "isa", false, PROFILE_ISA, RUN(isa), REF(isa, 0)},
+    {"cpu_node", true, true, 0, NULL, false, PROFILE_INT, RUN(cpu_node), .null = NULL_UNLESS_CELL},
+    {"mem_node", true, true, 0, NULL, false, PROFILE_INT, RUN(mem_node), .null = NULL_UNLESS_CELL},
     /* a reference's: each kernel's store kind, and the topology it was measured on */
-    {"kernel_stores", false, 0, 6, NULL, false, PROFILE_CALLER, .at = 0},
-    {"topology", false, 0, 11, "topology", false, PROFILE_CALLER, .at = 0, REF(topology, 0)},
+    {"kernel_stores", false, false, 6, NULL, false, PROFILE_CALLER, .at = 0},
+    {"topology", false, false, 11, "topology", false, PROFILE_CALLER, .at = 0, REF(topology, 0)},
 };
 const size_t run_profile_rows = sizeof(run_profile) / sizeof(run_profile[0]);
 
@@ -106,10 +107,11 @@ void profile_value_of(const struct profile_field *f, const struct run_config *c,
     }
 }
 
-const struct profile_field *run_profile_csv_at(int col)
+const struct profile_field *run_profile_find(const char *key, size_t len)
 {
     for (size_t i = 0; i < run_profile_rows; i++)
-        if (run_profile[i].csv == col) return &run_profile[i];
+        if (strlen(run_profile[i].key) == len && strncmp(run_profile[i].key, key, len) == 0)
+            return &run_profile[i];
     return NULL;
 }
 

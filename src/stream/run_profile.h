@@ -79,8 +79,9 @@ void profile_value_of(const struct profile_field *f, const struct run_config *c,
 /* Whether a row's value is a number (read back as one) rather than a text. */
 bool profile_field_is_number(const struct profile_field *f);
 
-/* The row at CSV column col, or at place pos of a reference's profile; NULL when none. */
-const struct profile_field *run_profile_csv_at(int col);
+/* The row of key (its first len bytes), or at place pos of a reference's profile; NULL when
+ * none. */
+const struct profile_field *run_profile_find(const char *key, size_t len);
 const struct profile_field *run_profile_ref_at(int pos);
 
 /* The value as JSON (a new reference): numbers, strings, booleans, the kernels as an array

@@ -164,7 +164,7 @@ static char *field(const char *line, int n)
     return out;
 }
 
-/* A row with a CSV column is named at it in the header, and only its field changes with it. */
+/* A row with a CSV column is named in the header, and its field alone changes with it. */
 static void every_csv_row_is_its_column(void **state)
 {
     (void)state;
@@ -177,15 +177,19 @@ static void every_csv_row_is_its_column(void **state)
     for (size_t i = 0; i < run_profile_rows; i++) {
         const struct profile_field *f = &run_profile[i];
         if (!f->csv) continue;
-        char *name = field(csv, f->csv);
-        assert_string_equal(name, f->key);
-        free(name);
+        int at = 0;
+        for (int col = 1; col <= columns && !at; col++) {
+            char *name = field(csv, col);
+            if (strcmp(name, f->key) == 0) at = col;
+            free(name);
+        }
+        if (!at) fail_msg("the CSV header has no column %s", f->key);
         fill(&other);
         change(f, &other.config);
         char *changed = written(report_write_csv, &other);
         for (int col = 1; col <= columns; col++) {
             char *a = field(strchr(csv, '\n') + 1, col), *b = field(strchr(changed, '\n') + 1, col);
-            if ((strcmp(a, b) != 0) != (col == f->csv))
+            if ((strcmp(a, b) != 0) != (col == at))
                 fail_msg("row %s changed column %d", f->key, col);
             free(a);
             free(b);
