@@ -103,6 +103,8 @@ int report_write_csv(FILE *out, const struct report *rep)
             col++;
             profile_columns(out, &r->config, &col);
             write_provenance(out, rep);
+            col += 4;
+            profile_columns(out, &r->config, &col); /* a profile column appended after schema */
             fputc('\n', out);
         }
     }
