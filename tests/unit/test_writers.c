@@ -238,41 +238,11 @@ static struct report make_report(void)
     return rep;
 }
 
-static void check_golden(int (*writer)(FILE *, const struct report *), const char *name)
-{
-    struct report rep = make_report();
-    golden_check_report(writer, &rep, name);
-}
-
-static void text_report(void **state)
-{
-    (void)state;
-    check_golden(report_write_text, "report.txt");
-}
-
-static void quiet_report(void **state)
-{
-    (void)state;
-    check_golden(report_write_quiet, "report-quiet.txt");
-}
-
-static void csv_report(void **state)
-{
-    (void)state;
-    check_golden(report_write_csv, "report.csv");
-}
-
-static void json_report(void **state)
-{
-    (void)state;
-    check_golden(report_write_json, "report.json");
-}
-
-static void openmetrics_report(void **state)
-{
-    (void)state;
-    check_golden(report_write_openmetrics, "report.prom");
-}
+GOLDEN_REPORT_TEST(text_report, make_report, report_write_text, "report.txt")
+GOLDEN_REPORT_TEST(quiet_report, make_report, report_write_quiet, "report-quiet.txt")
+GOLDEN_REPORT_TEST(csv_report, make_report, report_write_csv, "report.csv")
+GOLDEN_REPORT_TEST(json_report, make_report, report_write_json, "report.json")
+GOLDEN_REPORT_TEST(openmetrics_report, make_report, report_write_openmetrics, "report.prom")
 
 /* Label values escape \\, " and newline; two checks of one name get distinct labels. */
 static void openmetrics_escapes(void **state)
