@@ -1,8 +1,8 @@
-#include "src/report/csv_field.h"
+#include "src/base/csv_field.h"
 #include "src/probes/probes.h"
 #include "src/report/report.h"
-#include "src/report/report_latency.h"
-#include "src/report/report_tlb.h"
+#include "src/latency/report_latency.h"
+#include "src/tlb/report_tlb.h"
 
 static const char *header = "run,threads,bind,pages,page_size_bytes,stores,type,array_elements,"
                             "array_bytes,offset,ntimes,kernel,best_rate_mbps,avg_time_s,"

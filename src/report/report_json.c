@@ -1,14 +1,14 @@
 #include <jansson.h>
 #include <math.h>
 
-#include "src/report/json_values.h"
+#include "src/base/json_values.h"
 #include "src/base/interrupt.h"
 #include "src/probes/probes.h"
 #include "src/report/report.h"
-#include "src/report/report_latency.h"
-#include "src/report/report_locality.h"
+#include "src/latency/report_latency.h"
+#include "src/measure/report_locality.h"
 #include "src/report/report_matrix.h"
-#include "src/report/report_tlb.h"
+#include "src/tlb/report_tlb.h"
 
 #define JSON_SCHEMA 1
 

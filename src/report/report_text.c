@@ -5,10 +5,10 @@
 #include "src/base/utf8_text.h"
 #include "src/probes/probes.h"
 #include "src/report/report.h"
-#include "src/report/report_latency.h"
-#include "src/report/report_locality.h"
+#include "src/latency/report_latency.h"
+#include "src/measure/report_locality.h"
 #include "src/report/report_matrix.h"
-#include "src/report/report_tlb.h"
+#include "src/tlb/report_tlb.h"
 
 #define RULE "-------------------------------------------------------------\n"
 

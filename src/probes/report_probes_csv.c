@@ -1,9 +1,9 @@
 /* The probes as CSV: one table per probe, each with its own header. */
 #include <math.h>
 
-#include "src/report/csv_field.h"
+#include "src/base/csv_field.h"
 #include "src/probes/probes.h"
-#include "src/report/report_probes_ran.h"
+#include "src/probes/report_probes_ran.h"
 
 static void csv_real(FILE *out, double v, const char *fmt)
 {

@@ -1,14 +1,14 @@
 /* The TLB probe as text: the header, the points, the levels, the per-thread table, the 2 MB
  * sweep and the page-walk throughput. */
-#include "src/report/report_tlb.h"
+#include "src/tlb/report_tlb.h"
 
 #include <math.h>
 #include <string.h>
 
 #include "src/base/parse.h"
 #include "src/base/utf8_text.h"
-#include "src/report/report_locality.h"
-#include "src/report/report_tlb_words.h"
+#include "src/measure/report_locality.h"
+#include "src/tlb/report_tlb_words.h"
 #include "src/tlb/tlb_curve.h"
 
 #define RULE "-------------------------------------------------------------\n"

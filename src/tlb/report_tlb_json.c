@@ -1,12 +1,12 @@
 /* The TLB probe's "tlb" object of the JSON document. */
-#include "src/report/report_tlb.h"
+#include "src/tlb/report_tlb.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "src/report/json_values.h"
-#include "src/report/report_locality.h"
-#include "src/report/report_tlb_words.h"
+#include "src/base/json_values.h"
+#include "src/measure/report_locality.h"
+#include "src/tlb/report_tlb_words.h"
 #include "src/tlb/tlb_curve.h"
 
 static json_t *points_json(const struct tlb_curve *c, double ghz, bool control)
