@@ -26,10 +26,10 @@ static void latency_request(const struct options *o, void *request)
 }
 
 const struct measurement_row measurement_table[] = {
-    {&stream_measurement, stream_request},
-    {&probes_measurement, probes_request},
-    {&tlb_measurement, tlb_request},
-    {&latency_measurement, latency_request},
+    {&stream_measurement, stream_request},   /* the kernels: the report's core */
+    {&probes_measurement, probes_request},   /* --faults, --shootdown, --timer (run first) */
+    {&tlb_measurement, tlb_request},         /* --tlb */
+    {&latency_measurement, latency_request}, /* --latency */
 };
 
 const size_t measurement_count = sizeof(measurement_table) / sizeof(measurement_table[0]);

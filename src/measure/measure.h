@@ -47,7 +47,7 @@ struct measurement {
     /* runs before the others (in table order), though planned in table order */
     bool runs_first;
     /* its runs are the report's core (STREAM): src/node runs them and src/report writes them;
-     * the hooks below from run on are NULL */
+     * its run, warning, measured_anything, failures and writer hooks are NULL */
     bool report_core;
     /* the loop skips it after a signal and gives it --time-limit as one deadline (else it
      * keeps its own) */
@@ -56,18 +56,20 @@ struct measurement {
      * is EXIT_OK and asked() false */
     int (*plan)(const void *request, const struct measure_context *ctx, void *plan);
     bool (*asked)(const void *plan);
-    unsigned (*team)(const void *plan); /* the most OpenMP threads one of its regions starts */
+    /* the most OpenMP threads one of its regions starts; NULL: one */
+    unsigned (*team)(const void *plan);
     void (*advise)(const void *plan, const struct measure_context *ctx); /* notes, or NULL */
     /* measures (or with ctx->dry_run describes) into result: an exit status */
     int (*run)(const void *plan, const struct measure_context *ctx, void *result,
                struct measure_outcome *outcome);
-    const char *(*warning)(const void *result, int i); /* NULL past the last */
+    const char *(*warning)(const void *result, int i); /* NULL past the last; or no hook */
     /* after a signal or the time limit: what it keeps, one phrase; result NULL when it did
      * not start; alone: it is the only measurement of the run */
     void (*kept)(const void *plan, const void *result, bool alone, char *buf, size_t len);
-    bool (*measured_anything)(const void *result);
-    int (*failures)(const void *result);    /* logs each failed check it holds; how many */
-    void (*free)(void *plan, void *result); /* either may be NULL */
+    bool (*measured_anything)(const void *result); /* worth a report after a signal */
+    int (*failures)(const void *result); /* logs each failed check it holds; how many; or NULL */
+    /* frees what plan and run allocated (both start zeroed, run may not have begun); or NULL */
+    void (*free)(void *plan, void *result);
     /* writers: they only format */
     enum measure_slot text_slot, quiet_slot;
     void (*text)(FILE *out, const void *result);

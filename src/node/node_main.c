@@ -190,10 +190,9 @@ static int run_part(struct node_run *n, struct part *p)
     if (m->one_deadline) p->outcome.cut_by_limit |= interrupt_measurement_ends();
     n->cut_by_limit |= p->outcome.cut_by_limit;
     n->rep.parts[n->rep.n_parts++] = (struct measured_part){m, p->result};
-    const char *line;
-    for (int w = 0;
-         m->warning && !report_shows_warnings(&n->opts) && (line = m->warning(p->result, w)); w++)
-        log_warn("%s: %s", m->name, line);
+    if (m->warning && !report_shows_warnings(&n->opts)) /* else they are in the report */
+        for (int w = 0; m->warning(p->result, w); w++)
+            log_warn("%s: %s", m->name, m->warning(p->result, w));
     return rc;
 }
 
