@@ -14,6 +14,7 @@
 #include "tests/unit/golden.h"
 
 #include "src/probes/probes.h"
+#include "src/probes/probes_measurement.h"
 #include "src/report/report.h"
 
 static struct probe_results probes;
@@ -195,7 +196,7 @@ static struct report make_report(void)
     fill_timer(&probes.timer);
     fill_faults(&probes.faults);
     fill_shootdown(&probes.shootdown);
-    rep.probes = &probes;
+    rep.parts[rep.n_parts++] = (struct measured_part){&probes_measurement, &probes};
     return rep;
 }
 

@@ -12,6 +12,8 @@
 
 #include "tests/unit/golden.h"
 
+#include "src/latency/latency.h"
+#include "src/latency/latency_measurement.h"
 #include "src/report/report.h"
 
 static struct placement_entry placement[2] = {
@@ -291,7 +293,7 @@ static void openmetrics_latency(void **state)
     memset(&lat, 0, sizeof(lat));
     lat.measured = lat.idle.measured = true;
     lat.idle.ns = 85.5;
-    rep.latency = &lat;
+    rep.parts[rep.n_parts++] = (struct measured_part){&latency_measurement, &lat};
     size_t len;
     char *text = written(report_write_openmetrics, &rep, &len);
     assert_non_null(strstr(text, "# TYPE membench_latency_idle_seconds gauge\n"
