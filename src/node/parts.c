@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/base/text_list.h"
 #include "src/base/log.h"
 #include "src/cli/measurements.h"
 
@@ -84,8 +85,7 @@ void parts_kept(const struct parts *ps, const struct core_runs *runs, char *buf,
         const void *result = p->m->report_core ? runs : p->started ? p->result : NULL;
         char part[400];
         p->m->kept(p->plan, result, alone, part, sizeof(part));
-        size_t at = strlen(buf);
-        snprintf(buf + at, len - at, "%s%s", at ? "; " : "", part);
+        text_list_append(buf, len, part);
     }
 }
 
