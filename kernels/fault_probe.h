@@ -7,6 +7,7 @@
 #include <sys/resource.h>
 
 #include "hugepages/backend.h"
+#include "kernels/fault_filesystems.h"
 
 /* --faults: what a page fault costs. Map a region, touch one byte per 4 KB page, count the
  * faults with getrusage and time the touch loop; anonymous memory under three backings, then
@@ -90,11 +91,5 @@ struct fault_counts {
     uint64_t minor, major;
 };
 struct fault_counts fault_counts_delta(const struct rusage *before, const struct rusage *after);
-
-/* The name of a memory-backed filesystem for a statfs f_type (tmpfs, ramfs, ...), where a
- * file never leaves RAM and so never major-faults; NULL for anything else. */
-const char *fs_memory_backed_name(long f_type);
-/* A readable name for a statfs f_type: "ext4", "xfs", "tmpfs", ... or "0x<hex>". */
-void fs_type_name(long f_type, char *buf, size_t len);
 
 #endif

@@ -348,10 +348,8 @@ void shootdown_report_free(struct shootdown_report *r)
     r->n_runs = 0;
 }
 
-int shootdown_probe_run(const struct shootdown_config *cfg, struct shootdown_report *out, char *why,
-                        size_t why_len)
+static void describe_machine(const struct shootdown_config *cfg, struct shootdown_report *out)
 {
-    memset(out, 0, sizeof(*out));
     out->measure_pu = cfg->measure_pu;
     out->n_remote_pus =
         cfg->n_remote_pus < SHOOTDOWN_MAX_CPUS ? cfg->n_remote_pus : SHOOTDOWN_MAX_CPUS;
@@ -367,9 +365,12 @@ int shootdown_probe_run(const struct shootdown_config *cfg, struct shootdown_rep
                  "shootdown interrupts (arm64, for one, flushes other CPUs by broadcast "
                  "instructions, without interrupts)",
                  cfg->interrupts_path);
+}
 
-    /* which sibling counts can run here */
-    unsigned counts[SHOOTDOWN_MAX_COUNTS];
+/* The sibling counts that can run here, into counts; the others are out->skipped. */
+static int runnable_counts(const struct shootdown_config *cfg, struct shootdown_report *out,
+                           unsigned counts[SHOOTDOWN_MAX_COUNTS])
+{
     int n_counts = 0;
     for (int i = 0; i < cfg->n_remote_counts && i < SHOOTDOWN_MAX_COUNTS; i++) {
         unsigned k = cfg->remote_counts[i];
@@ -383,26 +384,30 @@ int shootdown_probe_run(const struct shootdown_config *cfg, struct shootdown_rep
                  "needs %u usable CPUs (1 measuring + %u remote), this process may use %d", k + 1,
                  k, cfg->n_remote_pus + 1);
     }
+    return n_counts;
+}
 
-    size_t total = (size_t)SHOOTDOWN_MODE_COUNT * (size_t)cfg->n_pages * (size_t)n_counts;
-    out->n_planned = (int)total;
-    out->runs = calloc(total ? total : 1, sizeof(*out->runs));
-    struct scratch sc = {malloc(MAX_OPS * sizeof(double)), malloc(MAX_OPS * sizeof(double)),
-                         malloc(MAX_OPS), malloc(MAX_OPS * sizeof(double))};
-    struct sibling *sib = calloc(cfg->n_remote_pus + 1, sizeof(*sib));
-    char *anchor = mmap(NULL, PAGE_4K, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    int rc = -1;
-    if (!out->runs || !sc.unmap_s || !sc.cycle_s || !sc.hit || !sc.tmp || !sib ||
-        anchor == MAP_FAILED) {
-        snprintf(why, why_len, "out of memory for the shootdown probe");
-        goto done;
+/* One point with `remote` siblings running: 0, 1 when stopped, -1 on failure (why). */
+static int run_point(const struct shootdown_config *cfg, struct shootdown_report *out,
+                     struct team *team, struct sibling *sib, struct shootdown_run *r,
+                     unsigned remote, struct scratch *sc, char *why, size_t why_len)
+{
+    if (start_siblings(team, sib, cfg->remote_pus, remote) != 0) {
+        snprintf(why, why_len, "cannot start %u sibling threads: %s", remote, strerror(errno));
+        return -1;
     }
-    anchor[0] = 1;
-    struct team team = {.anchor = anchor, .bind = cfg->bind, .bind_ctx = cfg->bind_ctx};
-    out->measure_bound = cfg->bind(cfg->bind_ctx, cfg->measure_pu) == 0;
+    int point = measure_point(cfg, out, r, sc, why, why_len);
+    r->siblings_bound = atomic_load(&team->all_bound) != 0;
+    stop_siblings(team, sib, remote);
+    return point;
+}
 
-    /* Points in report order; for each (mode, pages) the sibling counts run back to back,
-     * so that a change in the machine's load between them biases the comparison least. */
+/* Points in report order; for each (mode, pages) the sibling counts run back to back, so that
+ * a change in the machine's load between them biases the comparison least. */
+static int run_points(const struct shootdown_config *cfg, struct shootdown_report *out,
+                      struct team *team, struct sibling *sib, const unsigned *counts, int n_counts,
+                      struct scratch *sc, char *why, size_t why_len)
+{
     for (int m = 0; m < SHOOTDOWN_MODE_COUNT && !out->stopped; m++)
         for (int p = 0; p < cfg->n_pages && !out->stopped; p++)
             for (int k = 0; k < n_counts && !out->stopped; k++) {
@@ -416,22 +421,19 @@ int shootdown_probe_run(const struct shootdown_config *cfg, struct shootdown_rep
                 r->pages = cfg->pages[p];
                 r->remote_threads = counts[k];
                 r->added_us_per_remote = r->added_us_per_remote_interrupted = NAN;
-                if (start_siblings(&team, sib, cfg->remote_pus, counts[k]) != 0) {
-                    snprintf(why, why_len, "cannot start %u sibling threads: %s", counts[k],
-                             strerror(errno));
-                    goto done;
-                }
-                int point = measure_point(cfg, out, r, &sc, why, why_len);
-                r->siblings_bound = atomic_load(&team.all_bound) != 0;
-                stop_siblings(&team, sib, counts[k]);
-                if (point < 0) goto done;
+                int point = run_point(cfg, out, team, sib, r, counts[k], sc, why, why_len);
+                if (point < 0) return -1;
                 if (point == 1)
                     out->stopped = true;
                 else
                     out->n_runs++;
             }
+    return 0;
+}
 
-    /* added cost per remote CPU, against the same point without siblings */
+/* Added cost per remote CPU, against the same point without siblings. */
+static void added_costs(struct shootdown_report *out)
+{
     for (int i = 0; i < out->n_runs; i++) {
         struct shootdown_run *r = &out->runs[i];
         if (r->remote_threads == 0) continue;
@@ -444,9 +446,36 @@ int shootdown_probe_run(const struct shootdown_config *cfg, struct shootdown_rep
             }
         }
     }
-    summarise(out);
-    rc = 0;
-done:
+}
+
+int shootdown_probe_run(const struct shootdown_config *cfg, struct shootdown_report *out, char *why,
+                        size_t why_len)
+{
+    memset(out, 0, sizeof(*out));
+    describe_machine(cfg, out);
+    unsigned counts[SHOOTDOWN_MAX_COUNTS];
+    int n_counts = runnable_counts(cfg, out, counts);
+    size_t total = (size_t)SHOOTDOWN_MODE_COUNT * (size_t)cfg->n_pages * (size_t)n_counts;
+    out->n_planned = (int)total;
+    out->runs = calloc(total ? total : 1, sizeof(*out->runs));
+    struct scratch sc = {malloc(MAX_OPS * sizeof(double)), malloc(MAX_OPS * sizeof(double)),
+                         malloc(MAX_OPS), malloc(MAX_OPS * sizeof(double))};
+    struct sibling *sib = calloc(cfg->n_remote_pus + 1, sizeof(*sib));
+    char *anchor = mmap(NULL, PAGE_4K, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    int rc = -1;
+    if (!out->runs || !sc.unmap_s || !sc.cycle_s || !sc.hit || !sc.tmp || !sib ||
+        anchor == MAP_FAILED) {
+        snprintf(why, why_len, "out of memory for the shootdown probe");
+    } else {
+        anchor[0] = 1;
+        struct team team = {.anchor = anchor, .bind = cfg->bind, .bind_ctx = cfg->bind_ctx};
+        out->measure_bound = cfg->bind(cfg->bind_ctx, cfg->measure_pu) == 0;
+        rc = run_points(cfg, out, &team, sib, counts, n_counts, &sc, why, why_len);
+    }
+    if (rc == 0) {
+        added_costs(out);
+        summarise(out);
+    }
     if (anchor != MAP_FAILED) munmap(anchor, PAGE_4K);
     free(sib);
     free(sc.unmap_s);

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "src/cluster/cluster.h"
-#include "src/report/csv_field.h"
+#include "src/base/csv_field.h"
 #include "src/base/utf8_text.h"
 
 /* OK: validated, exit 0, but nothing judged its rates (too few peers, no expectations). */

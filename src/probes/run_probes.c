@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "affinity/bind.h"
+#include "src/base/text_list.h"
 #include "src/base/clock.h"
 #include "src/base/interrupt.h"
 #include "src/base/log.h"
@@ -332,8 +333,7 @@ int probes_kept(const struct probe_results *r, char *buf, size_t len)
         if (!(r->requested & PROBE_BIT(order[i]))) continue;
         char one[200];
         probe_kept(r, order[i], one, sizeof(one));
-        size_t at = strlen(buf);
-        snprintf(buf + at, len - at, "%s%s", at ? "; " : "", one);
+        text_list_append(buf, len, one);
     }
     return 1;
 }

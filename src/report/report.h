@@ -7,18 +7,15 @@
 
 #include "affinity/topology.h"
 #include "src/base/clock.h"
-#include "src/latency/latency.h"
+#include "src/measure/measure.h"
 #include "src/stream/results.h"
 #include "src/sys/provenance.h"
 #include "src/sys/sysinfo.h"
-#include "src/tlb/tlb_result.h"
 #include "src/verdict/acceptance.h"
 #include "src/verdict/reference.h"
 
-struct probe_results;
-
-/* The whole report of one node: its facts, the STREAM runs, the probes and the TLB probe,
- * the comparisons and the verdict. The writers below only format it. */
+/* The whole report of one node: its facts, the STREAM runs (the report's core), the other
+ * measurements that ran, the comparisons and the verdict. The writers below only format it. */
 struct report {
     const char *version;
     struct provenance prov;
@@ -36,9 +33,10 @@ struct report {
     struct run_result *runs;
     size_t n_comparisons;
     struct page_comparison *comparisons;
-    struct probe_results *probes; /* NULL unless --faults, --shootdown or --timer was given */
-    const struct tlb_result *tlb; /* --tlb; NULL when not asked for */
-    const struct latency_result *latency; /* --latency; NULL when not asked for */
+    /* the measurements beside the STREAM runs (the probes, --tlb, --latency) that ran, in the
+     * order they ran: each writer writes their sections through their descriptors */
+    size_t n_parts;
+    struct measured_part parts[MEASURE_PARTS_MAX];
     /* --save-reference --reference-runs K > 1: the K runs' best rates, medians and spreads
      * (runs[0] is the last of them); NULL otherwise */
     const struct reference_runs *saved_runs;

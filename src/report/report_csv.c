@@ -1,10 +1,7 @@
 #include <string.h>
 
-#include "src/report/csv_field.h"
-#include "src/probes/probes.h"
+#include "src/base/csv_field.h"
 #include "src/report/report.h"
-#include "src/report/report_latency.h"
-#include "src/report/report_tlb.h"
 #include "src/stream/run_profile.h"
 
 /* The CSV layout: a column named as a row of the run profile (run_profile.c, .csv) is that
@@ -78,7 +75,7 @@ static void write_config(FILE *out, size_t index, const struct run_result *r,
 int report_write_csv(FILE *out, const struct report *rep)
 {
     /* probes alone: only their tables */
-    bool stream_table = rep->n_runs > 0 || (!rep->probes && !rep->tlb && !rep->latency);
+    bool stream_table = rep->n_runs > 0 || rep->n_parts == 0;
     if (stream_table) fputs(header, out);
     for (size_t i = 0; i < rep->n_runs; i++) {
         const struct run_result *r = &rep->runs[i];
@@ -108,14 +105,8 @@ int report_write_csv(FILE *out, const struct report *rep)
             fputc('\n', out);
         }
     }
-    report_probes_csv(out, rep->probes, stream_table); /* a table per probe, blank-line separated */
-    if (rep->tlb) { /* after any other table: a blank line, then the probe's table */
-        if (stream_table || rep->probes) fputc('\n', out);
-        report_tlb_csv(out, rep->tlb);
-    }
-    if (rep->latency) {
-        if (stream_table || rep->probes || rep->tlb) fputc('\n', out);
-        report_latency_csv(out, rep->latency);
-    }
+    bool after_table = stream_table; /* a blank line before a table when one came before */
+    for (size_t i = 0; i < rep->n_parts; i++, after_table = true)
+        rep->parts[i].m->csv(out, rep->parts[i].result, after_table);
     return ferror(out) ? -1 : 0;
 }

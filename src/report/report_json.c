@@ -1,14 +1,11 @@
 #include <jansson.h>
 #include <math.h>
 
-#include "src/report/json_values.h"
+#include "src/base/json_values.h"
 #include "src/base/interrupt.h"
-#include "src/probes/probes.h"
 #include "src/report/report.h"
-#include "src/report/report_latency.h"
-#include "src/report/report_locality.h"
+#include "src/measure/report_locality.h"
 #include "src/report/report_matrix.h"
-#include "src/report/report_tlb.h"
 #include "src/stream/run_profile.h"
 
 #define JSON_SCHEMA 1
@@ -330,9 +327,8 @@ int report_write_json(FILE *out, const struct report *rep)
     if (rep->acceptance.evaluated) json_object_set_new(root, "acceptance", acceptance_json(rep));
     if (rep->saved_runs && rep->n_runs == 1)
         json_object_set_new(root, "saved_reference", saved_runs_json(rep));
-    report_probes_json(root, rep->probes);
-    if (rep->tlb) json_object_set_new(root, "tlb", report_tlb_json(rep->tlb));
-    if (rep->latency) json_object_set_new(root, "latency", report_latency_json(rep->latency));
+    for (size_t i = 0; i < rep->n_parts; i++)
+        rep->parts[i].m->json(root, rep->parts[i].result);
     int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
     fputc('\n', out);
     json_decref(root);

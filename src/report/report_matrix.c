@@ -4,8 +4,8 @@
 
 #include <string.h>
 
-#include "src/report/json_values.h"
-#include "src/report/report_locality.h"
+#include "src/base/json_values.h"
+#include "src/measure/report_locality.h"
 
 #define RULE "-------------------------------------------------------------\n"
 #define ONE_NODE_NOTE "this machine has one NUMA node: the matrix is 1x1, local memory only"

@@ -9,7 +9,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "src/latency/latency.h"
 #include "src/report/report.h"
 
 /* A label value with \, " and newline escaped as the format asks. */
@@ -195,14 +194,17 @@ static void write_run_facts(FILE *out, const struct report *rep)
     }
 }
 
-static void write_latency(FILE *out, const struct report *rep)
+/* The samples of the measurements beside the STREAM runs. */
+static void write_parts(FILE *out, const struct report *rep)
 {
-    const struct latency_result *l = rep->latency;
-    if (!l || !l->idle.measured || !(l->idle.ns > 0)) return;
-    family(out, "membench_latency_idle_seconds",
-           "Idle memory latency: the median time of one dependent load of the chase.");
-    sample_begin(out, rep, "membench_latency_idle_seconds");
-    sample_value(out, l->idle.ns * 1e-9);
+    struct measure_metric m;
+    for (size_t i = 0; i < rep->n_parts; i++) {
+        const struct measurement *p = rep->parts[i].m;
+        if (!p->metric || !p->metric(rep->parts[i].result, &m)) continue;
+        family(out, m.name, m.help);
+        sample_begin(out, rep, m.name);
+        sample_value(out, m.value);
+    }
 }
 
 int report_write_openmetrics(FILE *out, const struct report *rep)
@@ -210,7 +212,7 @@ int report_write_openmetrics(FILE *out, const struct report *rep)
     write_run_facts(out, rep);
     write_stream(out, rep);
     write_acceptance(out, rep);
-    write_latency(out, rep);
+    write_parts(out, rep);
     fputs("# EOF\n", out);
     return ferror(out) ? -1 : 0;
 }

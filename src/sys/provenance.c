@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "src/base/text_list.h"
 #include "src/sys/sysinfo.h"
 #include "version.h"
 
@@ -44,14 +45,9 @@ static void cpuinfo_fields(struct provenance *p)
 
 static void omp_variables(struct provenance *p)
 {
-    size_t used = 0;
-    for (char **e = environ; e && *e; e++) {
-        if (strncmp(*e, "OMP_", 4) && strncmp(*e, "GOMP_", 5) && strncmp(*e, "KMP_", 4)) continue;
-        int n =
-            snprintf(p->omp_env + used, sizeof(p->omp_env) - used, "%s%s", used ? "; " : "", *e);
-        if (n < 0 || (size_t)n >= sizeof(p->omp_env) - used) break;
-        used += (size_t)n;
-    }
+    for (char **e = environ; e && *e; e++)
+        if (!strncmp(*e, "OMP_", 4) || !strncmp(*e, "GOMP_", 5) || !strncmp(*e, "KMP_", 4))
+            text_list_append(p->omp_env, sizeof(p->omp_env), *e);
 }
 
 void provenance_read(struct provenance *p)

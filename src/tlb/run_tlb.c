@@ -172,6 +172,74 @@ static void analyse_all(struct tlb_team *tm)
     }
 }
 
+static void after_sweep(struct tlb_team *tm)
+{
+    analyse_all(tm); /* interrupted: the points measured so far */
+    if (!tm->stop) {
+        tlb_plan_refinement(tm);
+        tm->phase = "the sweep's refinement";
+    }
+}
+
+static void after_refinement(struct tlb_team *tm)
+{
+    analyse_all(tm);
+    tlb_reuse_plan(tm);
+    tm->phase = "the reuse chase";
+}
+
+static void after_reuse(struct tlb_team *tm)
+{
+    tlb_reuse_apply(tm);
+    tlb_compare_threads(tm->out);
+    tm->phase = "the 2 MB sweep";
+    if (tm->plan->huge && !tm->stop) tlb_huge_phase(tm);
+    tlb_describe_reach(tm->out);
+}
+
+/* Every thread measures the current points into its curves (when measure is true); after a
+ * barrier, thread 0 takes the next step alone. */
+static void measure_then_step(struct tlb_team *tm, int t, bool measure, enum tlb_set set,
+                              struct tlb_curve *main, struct tlb_curve *control,
+                              void (*step)(struct tlb_team *))
+{
+    if (measure && tlb_measure_into(tm, t, set, true, main, control) != 0)
+        tlb_team_fail(tm, "out of memory for results");
+#pragma omp barrier
+    if (t == 0) step(tm);
+}
+
+/* Phases 1 to 4 of the schedule for thread t, once its memory is set up and warm. */
+static void run_phases(struct tlb_team *tm, int t)
+{
+    struct tlb_sweep *s = &tm->out->per_thread[t].small;
+    if (tm->plan->opts.pages) {
+        if (tlb_measure_into(tm, t, TLB_SET_SWEEP, true, &s->main, NULL) != 0)
+            tlb_team_fail(tm, "out of memory for results");
+        return;
+    }
+    measure_then_step(tm, t, true, TLB_SET_SWEEP, &s->main, &s->control, after_sweep);
+    if (tlb_team_should_stop(tm)) return;
+    measure_then_step(tm, t, tm->nx > 0, TLB_SET_SWEEP, &s->main, &s->control, after_refinement);
+    measure_then_step(tm, t, !tlb_team_should_stop(tm) && tm->nx > 0, TLB_SET_REUSE, &s->reuse,
+                      &s->reuse_control, after_reuse);
+    tlb_throughput_phase(tm, t);
+}
+
+static void start_probe(struct tlb_team *tm, int t)
+{
+    const struct tlb_plan *plan = tm->plan;
+    tlb_warm_up(tm, t);
+    if (t == 0) {
+        tm->out->tsc_ghz = tlb_tsc_ghz();
+        tm->out->core_ghz = tlb_core_ghz_estimate();
+        tm->phase = plan->opts.pages              ? "its single point"
+                    : plan->page_bytes == PAGE_4K ? "the 4 KB sweep"
+                                                  : "the sweep";
+    }
+#pragma omp barrier
+}
+
 static void team_run(struct tlb_team *tm)
 {
     const struct tlb_plan *plan = tm->plan;
@@ -189,52 +257,8 @@ static void team_run(struct tlb_team *tm)
         res->small.control_owned = true;
         team_setup(tm, t);
         if (!tlb_team_should_stop(tm) && !tm->error) {
-            tlb_warm_up(tm, t);
-            if (t == 0) {
-                out->tsc_ghz = tlb_tsc_ghz();
-                out->core_ghz = tlb_core_ghz_estimate();
-                tm->phase = plan->opts.pages              ? "its single point"
-                            : plan->page_bytes == PAGE_4K ? "the 4 KB sweep"
-                                                          : "the sweep";
-            }
-#pragma omp barrier
-            struct tlb_curve *control = plan->opts.pages ? NULL : &res->small.control;
-            if (tlb_measure_into(tm, t, TLB_SET_SWEEP, true, &res->small.main, control) != 0)
-                tlb_team_fail(tm, "out of memory for results");
-            if (control) {
-#pragma omp barrier
-                if (t == 0) {
-                    analyse_all(tm); /* interrupted: the points measured so far */
-                    if (!tm->stop) {
-                        tlb_plan_refinement(tm);
-                        tm->phase = "the sweep's refinement";
-                    }
-                }
-                if (!tlb_team_should_stop(tm)) {
-                    if (tm->nx > 0 && tlb_measure_into(tm, t, TLB_SET_SWEEP, true, &res->small.main,
-                                                       control) != 0)
-                        tlb_team_fail(tm, "out of memory for results");
-#pragma omp barrier
-                    if (t == 0) {
-                        analyse_all(tm);
-                        tlb_reuse_plan(tm);
-                        tm->phase = "the reuse chase";
-                    }
-                    if (!tlb_team_should_stop(tm) && tm->nx > 0 &&
-                        tlb_measure_into(tm, t, TLB_SET_REUSE, true, &res->small.reuse,
-                                         &res->small.reuse_control) != 0)
-                        tlb_team_fail(tm, "out of memory for results");
-#pragma omp barrier
-                    if (t == 0) {
-                        tlb_reuse_apply(tm);
-                        tlb_compare_threads(out);
-                        tm->phase = "the 2 MB sweep";
-                        if (plan->huge && !tm->stop) tlb_huge_phase(tm);
-                        tlb_describe_reach(out);
-                    }
-                    tlb_throughput_phase(tm, t);
-                }
-            }
+            start_probe(tm, t);
+            run_phases(tm, t);
         }
         int end = sched_getcpu();
         res->migrated = end != pu;
@@ -273,49 +297,8 @@ static void describe_stop(const struct tlb_team *tm)
                  points, points == 1 ? "" : "s");
 }
 
-int run_tlb(const struct tlb_plan *plan, const struct topology *topo, const struct sys_info *sys,
-            const struct timer_info *timer, struct tlb_result *out)
+static void warn_placement(const struct tlb_plan *plan, struct tlb_result *out)
 {
-    fill_config(plan, out);
-    locate_threads(plan, topo, out);
-    if (!out->per_thread) {
-        log_error("out of memory for the TLB probe's results");
-        return EXIT_RESOURCE;
-    }
-    cpuid_tlb_read(&out->cpuid);
-    pu_caches(topo, plan->pus[0], &out->l1d_bytes, &out->l2_bytes, &out->l3_bytes);
-    out->timer_call_s = timer->call_cost_s;
-    struct tlb_team tm = {.plan = plan, .topo = topo, .out = out};
-    tm.thp_possible = strcmp(sys->thp_enabled, "never") != 0;
-    tm.w = calloc((size_t)plan->threads, sizeof(*tm.w));
-    if (!tm.w) {
-        log_error("out of memory for the TLB probe");
-        return EXIT_RESOURCE;
-    }
-    if (plan->opts.pages) {
-        tm.nx = 1;
-        tm.xs[0] = (double)plan->opts.pages;
-    } else {
-        tm.nx = tlb_sweep_grid(plan->max_pages, tm.xs, GRID_MAX);
-    }
-    char why[300];
-    if (threads_can_start((unsigned)plan->threads, why, sizeof(why)) != 0) {
-        free(tm.w);
-        log_error("%s", why);
-        return EXIT_RESOURCE;
-    }
-    omp_set_dynamic(0);
-    double t0 = timer_now();
-    tlb_progress_begin();
-    team_run(&tm);
-    tlb_progress_end();
-    out->seconds = timer_now() - t0;
-    free(tm.w);
-    if (tm.error) {
-        log_error("%s", tm.why);
-        return tm.error;
-    }
-    if (tm.stop) describe_stop(&tm);
     for (int t = 0; t < out->n_threads; t++) {
         const struct tlb_thread_result *r = &out->per_thread[t];
         if (plan->pus[t] >= 0 && (!r->bound || r->pu != plan->pus[t] || r->migrated))
@@ -338,6 +321,10 @@ int run_tlb(const struct tlb_plan *plan, const struct topology *topo, const stru
     if (plan->pus[0] < 0)
         WARNINGS_ADD(out, "the probe is not pinned (--cpu -1): moving to another core leaves the "
                           "TLB cold and spoils points");
+}
+
+static void warn_options(const struct tlb_plan *plan, struct tlb_result *out)
+{
     if (!plan->opts.stagger)
         WARNINGS_ADD(out, "--no-stagger: every page uses cache line 0, so cache-set conflicts add "
                           "knees that the control (lines spread over its pages) cannot reproduce; "
@@ -346,6 +333,11 @@ int run_tlb(const struct tlb_plan *plan, const struct topology *topo, const stru
         WARNINGS_ADD(out, "--tlb-mode inc: independent accesses overlap their misses, so knees "
                           "are faint or missing; they are numbered, not named as TLB levels "
                           "(--tlb-mode chase measures latency)");
+}
+
+static void warn_disturbance(const struct tlb_plan *plan, const struct timer_info *timer,
+                             struct tlb_result *out)
+{
     long chunks = 0, disturbed = 0;
     for (int t = 0; t < out->n_threads; t++)
         for (size_t i = 0; i < out->per_thread[t].small.main.n; i++) {
@@ -367,6 +359,62 @@ int run_tlb(const struct tlb_plan *plan, const struct topology *topo, const stru
                          (unsigned long long)out->trials, out->sample_s * 1e6,
                          timer->call_cost_s * 1e9, 100.0 * out->timer_share);
     }
+}
+
+/* Runs the team over the planned points; returns an exit status after a one-line error. */
+static int measure_all(struct tlb_team *tm)
+{
+    const struct tlb_plan *plan = tm->plan;
+    if (plan->opts.pages) {
+        tm->nx = 1;
+        tm->xs[0] = (double)plan->opts.pages;
+    } else {
+        tm->nx = tlb_sweep_grid(plan->max_pages, tm->xs, GRID_MAX);
+    }
+    char why[300];
+    if (threads_can_start((unsigned)plan->threads, why, sizeof(why)) != 0) {
+        log_error("%s", why);
+        return EXIT_RESOURCE;
+    }
+    omp_set_dynamic(0);
+    double t0 = timer_now();
+    tlb_progress_begin();
+    team_run(tm);
+    tlb_progress_end();
+    tm->out->seconds = timer_now() - t0;
+    if (tm->error) {
+        log_error("%s", tm->why);
+        return tm->error;
+    }
+    return EXIT_OK;
+}
+
+int run_tlb(const struct tlb_plan *plan, const struct topology *topo, const struct sys_info *sys,
+            const struct timer_info *timer, struct tlb_result *out)
+{
+    fill_config(plan, out);
+    locate_threads(plan, topo, out);
+    if (!out->per_thread) {
+        log_error("out of memory for the TLB probe's results");
+        return EXIT_RESOURCE;
+    }
+    cpuid_tlb_read(&out->cpuid);
+    pu_caches(topo, plan->pus[0], &out->l1d_bytes, &out->l2_bytes, &out->l3_bytes);
+    out->timer_call_s = timer->call_cost_s;
+    struct tlb_team tm = {.plan = plan, .topo = topo, .out = out};
+    tm.thp_possible = strcmp(sys->thp_enabled, "never") != 0;
+    tm.w = calloc((size_t)plan->threads, sizeof(*tm.w));
+    if (!tm.w) {
+        log_error("out of memory for the TLB probe");
+        return EXIT_RESOURCE;
+    }
+    int rc = measure_all(&tm);
+    free(tm.w);
+    if (rc != EXIT_OK) return rc;
+    if (tm.stop) describe_stop(&tm);
+    warn_placement(plan, out);
+    warn_options(plan, out);
+    warn_disturbance(plan, timer, out);
     out->measured = true;
     return EXIT_OK;
 }

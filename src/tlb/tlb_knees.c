@@ -1,4 +1,5 @@
 #include "src/tlb/tlb_knees.h"
+#include "src/tlb/tlb_knee_levels.h"
 #include "src/base/stats.h"
 
 #include <math.h>
@@ -6,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define POINTS_MAX 1024
+#define POINTS_MAX KNEE_POINTS_MAX
 
 void knee_params_default(struct knee_params *p)
 {
@@ -280,89 +281,6 @@ static double control_own_tlb(double lines, const struct knee *first, const stru
     return first->step_ns * (f > 1 ? 1 : f);
 }
 
-static double plateau_median(const double *y, const struct plateau *p)
-{
-    double v[POINTS_MAX];
-    size_t m = 0;
-    for (size_t i = p->first; i <= p->last; i++)
-        if (isfinite(y[i])) v[m++] = y[i];
-    return m ? median_sorting(v, m) : NAN;
-}
-
-static void build_levels(const double *x, const double *y, size_t n, const struct curve *t,
-                         const struct plateau *t_pl, size_t t_npl, struct knee_analysis *a,
-                         const struct knee_params *p)
-{
-    static const char *const names[] = {"L1 DTLB", "L2 TLB", "L3 TLB", "L4 TLB"};
-    size_t n_tlb = 0;
-    for (size_t k = 0; k < a->n_tlb_knees; k++)
-        n_tlb += a->tlb_knees[k].kind == KNEE_TLB;
-    if (n_tlb == 0 || t_npl == 0) return;
-    double hit = plateau_median(y, &t_pl[0]);
-    double t_last = NAN;
-    for (size_t i = n; i-- > 0;)
-        if (!t->skip[i] && isfinite(t->y[i])) {
-            t_last = t->y[i];
-            break;
-        }
-    size_t level = 0;
-    double cumulative = 0.0; /* translation cost of the level being described, over L1 hits */
-    const struct knee *last_tlb = NULL;
-    for (size_t k = 0; k < a->n_tlb_knees && level < KNEE_LEVELS_MAX; k++) {
-        const struct knee *kn = &a->tlb_knees[k];
-        if (kn->kind != KNEE_TLB) continue;
-        struct knee_level *l = &a->levels[level];
-        memset(l, 0, sizeof(*l));
-        snprintf(l->name, sizeof(l->name), "%s", names[level]);
-        l->entries_low = kn->last_low;
-        l->entries_high = kn->first_high;
-        l->rise_high = kn->sharp ? kn->first_high : floor(kn->x90 + 0.5);
-        l->sharp = kn->sharp;
-        l->entries = kn->sharp ? kn->last_low : floor(kn->mid_x + 0.5);
-        l->midpoint = kn->sharp ? NAN : l->entries;
-        l->size_low = kn->last_low;
-        l->size_high = fmax(kn->mid_after, kn->sharp ? kn->first_high : l->entries);
-        l->half_x = kn->mid_x;
-        l->complete_x = kn->complete_x;
-        l->approx = !kn->sharp || kn->first_high / kn->last_low > p->approx_ratio;
-        l->hit_ns = hit + cumulative;
-        l->miss_penalty_ns = kn->step_ns;
-        l->max_penalty_ns = NAN;
-        l->at_x = NAN;
-        cumulative += kn->step_ns;
-        last_tlb = kn;
-        level++;
-    }
-    struct knee_level *next = &a->levels[level];
-    memset(next, 0, sizeof(*next));
-    next->max_penalty_ns = NAN;
-    next->at_x = NAN;
-    next->entries = NAN;
-    next->midpoint = NAN;
-    next->entries_low = NAN;
-    next->entries_high = NAN;
-    next->rise_high = NAN;
-    next->complete_x = NAN;
-    next->size_low = next->size_high = next->half_x = NAN;
-    if ((int)level >= p->max_tlb_levels || a->walk_step_found) {
-        /* past the last TLB level: page walks */
-        const struct knee_level *prev = &a->levels[level - 1];
-        snprintf(next->name, sizeof(next->name), "page walk");
-        next->hit_ns = NAN;
-        next->miss_penalty_ns = prev->miss_penalty_ns;
-        next->max_penalty_ns = t_last - last_tlb->low_ns;
-        next->at_x = x[n - 1];
-    } else {
-        /* the next level exists but the sweep found no end to it */
-        snprintf(next->name, sizeof(next->name), "%s", names[level]);
-        next->hit_ns = hit + cumulative;
-        next->miss_penalty_ns = NAN;
-        next->entries_high = NAN;
-        next->at_x = x[n - 1];
-    }
-    a->n_levels = level + 1;
-}
-
 static int analyse(const double *x, const double *y, size_t n, const double *cx, const double *cy,
                    size_t cn, const struct knee_params *p, struct knee_analysis *out,
                    struct curve *m, struct curve *t, struct curve *c);
@@ -387,49 +305,29 @@ int knees_analyse(const double *x, const double *y, size_t n, const double *cx, 
     return rc;
 }
 
-static int analyse(const double *x, const double *y, size_t n, const double *cx, const double *cy,
-                   size_t cn, const struct knee_params *p, struct knee_analysis *out,
-                   struct curve *m, struct curve *t, struct curve *c)
+/* The first TLB level, below which the control is clean: given (p->control_tlb_*) or T's
+ * first knee; false when there is neither. */
+static bool first_tlb_level(const struct knee *t_kn, size_t t_nkn, const struct knee_params *p,
+                            struct knee *first)
 {
-    curve_init(m, x, y, NULL, n, p);
-    out->n_plateaus = find_plateaus(m, out->plateaus, KNEES_MAX);
-    out->n_main_knees = find_knees(m, out->plateaus, out->n_plateaus, out->main_knees, KNEES_MAX);
-    out->n_outliers = m->outliers;
-    if (!out->has_control) return 0;
-
-    /* T = M - C, first pass: finds the first TLB level, below which C is clean */
-    double tv[POINTS_MAX] = {0}, cc[POINTS_MAX] = {0};
-    for (size_t i = 0; i < n; i++)
-        tv[i] = m->skip[i] ? NAN : y[i] - interpolate(cx, cy, cn, x[i]);
-    struct plateau t_pl[KNEES_MAX];
-    struct knee t_kn[KNEES_MAX];
-    curve_init(t, x, tv, y, n, p);
-    size_t t_npl = find_plateaus(t, t_pl, KNEES_MAX);
-    size_t t_nkn = find_knees(t, t_pl, t_npl, t_kn, KNEES_MAX);
-    struct knee first = {0};
-    bool have_first = t_nkn > 0;
+    memset(first, 0, sizeof(*first));
     if (p->control_tlb_entries > 0) {
-        first.last_low = p->control_tlb_entries;
-        first.first_high = p->control_tlb_high > 0 ? p->control_tlb_high : first.last_low;
-        first.step_ns = p->control_tlb_penalty_ns;
-        have_first = true;
-    } else if (have_first) {
-        first = t_kn[0];
+        first->last_low = p->control_tlb_entries;
+        first->first_high = p->control_tlb_high > 0 ? p->control_tlb_high : first->last_low;
+        first->step_ns = p->control_tlb_penalty_ns;
+        return true;
     }
-    if (have_first) out->control_clean_until = p->lines_per_page * first.last_low;
+    if (t_nkn > 0) *first = t_kn[0];
+    return t_nkn > 0;
+}
 
-    /* C' = C less its own first-level misses; T' = M - C' */
-    for (size_t i = 0; i < cn; i++)
-        cc[i] = cy[i] - control_own_tlb(cx[i], have_first ? &first : NULL, p);
-    for (size_t i = 0; i < n; i++)
-        tv[i] = m->skip[i] ? NAN : y[i] - interpolate(cx, cc, cn, x[i]);
-    curve_init(t, x, tv, y, n, p);
-    t_npl = find_plateaus(t, t_pl, KNEES_MAX);
-    out->n_tlb_knees = find_knees(t, t_pl, t_npl, out->tlb_knees, KNEES_MAX);
-    /* Which of T's knees end a TLB level: up to the one into page walks, the first step at
-     * least three times every step before it (a walk costs several times a second-level
-     * hit); failing such a step, the first max_tlb_levels. Knees past it are walk costs
-     * (page-table entries leaving a cache). */
+/* Which of T's knees end a TLB level: up to the one into page walks, the first step at least
+ * three times every step before it (a walk costs several times a second-level hit); failing
+ * such a step, the first max_tlb_levels. Knees past it are walk costs (page-table entries
+ * leaving a cache). */
+static void classify_tlb_knees(const double *cx, const double *cc, size_t cn,
+                               const struct knee_params *p, struct knee_analysis *out)
+{
     size_t last_tlb = out->n_tlb_knees;
     double before = out->n_tlb_knees ? out->tlb_knees[0].step_ns : 0.0;
     if (p->walk_step_ns > 0 && out->n_tlb_knees && before >= p->walk_step_ns) last_tlb = 0;
@@ -450,8 +348,12 @@ static int analyse(const double *x, const double *y, size_t n, const double *cx,
         kn->control_step_ns =
             interpolate(cx, cc, cn, kn->first_high) - interpolate(cx, cc, cn, kn->last_low);
     }
+}
 
-    /* data-cache knees: the control's own */
+/* Data-cache knees: the control's own. */
+static void find_cache_knees(struct curve *c, const double *cx, const double *cc, size_t cn,
+                             const struct knee_params *p, struct knee_analysis *out)
+{
     curve_init(c, cx, cc, NULL, cn, p);
     struct plateau c_pl[KNEES_MAX];
     size_t c_npl = find_plateaus(c, c_pl, KNEES_MAX);
@@ -461,8 +363,13 @@ static int analyse(const double *x, const double *y, size_t n, const double *cx,
         kn->kind = KNEE_CACHE;
         kn->control_step_ns = kn->step_ns;
     }
+}
 
-    /* label M's knees */
+/* Each knee of M named by the knee of T or of the control it overlaps, else by which of the
+ * two rose by half its step. */
+static void label_main_knees(const double *x, const double *tv, size_t n, const double *cx,
+                             const double *cc, size_t cn, struct knee_analysis *out)
+{
     for (size_t k = 0; k < out->n_main_knees; k++) {
         struct knee *kn = &out->main_knees[k];
         double lo = kn->last_low, hi = kn->first_high;
@@ -486,7 +393,50 @@ static int analyse(const double *x, const double *y, size_t n, const double *cx,
         else
             kn->kind = KNEE_UNCLASSIFIED;
     }
-    build_levels(x, y, n, t, t_pl, t_npl, out, p);
+}
+
+static double last_usable(const struct curve *t)
+{
+    for (size_t i = t->n; i-- > 0;)
+        if (!t->skip[i] && isfinite(t->y[i])) return t->y[i];
+    return NAN;
+}
+
+static int analyse(const double *x, const double *y, size_t n, const double *cx, const double *cy,
+                   size_t cn, const struct knee_params *p, struct knee_analysis *out,
+                   struct curve *m, struct curve *t, struct curve *c)
+{
+    curve_init(m, x, y, NULL, n, p);
+    out->n_plateaus = find_plateaus(m, out->plateaus, KNEES_MAX);
+    out->n_main_knees = find_knees(m, out->plateaus, out->n_plateaus, out->main_knees, KNEES_MAX);
+    out->n_outliers = m->outliers;
+    if (!out->has_control) return 0;
+
+    /* T = M - C, first pass: finds the first TLB level, below which C is clean */
+    double tv[POINTS_MAX] = {0}, cc[POINTS_MAX] = {0};
+    for (size_t i = 0; i < n; i++)
+        tv[i] = m->skip[i] ? NAN : y[i] - interpolate(cx, cy, cn, x[i]);
+    struct plateau t_pl[KNEES_MAX];
+    struct knee t_kn[KNEES_MAX];
+    curve_init(t, x, tv, y, n, p);
+    size_t t_npl = find_plateaus(t, t_pl, KNEES_MAX);
+    size_t t_nkn = find_knees(t, t_pl, t_npl, t_kn, KNEES_MAX);
+    struct knee first;
+    bool have_first = first_tlb_level(t_kn, t_nkn, p, &first);
+    if (have_first) out->control_clean_until = p->lines_per_page * first.last_low;
+
+    /* C' = C less its own first-level misses; T' = M - C' */
+    for (size_t i = 0; i < cn; i++)
+        cc[i] = cy[i] - control_own_tlb(cx[i], have_first ? &first : NULL, p);
+    for (size_t i = 0; i < n; i++)
+        tv[i] = m->skip[i] ? NAN : y[i] - interpolate(cx, cc, cn, x[i]);
+    curve_init(t, x, tv, y, n, p);
+    t_npl = find_plateaus(t, t_pl, KNEES_MAX);
+    out->n_tlb_knees = find_knees(t, t_pl, t_npl, out->tlb_knees, KNEES_MAX);
+    classify_tlb_knees(cx, cc, cn, p, out);
+    find_cache_knees(c, cx, cc, cn, p, out);
+    label_main_knees(x, tv, n, cx, cc, cn, out);
+    knee_levels_build(x, y, n, last_usable(t), t_pl, t_npl, out, p);
     return 0;
 }
 
@@ -536,48 +486,4 @@ size_t knees_refine(const struct knee_analysis *a, const struct knee_params *p, 
         count = refine_one(&a->main_knees[k], p, x, n, out, count, max);
     qsort(out, count, sizeof(out[0]), compare_doubles);
     return count;
-}
-
-const char *knee_level_method(const struct knee_level *l)
-{
-    return l->set_conflict_ways    ? "set conflict"
-           : !isfinite(l->entries) ? "not reached"
-           : l->reuse_sized        ? "reuse fit"
-           : knee_level_gradual(l) ? "midpoint"
-                                   : "sharp knee";
-}
-
-bool knee_level_bracket(const struct knee_level *l, double *low, double *high)
-{
-    if (l->set_conflict_ways || !isfinite(l->entries)) return false;
-    *low = isfinite(l->size_low) ? fmin(l->size_low, l->entries) : l->entries;
-    *high = isfinite(l->size_high) ? fmax(l->size_high, l->entries) : l->entries;
-    return true;
-}
-
-bool knee_level_decided(const struct knee_level *l)
-{
-    double low, high;
-    if (!knee_level_bracket(l, &low, &high)) return false;
-    return !(low > 0) || high <= TLB_DECIDED_RATIO * low;
-}
-
-bool knee_level_undecided(const struct knee_level *l)
-{
-    if (l->set_conflict_ways || !isfinite(l->entries) || knee_level_decided(l)) return false;
-    return knee_level_gradual(l) || l->size_high > l->entries_high;
-}
-
-double knee_level_off(const struct knee_level *l, double documented)
-{
-    double low, high;
-    if (!(documented > 0) || !knee_level_bracket(l, &low, &high)) return NAN;
-    if (documented > high) return (documented - high) / documented;
-    if (documented < low) return (documented - low) / documented;
-    return 0.0;
-}
-
-bool knee_level_agrees(const struct knee_level *l, double documented)
-{
-    return fabs(knee_level_off(l, documented)) <= TLB_AGREE_REL + 1e-12;
 }

@@ -135,7 +135,7 @@ static inline bool knee_level_gradual(const struct knee_level *l)
 
 /* A level whose size range reaches past what its figure says (a gradual rise, or a knee whose
  * midpoint lies past its bracket) and spans more than TLB_DECIDED_RATIO: reported as that
- * range. Defined in tlb_knees.c with knee_level_decided. */
+ * range. Defined in tlb_knee_levels.c with knee_level_decided. */
 bool knee_level_undecided(const struct knee_level *l);
 
 /* x ascending, y > 0, n >= 1; cx/cy (the control, lines) may be NULL with cn = 0.

@@ -24,108 +24,136 @@ static void huge_dropped(struct tlb_result *out, struct tlb_worker *w)
     tlb_region_release(&w->huge_tp);
 }
 
-/* The 2 MB sweep and the splinter check, on thread 0 only. */
-void tlb_huge_phase(struct tlb_team *tm)
+/* Thread 0's huge pages for the 2 MB sweep, touched and confirmed; false (the reason in
+ * out->huge_why) when there are none. */
+static bool huge_region_ready(struct tlb_team *tm, size_t n)
 {
-    const struct tlb_plan *plan = tm->plan;
     struct tlb_result *out = tm->out;
     struct tlb_worker *w = &tm->w[0];
     char why[300];
-    size_t n = (size_t)plan->max_huge_pages;
     if (tlb_region_alloc_huge(&w->huge_tp, n * PAGE_2M, why, sizeof(why)) != 0) {
         snprintf(out->huge_why, sizeof(out->huge_why), "%.230s", why);
-        return;
+        return false;
     }
     if (!tlb_region_touch(&w->huge_tp, PAGE_2M)) {
         tm->stop = true;
         huge_dropped(out, w);
-        return;
+        return false;
     }
     backing_verify(SMAPS, w->huge_tp.backend, (uintptr_t)w->huge_tp.base,
                    (uintptr_t)(w->huge_tp.base + n * PAGE_2M), w->huge_tp.how, &out->huge_backing);
     if (tlb_huge_confirmed(&out->huge_backing, 0.99, out->huge_why, sizeof(out->huge_why)) != 0) {
         tlb_region_release(&w->huge_tp);
-        return;
+        return false;
     }
+    return true;
+}
+
+static void huge_knee_params(const struct tlb_plan *plan, const struct tlb_sweep *small,
+                             struct knee_params *p)
+{
+    tlb_knee_params(plan, p);
+    if (small->analysis.n_levels > 0 && isfinite(small->analysis.levels[0].entries)) {
+        /* the control lives on 4 KB pages: its own misses follow the 4 KB first level */
+        p->control_tlb_entries = small->analysis.levels[0].entries_low;
+        p->control_tlb_high = small->analysis.levels[0].entries_high;
+        p->control_tlb_penalty_ns = small->analysis.levels[0].miss_penalty_ns;
+        /* three times a 4 KB second-level hit, as the 4 KB sweep's step into walks */
+        if (isfinite(p->control_tlb_penalty_ns)) p->walk_step_ns = 3.0 * p->control_tlb_penalty_ns;
+    }
+}
+
+/* The refinement points of the 2 MB sweep's first pass that lie within its n pages. */
+static void huge_refinement(struct tlb_team *tm, const struct tlb_sweep *s,
+                            const struct knee_params *p, size_t n)
+{
+    double x[GRID_MAX + REFINE_MAX];
+    for (size_t i = 0; i < s->main.n; i++)
+        x[i] = s->main.pts[i].pages;
+    size_t m = knees_refine(&s->analysis, p, x, s->main.n, tm->xs, REFINE_MAX);
+    tm->nx = 0; /* the control's knees reach past this sweep's pages */
+    for (size_t i = 0; i < m; i++)
+        if (tm->xs[i] <= (double)n) tm->xs[tm->nx++] = tm->xs[i];
+    tm->refined = true;
+}
+
+/* The grid and its refinement on n huge pages; false when it was stopped or failed. */
+static bool huge_sweep(struct tlb_team *tm, size_t n)
+{
+    const struct tlb_plan *plan = tm->plan;
+    struct tlb_result *out = tm->out;
     struct tlb_sweep *s = &out->huge;
     s->page_bytes = PAGE_2M;
     tm->nx = tlb_sweep_grid(n, tm->xs, GRID_MAX);
     tm->refined = false;
     struct knee_params p;
-    tlb_knee_params(plan, &p);
     struct tlb_sweep *small = &out->per_thread[0].small;
-    if (small->analysis.n_levels > 0 && isfinite(small->analysis.levels[0].entries)) {
-        /* the control lives on 4 KB pages: its own misses follow the 4 KB first level */
-        p.control_tlb_entries = small->analysis.levels[0].entries_low;
-        p.control_tlb_high = small->analysis.levels[0].entries_high;
-        p.control_tlb_penalty_ns = small->analysis.levels[0].miss_penalty_ns;
-        /* three times a 4 KB second-level hit, as the 4 KB sweep's step into walks */
-        if (isfinite(p.control_tlb_penalty_ns)) p.walk_step_ns = 3.0 * p.control_tlb_penalty_ns;
-    }
+    huge_knee_params(plan, small, &p);
     for (int pass = 0; pass < 2 && tm->nx > 0; pass++) {
         /* the grid's points are in the control already; refinement points get theirs */
         if (tlb_measure_into(tm, 0, TLB_SET_HUGE, false, &s->main,
                              pass == 0 ? NULL : &small->control) != 0)
-            return;
+            return false;
         if (tm->stop) { /* a part of a 2 MB sweep is not reported: the 4 KB one is */
-            huge_dropped(out, w);
-            return;
+            huge_dropped(out, &tm->w[0]);
+            return false;
         }
         tlb_finish_sweep(s, &small->control, plan, out, TLB_PAGE_2M, &p);
-        if (pass == 0 && s->analysed) {
-            double x[GRID_MAX + REFINE_MAX];
-            for (size_t i = 0; i < s->main.n; i++)
-                x[i] = s->main.pts[i].pages;
-            size_t m = knees_refine(&s->analysis, &p, x, s->main.n, tm->xs, REFINE_MAX);
-            tm->nx = 0; /* the control's knees reach past this sweep's pages */
-            for (size_t i = 0; i < m; i++)
-                if (tm->xs[i] <= (double)n) tm->xs[tm->nx++] = tm->xs[i];
-            tm->refined = true;
-        }
+        if (pass == 0 && s->analysed) huge_refinement(tm, s, &p, n);
     }
     s->control = small->control; /* shared, for the writers */
     s->control_owned = false;
     out->huge_measured = true;
     if (plan->huge_why[0]) snprintf(s->note, sizeof(s->note), "%s", plan->huge_why);
+    return true;
+}
 
-    /* splinter check: 512 distinct 4 KB pieces of one 2 MB page, against 512 separate 4 KB
-     * pages and the control, re-measured in the same rounds so that other work on the machine
-     * weighs on all three alike */
+/* The splinter check: 512 distinct 4 KB pieces of one 2 MB page, against 512 separate 4 KB
+ * pages and the control, re-measured in the same rounds so that other work on the machine
+ * weighs on all three alike. */
+static void splinter_check(struct tlb_team *tm)
+{
+    const struct tlb_options *o = &tm->plan->opts;
+    struct tlb_worker *w = &tm->w[0];
+    const struct tlb_sweep *small = &tm->out->per_thread[0].small;
     double at = 0;
     for (size_t i = 0; i < small->main.n; i++)
         if (small->main.pts[i].pages <= SPLINTER_N && !small->main.pts[i].refined)
             at = small->main.pts[i].pages;
-    if (at >= 8) {
-        const struct tlb_options *o = &plan->opts;
-        double best[3] = {INFINITY, INFINITY, INFINITY};
-        for (unsigned r = 0; r < o->repeat && !(tm->stop |= interrupt_should_stop() != 0); r++) {
-            for (int which = 0; which < 3; which++) {
-                char *base = which == 0   ? w->huge_tp.base
-                             : which == 1 ? w->main.base
-                                          : w->control.base;
-                tlb_chain_build(&w->chain, o->mode, base, (size_t)at,
-                                which == 2 ? TLB_LAYOUT_DENSE : TLB_LAYOUT_SPREAD, PAGE_4K,
-                                o->stagger, o->order, tlb_point_seed(at, 3 + which, 0), w->order,
-                                w->offsets);
-                uint64_t chunk = tlb_calibrate(&w->chain, CHUNK_TARGET_S);
-                struct tlb_sample smp;
-                tlb_sample_run(&w->chain, chunk, CHUNKS_PER_SAMPLE, &smp);
-                w->sink += w->chain.sink;
-                if (smp.ns_per_access < best[which]) best[which] = smp.ns_per_access;
-            }
+    if (at < 8) return;
+    double best[3] = {INFINITY, INFINITY, INFINITY};
+    for (unsigned r = 0; r < o->repeat && !(tm->stop |= interrupt_should_stop() != 0); r++) {
+        for (int which = 0; which < 3; which++) {
+            char *base = which == 0 ? w->huge_tp.base : which == 1 ? w->main.base : w->control.base;
+            tlb_chain_build(&w->chain, o->mode, base, (size_t)at,
+                            which == 2 ? TLB_LAYOUT_DENSE : TLB_LAYOUT_SPREAD, PAGE_4K, o->stagger,
+                            o->order, tlb_point_seed(at, 3 + which, 0), w->order, w->offsets);
+            uint64_t chunk = tlb_calibrate(&w->chain, CHUNK_TARGET_S);
+            struct tlb_sample smp;
+            tlb_sample_run(&w->chain, chunk, CHUNKS_PER_SAMPLE, &smp);
+            w->sink += w->chain.sink;
+            if (smp.ns_per_access < best[which]) best[which] = smp.ns_per_access;
         }
-        struct tlb_splinter *sp = &out->splinter;
-        sp->measured = !tm->stop;
-        sp->at = at;
-        sp->huge_ns = best[0];
-        sp->small_ns = best[1];
-        sp->control_ns = best[2];
-        double gap = sp->small_ns - sp->control_ns;
-        double min_gap = fmax(0.15 * sp->small_ns, 0.3);
-        double r = gap > min_gap ? (sp->huge_ns - sp->control_ns) / gap : NAN;
-        sp->verdict = !isfinite(r) ? -1 : r <= 0.3 ? 1 : r >= 0.7 ? 0 : -1;
     }
-    tlb_region_release(&w->huge_tp);
+    struct tlb_splinter *sp = &tm->out->splinter;
+    sp->measured = !tm->stop;
+    sp->at = at;
+    sp->huge_ns = best[0];
+    sp->small_ns = best[1];
+    sp->control_ns = best[2];
+    double gap = sp->small_ns - sp->control_ns;
+    double min_gap = fmax(0.15 * sp->small_ns, 0.3);
+    double r = gap > min_gap ? (sp->huge_ns - sp->control_ns) / gap : NAN;
+    sp->verdict = !isfinite(r) ? -1 : r <= 0.3 ? 1 : r >= 0.7 ? 0 : -1;
+}
+
+/* The 2 MB sweep and the splinter check, on thread 0 only. */
+void tlb_huge_phase(struct tlb_team *tm)
+{
+    size_t n = (size_t)tm->plan->max_huge_pages;
+    if (!huge_region_ready(tm, n) || !huge_sweep(tm, n)) return;
+    splinter_check(tm);
+    tlb_region_release(&tm->w[0].huge_tp);
 }
 
 void tlb_describe_reach(struct tlb_result *out)

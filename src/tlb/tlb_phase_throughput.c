@@ -12,60 +12,51 @@
 
 #define THROUGHPUT_MIN_S 0.05
 
-/* Random independent loads over 128 MiB per thread, one per 4 KB page, on 4 KB and on 2 MB
- * backing, every thread at once: aggregate translations per second. The two backings
- * alternate round by round, so other work on the machine weighs on both alike. */
-void tlb_throughput_phase(struct tlb_team *tm, int t)
+/* Thread t's region for one backing (which: 0 for 4 KB, 1 for 2 MB), allocated, touched and
+ * checked; the first failure's reason goes into out->walk[which].why. */
+static void prepare_region(struct tlb_team *tm, int t, int which, struct tlb_region *r)
 {
-    const struct tlb_plan *plan = tm->plan;
-    struct tlb_result *out = tm->out;
-    struct tlb_worker *w = &tm->w[t];
-    const size_t pages = THROUGHPUT_BYTES / PAGE_4K;
-    unsigned K = plan->opts.repeat;
-    if (tlb_team_should_stop(tm)) return;
-    if (t == 0) tm->phase = "its page-walk throughput phase";
-    tlb_shuffle(w->order, pages, 0x7157ull + (uint64_t)t);
-    struct tlb_region *regions[2] = {&w->small_tp, &w->huge_tp};
-    size_t pos[2] = {0, 0};
-    for (int which = 0; which < 2; which++) {
-        struct tlb_throughput *tp = &out->walk[which];
-        struct tlb_region *r = regions[which];
-        char why[300] = "";
-        int failed = 0;
-        if (which && !tm->thp_possible)
-            failed = 1;
-        else if ((which ? tlb_region_alloc_huge(r, THROUGHPUT_BYTES, why, sizeof(why))
-                        : tlb_region_alloc_small(r, THROUGHPUT_BYTES, "4k", why, sizeof(why))) != 0)
-            failed = 2;
-        struct backing_info b = {0};
-        if (!failed) {
-            tlb_region_touch(r, which ? PAGE_2M : PAGE_4K);
-            backing_verify(SMAPS, r->backend, (uintptr_t)r->base, (uintptr_t)(r->base + r->bytes),
-                           r->how, &b);
-            if (which && tlb_huge_confirmed(&b, 0.9, why, sizeof(why)) != 0) {
-                failed = 3;
-            } else if (!which && b.verified && b.anon_huge_bytes > 0) {
-                snprintf(why, sizeof(why), "the 4 KB region came back %.0f%% on huge pages",
-                         100.0 * b.thp_fraction);
-                failed = 3;
-            }
-        }
-#pragma omp critical(tlb_tp)
-        {
-            if (failed && !tp->why[0])
-                snprintf(tp->why, sizeof(tp->why), "%.190s",
-                         failed == 1 ? "transparent huge pages are off ([never])" : why);
-            if (!failed && (t == 0 || b.thp_fraction < tp->thp_fraction))
-                tp->thp_fraction = b.thp_fraction;
+    struct tlb_throughput *tp = &tm->out->walk[which];
+    char why[300] = "";
+    int failed = 0;
+    if (which && !tm->thp_possible)
+        failed = 1;
+    else if ((which ? tlb_region_alloc_huge(r, THROUGHPUT_BYTES, why, sizeof(why))
+                    : tlb_region_alloc_small(r, THROUGHPUT_BYTES, "4k", why, sizeof(why))) != 0)
+        failed = 2;
+    struct backing_info b = {0};
+    if (!failed) {
+        tlb_region_touch(r, which ? PAGE_2M : PAGE_4K);
+        backing_verify(SMAPS, r->backend, (uintptr_t)r->base, (uintptr_t)(r->base + r->bytes),
+                       r->how, &b);
+        if (which && tlb_huge_confirmed(&b, 0.9, why, sizeof(why)) != 0) {
+            failed = 3;
+        } else if (!which && b.verified && b.anon_huge_bytes > 0) {
+            snprintf(why, sizeof(why), "the 4 KB region came back %.0f%% on huge pages",
+                     100.0 * b.thp_fraction);
+            failed = 3;
         }
     }
-#pragma omp barrier
-    bool go[2] = {!out->walk[0].why[0], !out->walk[1].why[0]};
-    uint64_t accesses[2] = {pages, pages};
+#pragma omp critical(tlb_tp)
+    {
+        if (failed && !tp->why[0])
+            snprintf(tp->why, sizeof(tp->why), "%.190s",
+                     failed == 1 ? "transparent huge pages are off ([never])" : why);
+        if (!failed && (t == 0 || b.thp_fraction < tp->thp_fraction))
+            tp->thp_fraction = b.thp_fraction;
+    }
+}
+
+/* One warm-up pass per backing; thread 0 sizes a round to >= 50 ms (tm->tp_accesses). */
+static void size_rounds(struct tlb_team *tm, int t, const bool go[2],
+                        struct tlb_region *const regions[2], size_t pos[2])
+{
+    struct tlb_worker *w = &tm->w[t];
+    const size_t pages = THROUGHPUT_BYTES / PAGE_4K;
     for (int which = 0; which < 2; which++) {
         if (!go[which]) continue;
         w->sink += tlb_walk_loads(regions[which]->base, w->order, pages, &pos[which], pages);
-        if (t == 0) { /* thread 0 sizes a round to >= 50 ms */
+        if (t == 0) {
             double t0 = timer_now();
             w->sink += tlb_walk_loads(regions[which]->base, w->order, pages, &pos[which], pages);
             double dt = timer_now() - t0;
@@ -73,11 +64,16 @@ void tlb_throughput_phase(struct tlb_team *tm, int t)
             tm->tp_accesses[which] = pages * (reps < 1 ? 1 : reps);
         }
     }
-#pragma omp barrier
-    accesses[0] = tm->tp_accesses[0];
-    accesses[1] = tm->tp_accesses[1];
-    double rates[2][1000];
-    for (unsigned k = 0; k < K && !tlb_team_should_stop(tm); k++) {
+}
+
+/* K rounds, the backings alternating; thread 0 keeps each round's aggregate rate. */
+static void time_rounds(struct tlb_team *tm, int t, const bool go[2],
+                        struct tlb_region *const regions[2], size_t pos[2], double rates[2][1000])
+{
+    struct tlb_worker *w = &tm->w[t];
+    const size_t pages = THROUGHPUT_BYTES / PAGE_4K;
+    uint64_t accesses[2] = {tm->tp_accesses[0], tm->tp_accesses[1]};
+    for (unsigned k = 0; k < tm->plan->opts.repeat && !tlb_team_should_stop(tm); k++) {
         for (int which = 0; which < 2; which++) {
             if (!go[which]) continue;
 #pragma omp barrier
@@ -88,13 +84,19 @@ void tlb_throughput_phase(struct tlb_team *tm, int t)
 #pragma omp barrier
             if (t == 0) {
                 double dt = timer_now() - tm->tp_t0;
-                rates[which][k] = dt > 0 ? (double)accesses[which] * plan->threads / dt : 0.0;
+                rates[which][k] = dt > 0 ? (double)accesses[which] * tm->plan->threads / dt : 0.0;
             }
         }
     }
-    for (int which = 0; which < 2 && t == 0; which++) {
+}
+
+/* Thread 0: each backing's best and median rate, or why it is not reported. */
+static void record_rates(struct tlb_team *tm, const bool go[2], double rates[2][1000])
+{
+    unsigned K = tm->plan->opts.repeat;
+    for (int which = 0; which < 2; which++) {
         if (!go[which]) continue;
-        struct tlb_throughput *tp = &out->walk[which];
+        struct tlb_throughput *tp = &tm->out->walk[which];
         if (tm->stop) { /* rounds missing: not reported */
             snprintf(tp->why, sizeof(tp->why), "%s before it finished", interrupt_stop_reason());
             continue;
@@ -105,8 +107,30 @@ void tlb_throughput_phase(struct tlb_team *tm, int t)
         tp->median_accesses_per_s =
             K % 2 ? rates[which][K / 2] : 0.5 * (rates[which][K / 2 - 1] + rates[which][K / 2]);
         tp->region_bytes = THROUGHPUT_BYTES;
-        tp->threads = plan->threads;
+        tp->threads = tm->plan->threads;
     }
+}
+
+/* Random independent loads over 128 MiB per thread, one per 4 KB page, on 4 KB and on 2 MB
+ * backing, every thread at once: aggregate translations per second. The two backings
+ * alternate round by round, so other work on the machine weighs on both alike. */
+void tlb_throughput_phase(struct tlb_team *tm, int t)
+{
+    struct tlb_worker *w = &tm->w[t];
+    if (tlb_team_should_stop(tm)) return;
+    if (t == 0) tm->phase = "its page-walk throughput phase";
+    tlb_shuffle(w->order, THROUGHPUT_BYTES / PAGE_4K, 0x7157ull + (uint64_t)t);
+    struct tlb_region *const regions[2] = {&w->small_tp, &w->huge_tp};
+    size_t pos[2] = {0, 0};
+    for (int which = 0; which < 2; which++)
+        prepare_region(tm, t, which, regions[which]);
+#pragma omp barrier
+    bool go[2] = {!tm->out->walk[0].why[0], !tm->out->walk[1].why[0]};
+    size_rounds(tm, t, go, regions, pos);
+#pragma omp barrier
+    double rates[2][1000];
+    time_rounds(tm, t, go, regions, pos, rates);
+    if (t == 0) record_rates(tm, go, rates);
 #pragma omp barrier
     tlb_region_release(regions[0]);
     tlb_region_release(regions[1]);

@@ -133,6 +133,139 @@ static void tlb_memory_remedy(const struct tlb_plan *plan, const struct memory_b
         snprintf(buf, len, "use fewer --threads");
 }
 
+static int plan_threads(const struct tlb_request *o, const struct topology *topo,
+                        struct tlb_plan *plan)
+{
+    if (o->n_threads > 1 || o->n_binds > 1) {
+        log_error("--tlb: give one --threads value and at most one --bind (the probe runs all "
+                  "its threads at once)");
+        return EXIT_USAGE;
+    }
+    plan->multi = o->n_threads == 1;
+    plan->threads = plan->multi ? (int)o->threads[0] : 1;
+    plan->pus = malloc((size_t)plan->threads * sizeof(int));
+    if (!plan->pus) {
+        log_error("out of memory planning the TLB probe");
+        return EXIT_RESOURCE;
+    }
+    return plan->multi ? plan_team(o, topo, plan) : plan_single_cpu(o, topo, plan);
+}
+
+/* hugetlb pages come from their pool, which MemAvailable does not count: the pool must hold
+ * the sweep's pages (pool bytes). */
+static int check_hugetlb_pool(const struct tlb_request *o, const struct tlb_plan *plan,
+                              const struct mem_backend *backend, uint64_t pool)
+{
+    char why[600];
+    if (o->dry_run || backend->probe(&mem_env_system, pool, why, sizeof(why)) == 0) return EXIT_OK;
+    struct hugetlb_pool have;
+    uint64_t fit = hugetlb_pool_read(mem_env_system.sys_root, plan->page_bytes, &have) == 0
+                       ? hugetlb_pool_available(&have) / (uint64_t)plan->threads
+                       : 0;
+    char lower[80] = "";
+    if (fit >= (o->tlb->pages ? 1u : 4u))
+        snprintf(lower, sizeof(lower), "; or lower %s to at most %llu",
+                 o->tlb->pages ? "--tlb-pages" : "--tlb-max-pages", (unsigned long long)fit);
+    log_error("--tlb --pages %s: %s%s", plan->pages_name, why, lower);
+    return EXIT_RESOURCE;
+}
+
+/* The probe's memory against the budget; *need becomes what it takes beside a hugetlb pool. */
+static int check_memory(const struct tlb_request *o, const struct sys_info *sys,
+                        const struct tlb_plan *plan, uint64_t *need, struct memory_budget *budget)
+{
+    *need = probe_bytes(plan);
+    if (*need == UINT64_MAX) {
+        log_error("the TLB probe's %llu pages of %llu bytes for %d threads do not fit in 64-bit "
+                  "byte counts; lower --tlb-max-pages or --threads",
+                  (unsigned long long)plan->max_pages, (unsigned long long)plan->page_bytes,
+                  plan->threads);
+        return EXIT_USAGE;
+    }
+    const struct mem_backend *backend = mem_backend_find(plan->pages_name);
+    if (backend && backend->kind == BACKING_HUGETLB) {
+        uint64_t pool = plan->max_pages * plan->page_bytes * (uint64_t)plan->threads;
+        int rc = check_hugetlb_pool(o, plan, backend, pool);
+        if (rc != EXIT_OK) return rc;
+        *need -= pool;
+    }
+    memory_budget_of(sys, budget);
+    if (!memory_budget_fits(budget, *need)) {
+        char remedy[200], detail[40];
+        tlb_memory_remedy(plan, budget, o, remedy, sizeof(remedy));
+        snprintf(detail, sizeof(detail), " for %d thread%s", plan->threads,
+                 plan->threads == 1 ? "" : "s");
+        return memory_budget_check(budget, *need, "the TLB probe needs", detail, remedy);
+    }
+    return EXIT_OK;
+}
+
+/* The 2 MB sweep's pages: --tlb-max-pages / 8 at most, fewer where memory is short (the
+ * reason in plan->huge_why). */
+static uint64_t huge_pages_that_fit(const struct sys_info *sys, struct tlb_plan *plan,
+                                    uint64_t need, const struct memory_budget *budget)
+{
+    uint64_t max = plan->max_pages / 8 < HUGE_MAX_PAGES ? plan->max_pages / 8 : HUGE_MAX_PAGES;
+    /* its pages live beside the 4 KB sweep's, not beside the throughput regions */
+    uint64_t base = need - throughput_bytes(plan);
+    uint64_t cap = max;
+    if (sys->mem_available_bytes)
+        cap = (uint64_t)(HUGE_MEM_SHARE * (double)sys->mem_available_bytes / PAGE_2M);
+    uint64_t room = budget->usable > base ? (budget->usable - base) / PAGE_2M : 0;
+    if (budget->usable && room < cap && room < max) {
+        char why[200];
+        memory_budget_describe(budget, why, sizeof(why));
+        snprintf(plan->huge_why, sizeof(plan->huge_why),
+                 "stopped at %llu pages instead of %llu (beside the 4 KB sweep): %.140s",
+                 (unsigned long long)room, (unsigned long long)max, why);
+        return room;
+    }
+    if (cap < max) {
+        char avail[32];
+        format_bytes(sys->mem_available_bytes, avail, sizeof(avail));
+        snprintf(plan->huge_why, sizeof(plan->huge_why),
+                 "stopped at %llu pages instead of %llu: %.0f%% of MemAvailable (%s)",
+                 (unsigned long long)cap, (unsigned long long)max, HUGE_MEM_SHARE * 100, avail);
+        return cap;
+    }
+    return max;
+}
+
+/* The 2 MB sweep: one thread, a 4 KB main sweep, THP not off. */
+static void plan_huge_sweep(const struct sys_info *sys, struct tlb_plan *plan, uint64_t need,
+                            const struct memory_budget *budget)
+{
+    if (plan->opts.pages) {
+        snprintf(plan->huge_why, sizeof(plan->huge_why), "single point (--tlb-pages)");
+        return;
+    }
+    if (plan->multi) {
+        snprintf(plan->huge_why, sizeof(plan->huge_why),
+                 "not with --threads (it needs up to 8 GiB per thread); run without -t for it");
+        return;
+    }
+    if (plan->page_bytes != PAGE_4K) {
+        snprintf(plan->huge_why, sizeof(plan->huge_why), "the sweep itself uses --pages %s",
+                 plan->pages_name);
+        return;
+    }
+    if (strcmp(sys->thp_enabled, "never") == 0) {
+        snprintf(plan->huge_why, sizeof(plan->huge_why),
+                 "transparent huge pages are off (/sys/kernel/mm/transparent_hugepage/enabled "
+                 "is [never]); echo madvise there to measure 2 MB pages");
+        return;
+    }
+    uint64_t max = huge_pages_that_fit(sys, plan, need, budget);
+    if (max < 8) {
+        snprintf(plan->huge_why, sizeof(plan->huge_why),
+                 "only %llu 2 MB pages would fit the sweep (--tlb-max-pages / 8, memory)",
+                 (unsigned long long)max);
+        return;
+    }
+    plan->huge = true;
+    plan->max_huge_pages = max;
+}
+
 int tlb_plan_build(const struct tlb_request *o, const struct topology *topo,
                    const struct sys_info *sys, struct tlb_plan *plan)
 {
@@ -153,105 +286,14 @@ int tlb_plan_build(const struct tlb_request *o, const struct topology *topo,
     }
     plan->pages_name = o->n_pages ? o->pages[0] : "4k";
     plan->page_bytes = pages_stride(plan->pages_name);
-    if (o->n_threads > 1 || o->n_binds > 1) {
-        log_error("--tlb: give one --threads value and at most one --bind (the probe runs all "
-                  "its threads at once)");
-        return EXIT_USAGE;
-    }
-    plan->multi = o->n_threads == 1;
-    plan->threads = plan->multi ? (int)o->threads[0] : 1;
-    plan->pus = malloc((size_t)plan->threads * sizeof(int));
-    if (!plan->pus) {
-        log_error("out of memory planning the TLB probe");
-        return EXIT_RESOURCE;
-    }
-    int rc = plan->multi ? plan_team(o, topo, plan) : plan_single_cpu(o, topo, plan);
+    int rc = plan_threads(o, topo, plan);
     if (rc != EXIT_OK) return rc;
-
     plan->max_pages = o->tlb->pages ? o->tlb->pages : o->tlb->max_pages;
-    uint64_t need = probe_bytes(plan);
-    if (need == UINT64_MAX) {
-        log_error("the TLB probe's %llu pages of %llu bytes for %d threads do not fit in 64-bit "
-                  "byte counts; lower --tlb-max-pages or --threads",
-                  (unsigned long long)plan->max_pages, (unsigned long long)plan->page_bytes,
-                  plan->threads);
-        return EXIT_USAGE;
-    }
-    /* hugetlb pages come from their pool, which MemAvailable does not count */
-    const struct mem_backend *backend = mem_backend_find(plan->pages_name);
-    if (backend && backend->kind == BACKING_HUGETLB) {
-        uint64_t pool = plan->max_pages * plan->page_bytes * (uint64_t)plan->threads;
-        char why[600];
-        if (!o->dry_run && backend->probe(&mem_env_system, pool, why, sizeof(why)) != 0) {
-            struct hugetlb_pool have;
-            uint64_t fit = hugetlb_pool_read(mem_env_system.sys_root, plan->page_bytes, &have) == 0
-                               ? hugetlb_pool_available(&have) / (uint64_t)plan->threads
-                               : 0;
-            char lower[80] = "";
-            if (fit >= (o->tlb->pages ? 1u : 4u))
-                snprintf(lower, sizeof(lower), "; or lower %s to at most %llu",
-                         o->tlb->pages ? "--tlb-pages" : "--tlb-max-pages",
-                         (unsigned long long)fit);
-            log_error("--tlb --pages %s: %s%s", plan->pages_name, why, lower);
-            return EXIT_RESOURCE;
-        }
-        need -= pool;
-    }
+    uint64_t need;
     struct memory_budget budget;
-    memory_budget_of(sys, &budget);
-    if (!memory_budget_fits(&budget, need)) {
-        char remedy[200], detail[40];
-        tlb_memory_remedy(plan, &budget, o, remedy, sizeof(remedy));
-        snprintf(detail, sizeof(detail), " for %d thread%s", plan->threads,
-                 plan->threads == 1 ? "" : "s");
-        return memory_budget_check(&budget, need, "the TLB probe needs", detail, remedy);
-    }
-
-    /* the 2 MB sweep: one thread, a 4 KB main sweep, THP not off */
-    if (o->tlb->pages)
-        snprintf(plan->huge_why, sizeof(plan->huge_why), "single point (--tlb-pages)");
-    else if (plan->multi)
-        snprintf(plan->huge_why, sizeof(plan->huge_why),
-                 "not with --threads (it needs up to 8 GiB per thread); run without -t for it");
-    else if (plan->page_bytes != PAGE_4K)
-        snprintf(plan->huge_why, sizeof(plan->huge_why), "the sweep itself uses --pages %s",
-                 plan->pages_name);
-    else if (strcmp(sys->thp_enabled, "never") == 0)
-        snprintf(plan->huge_why, sizeof(plan->huge_why),
-                 "transparent huge pages are off (/sys/kernel/mm/transparent_hugepage/enabled "
-                 "is [never]); echo madvise there to measure 2 MB pages");
-    else {
-        uint64_t max = plan->max_pages / 8 < HUGE_MAX_PAGES ? plan->max_pages / 8 : HUGE_MAX_PAGES;
-        /* its pages live beside the 4 KB sweep's, not beside the throughput regions */
-        uint64_t base = need - throughput_bytes(plan);
-        uint64_t cap = max;
-        if (sys->mem_available_bytes)
-            cap = (uint64_t)(HUGE_MEM_SHARE * (double)sys->mem_available_bytes / PAGE_2M);
-        uint64_t room = budget.usable > base ? (budget.usable - base) / PAGE_2M : 0;
-        if (budget.usable && room < cap && room < max) {
-            char why[200];
-            memory_budget_describe(&budget, why, sizeof(why));
-            snprintf(plan->huge_why, sizeof(plan->huge_why),
-                     "stopped at %llu pages instead of %llu (beside the 4 KB sweep): %.140s",
-                     (unsigned long long)room, (unsigned long long)max, why);
-            max = room;
-        } else if (cap < max) {
-            char avail[32];
-            format_bytes(sys->mem_available_bytes, avail, sizeof(avail));
-            snprintf(plan->huge_why, sizeof(plan->huge_why),
-                     "stopped at %llu pages instead of %llu: %.0f%% of MemAvailable (%s)",
-                     (unsigned long long)cap, (unsigned long long)max, HUGE_MEM_SHARE * 100, avail);
-            max = cap;
-        }
-        if (max < 8)
-            snprintf(plan->huge_why, sizeof(plan->huge_why),
-                     "only %llu 2 MB pages would fit the sweep (--tlb-max-pages / 8, memory)",
-                     (unsigned long long)max);
-        else {
-            plan->huge = true;
-            plan->max_huge_pages = max;
-        }
-    }
+    rc = check_memory(o, sys, plan, &need, &budget);
+    if (rc != EXIT_OK) return rc;
+    plan_huge_sweep(sys, plan, need, &budget);
     return EXIT_OK;
 }
 

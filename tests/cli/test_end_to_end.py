@@ -178,6 +178,22 @@ class JsonTest(membench_test.MembenchTestCase):
         if micro:
             self.assertEqual(prov["microcode"], micro.group(1))
 
+    def test_provenance_cuts_a_long_omp_environment_at_its_field(self):
+        """OpenMP variables longer than the field (511 bytes): whole "NAME=value" entries
+        joined by "; ", the one that does not fit cut, none after it, no other variables."""
+        extra = {"OMP_AA": "a" * 200, "GOMP_BB": "b" * 200, "KMP_CC": "c" * 200,
+                 "KMP_DD": "d", "XOMP_EE": "e"}
+        doc = self.run_json(["--dry-run"], env_extra=extra)
+        items = doc["provenance"]["omp_env"].split("; ")
+        self.assertEqual(len(doc["provenance"]["omp_env"]), 511)
+        whole = ["%s=%s" % kv for kv in extra.items()] + ["OMP_NUM_THREADS=2"]
+        for item in items[:-1]:
+            self.assertIn(item, whole)
+        self.assertTrue(any(w.startswith(items[-1]) and w != items[-1] for w in whole),
+                        items[-1])
+        self.assertNotIn("KMP_DD=d", items)
+        self.assertNotIn("XOMP_EE=e", items)
+
     def test_float(self):
         """--type float validates and counts 4 bytes per element."""
         doc = self.run_json(SMALL + ["--type", "float"])

@@ -1,6 +1,6 @@
 """The layering rule of docs/design.md, checked on every #include "..." of the sources:
 
-    src/base <- src/sys <- {kernels, affinity, hugepages}
+    src/base <- src/sys <- {kernels, affinity, hugepages} <- src/measure
              <- {src/stream, src/tlb, src/probes, src/latency}
              <- {src/verdict, src/report} <- src/cli <- {src/node, src/cluster, src/main.c}
 
@@ -25,12 +25,13 @@ TIERS = {
     "src/base": 0,
     "src/sys": 1,
     "kernels": 2, "affinity": 2, "hugepages": 2,
-    "src/stream": 3, "src/tlb": 3, "src/probes": 3, "src/latency": 3,
-    "src/verdict": 4, "src/report": 4,
-    "src/cli": 5,
-    "src/node": 6, "src/cluster": 6, "src": 6, "tests/hooks": 6,
+    "src/measure": 3,
+    "src/stream": 4, "src/tlb": 4, "src/probes": 4, "src/latency": 4,
+    "src/verdict": 5, "src/report": 5,
+    "src/cli": 6,
+    "src/node": 7, "src/cluster": 7, "src": 7, "tests/hooks": 7,
 }
-TIER_NAMES = ["base", "sys", "kernels/affinity/hugepages", "stream/tlb/probes/latency",
+TIER_NAMES = ["base", "sys", "kernels/affinity/hugepages", "measure", "stream/tlb/probes/latency",
               "verdict/report", "cli", "node/cluster/main"]
 #: Headers generated into the build tree.
 GENERATED = {"version.h"}

@@ -50,4 +50,14 @@ static inline void golden_check_report(int (*writer)(FILE *, const struct report
     free(text);
 }
 
+/* A cmocka test, test: the report make() returns, as writer prints it, against the golden
+ * file name. */
+#define GOLDEN_REPORT_TEST(test, make, writer, name)                                               \
+    static void test(void **state)                                                                 \
+    {                                                                                              \
+        (void)state;                                                                               \
+        struct report rep = make();                                                                \
+        golden_check_report(writer, &rep, name);                                                   \
+    }
+
 #endif

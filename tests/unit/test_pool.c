@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 
+#include "tests/unit/scratch_tree.h"
+
 #include "hugepages/backend.h"
 #include "hugepages/pool.h"
 
@@ -23,23 +25,7 @@ static void write_file(const char *dir, const char *name, const char *text)
 {
     char path[512];
     snprintf(path, sizeof(path), "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
-
-static void make_dirs(const char *path)
-{
-    char buf[512];
-    snprintf(buf, sizeof(buf), "%s", path);
-    for (char *p = buf + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(buf, 0755);
-            *p = '/';
-        }
-    mkdir(buf, 0755);
+    scratch_write(path, text);
 }
 
 /* One pool: nr total pages, free, resv reserved, overcommit. */
@@ -47,7 +33,7 @@ static void set_pool(unsigned long kb, int nr, int free, int resv, int overcommi
 {
     char dir[300], v[32];
     snprintf(dir, sizeof(dir), "%s/kernel/mm/hugepages/hugepages-%lukB", root, kb);
-    make_dirs(dir);
+    scratch_dirs(dir);
     snprintf(v, sizeof(v), "%d\n", nr);
     write_file(dir, "nr_hugepages", v);
     snprintf(v, sizeof(v), "%d\n", free);
@@ -63,7 +49,7 @@ static void set_thp(const char *line)
 {
     char dir[300];
     snprintf(dir, sizeof(dir), "%s/kernel/mm/transparent_hugepage", root);
-    make_dirs(dir);
+    scratch_dirs(dir);
     write_file(dir, "enabled", line);
 }
 
@@ -77,8 +63,7 @@ static void set_default_hugepage_kb(unsigned kb)
 static int fresh_root(void **state)
 {
     (void)state;
-    snprintf(root, sizeof(root), "/tmp/membench-pool-XXXXXX");
-    if (!mkdtemp(root)) return -1;
+    if (scratch_make(root, sizeof(root), "pool") != 0) return -1;
     snprintf(meminfo, sizeof(meminfo), "%s/meminfo", root);
     env = (struct mem_env){root, meminfo};
     set_default_hugepage_kb(2048);
@@ -89,9 +74,7 @@ static int fresh_root(void **state)
 static int remove_root(void **state)
 {
     (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-    return system(cmd) == 0 ? 0 : -1;
+    return scratch_remove(root);
 }
 
 static int probe(const char *name, uint64_t bytes)

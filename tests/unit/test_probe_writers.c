@@ -14,6 +14,7 @@
 #include "tests/unit/golden.h"
 
 #include "src/probes/probes.h"
+#include "src/probes/probes_measurement.h"
 #include "src/report/report.h"
 
 static struct probe_results probes;
@@ -195,39 +196,14 @@ static struct report make_report(void)
     fill_timer(&probes.timer);
     fill_faults(&probes.faults);
     fill_shootdown(&probes.shootdown);
-    rep.probes = &probes;
+    rep.parts[rep.n_parts++] = (struct measured_part){&probes_measurement, &probes};
     return rep;
 }
 
-static void check_golden(int (*writer)(FILE *, const struct report *), const char *name)
-{
-    struct report rep = make_report();
-    golden_check_report(writer, &rep, name);
-}
-
-static void text_report(void **state)
-{
-    (void)state;
-    check_golden(report_write_text, "probes.txt");
-}
-
-static void quiet_report(void **state)
-{
-    (void)state;
-    check_golden(report_write_quiet, "probes-quiet.txt");
-}
-
-static void csv_report(void **state)
-{
-    (void)state;
-    check_golden(report_write_csv, "probes.csv");
-}
-
-static void json_report(void **state)
-{
-    (void)state;
-    check_golden(report_write_json, "probes.json");
-}
+GOLDEN_REPORT_TEST(text_report, make_report, report_write_text, "probes.txt")
+GOLDEN_REPORT_TEST(quiet_report, make_report, report_write_quiet, "probes-quiet.txt")
+GOLDEN_REPORT_TEST(csv_report, make_report, report_write_csv, "probes.csv")
+GOLDEN_REPORT_TEST(json_report, make_report, report_write_json, "probes.json")
 
 /* Text: a row whose pages were not what the backend promised says so, and why in its note;
  * a row whose smaps could not be read says that instead. */

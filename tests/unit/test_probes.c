@@ -14,6 +14,8 @@
 #include <sys/statfs.h>
 #include <cmocka.h>
 
+#include "tests/unit/scratch_tree.h"
+
 #include "kernels/fault_probe.h"
 #include "kernels/shootdown_probe.h"
 #include "kernels/timer_probe.h"
@@ -126,44 +128,23 @@ static void rusage_deltas(void **state)
 /* A fake sysfs root: THP in the given mode, a 2 MB pool of `free` free pages. */
 static void fake_sys_root(char *root, size_t len, const char *thp, int free_pages)
 {
-    snprintf(root, len, "/tmp/membench-probes-XXXXXX");
-    assert_non_null(mkdtemp(root));
-    char path[300];
-    snprintf(path, sizeof(path), "%s/kernel", root);
-    mkdir(path, 0755);
-    snprintf(path, sizeof(path), "%s/kernel/mm", root);
-    mkdir(path, 0755);
+    assert_int_equal(scratch_make(root, len, "probes"), 0);
+    char path[300], value[64];
     snprintf(path, sizeof(path), "%s/kernel/mm/transparent_hugepage", root);
-    mkdir(path, 0755);
-    snprintf(path, sizeof(path), "%s/kernel/mm/hugepages", root);
-    mkdir(path, 0755);
+    scratch_dirs(path);
     snprintf(path, sizeof(path), "%s/kernel/mm/hugepages/hugepages-2048kB", root);
-    mkdir(path, 0755);
+    scratch_dirs(path);
     static const char *const names[] = {"nr_hugepages", "free_hugepages", "resv_hugepages"};
     for (int i = 0; i < 3; i++) {
         snprintf(path, sizeof(path), "%s/kernel/mm/hugepages/hugepages-2048kB/%s", root, names[i]);
-        FILE *f = fopen(path, "w");
-        assert_non_null(f);
-        fprintf(f, "%d\n", i == 2 ? 0 : free_pages);
-        fclose(f);
+        snprintf(value, sizeof(value), "%d\n", i == 2 ? 0 : free_pages);
+        scratch_write(path, value);
     }
     snprintf(path, sizeof(path), "%s/kernel/mm/transparent_hugepage/enabled", root);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fprintf(f, "%s\n", thp);
-    fclose(f);
+    snprintf(value, sizeof(value), "%s\n", thp);
+    scratch_write(path, value);
     snprintf(path, sizeof(path), "%s/meminfo", root);
-    f = fopen(path, "w");
-    assert_non_null(f);
-    fprintf(f, "Hugepagesize:       2048 kB\n");
-    fclose(f);
-}
-
-static void remove_tree(const char *root)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-    assert_int_equal(system(cmd), 0);
+    scratch_write(path, "Hugepagesize:       2048 kB\n");
 }
 
 /* The anonymous rows are checked by hugepages/'s backends, on the env they are given; their
@@ -186,7 +167,7 @@ static void anonymous_checks_use_the_backends(void **state)
     assert_non_null(
         strstr(why, "the 2 MiB hugetlb pool has too few free pages: 32 needed, 0 available"));
     assert_non_null(strstr(why, "echo 32 > /proc/sys/vm/nr_hugepages"));
-    remove_tree(root);
+    assert_int_equal(scratch_remove(root), 0);
 
     fake_sys_root(root, sizeof(root), "always [madvise] never", 32);
     snprintf(meminfo, sizeof(meminfo), "%s/meminfo", root);
@@ -196,7 +177,7 @@ static void anonymous_checks_use_the_backends(void **state)
     cfg.bytes += 2u << 20; /* one page more than the pool has */
     assert_int_equal(fault_backing_check(FAULT_2M, &cfg, why, sizeof(why)), -1);
     assert_non_null(strstr(why, "echo 33 > /proc/sys/vm/nr_hugepages"));
-    remove_tree(root);
+    assert_int_equal(scratch_remove(root), 0);
 }
 
 static void backing_names(void **state)

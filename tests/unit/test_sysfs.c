@@ -10,6 +10,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "tests/unit/scratch_tree.h"
+
 #include "affinity/topology.h"
 #include "hugepages/backend.h"
 #include "src/sys/cgroup_cpuset.h"
@@ -17,14 +19,6 @@
 #include "src/sys/sysinfo.h"
 
 static char tmp_root[64];
-
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
 
 static void add_cache(int cpu, int index, const char *level, const char *type, const char *size,
                       const char *shared)
@@ -37,29 +31,26 @@ static void add_cache(int cpu, int index, const char *level, const char *type, c
     snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/index%d", index);
     mkdir(dir, 0755);
     snprintf(path, sizeof(path), "%s/level", dir);
-    write_file(path, level);
+    scratch_write(path, level);
     snprintf(path, sizeof(path), "%s/type", dir);
-    write_file(path, type);
+    scratch_write(path, type);
     snprintf(path, sizeof(path), "%s/size", dir);
-    write_file(path, size);
+    scratch_write(path, size);
     snprintf(path, sizeof(path), "%s/shared_cpu_list", dir);
-    write_file(path, shared);
+    scratch_write(path, shared);
 }
 
 static int make_root(void **state)
 {
     (void)state;
-    snprintf(tmp_root, sizeof(tmp_root), "/tmp/membench-test-XXXXXX");
-    assert_non_null(mkdtemp(tmp_root));
+    assert_int_equal(scratch_make(tmp_root, sizeof(tmp_root), "test"), 0);
     return 0;
 }
 
 static int remove_root(void **state)
 {
     (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp_root);
-    return system(cmd) == 0 ? 0 : -1;
+    return scratch_remove(tmp_root);
 }
 
 /* Two CCXs of two CPUs, each with its own 32 MiB L3: both instances count. */
@@ -98,19 +89,19 @@ static void meminfo_and_choice_files(void **state)
     (void)state;
     char path[300];
     snprintf(path, sizeof(path), "%s/meminfo", tmp_root);
-    write_file(path, "MemTotal:       24576000 kB\nMemFree:        1000 kB\n"
-                     "MemAvailable:   24321404 kB\nBuffers: 0 kB\n");
+    scratch_write(path, "MemTotal:       24576000 kB\nMemFree:        1000 kB\n"
+                        "MemAvailable:   24321404 kB\nBuffers: 0 kB\n");
     uint64_t avail = 0;
     assert_int_equal(meminfo_available(path, &avail), 0);
     assert_int_equal(avail, 24321404ull * 1024);
-    write_file(path, "MemTotal: 1 kB\n");
+    scratch_write(path, "MemTotal: 1 kB\n");
     assert_int_equal(meminfo_available(path, &avail), -1);
 
     char word[32];
-    write_file(path, "always [madvise] never\n");
+    scratch_write(path, "always [madvise] never\n");
     assert_int_equal(sysfs_selected_word(path, word, sizeof(word)), 0);
     assert_string_equal(word, "madvise");
-    write_file(path, "always madvise never\n");
+    scratch_write(path, "always madvise never\n");
     assert_int_equal(sysfs_selected_word(path, word, sizeof(word)), -1);
 }
 
@@ -139,7 +130,7 @@ static void smaps_ranges(void **state)
     (void)state;
     char path[300];
     snprintf(path, sizeof(path), "%s/smaps", tmp_root);
-    write_file(path, smaps_text);
+    scratch_write(path, smaps_text);
 
     struct backing_info info;
     const struct mem_backend *any = mem_backend_find("default");
@@ -324,7 +315,7 @@ static void write_at(const char *root, const char *rel, const char *text)
         mkdir(dir, 0755);
         *p = '/';
     }
-    write_file(path, text);
+    scratch_write(path, text);
 }
 
 /* The tightest of the cgroup and its ancestors, v1 and v2; "max" and v1's huge number are
@@ -336,7 +327,7 @@ static void cgroup_headroom(void **state)
     uint64_t room = 0, limit = 0;
     snprintf(root, sizeof(root), "%s/cg2", tmp_root);
     snprintf(proc, sizeof(proc), "%s/cgroup-v2", tmp_root);
-    write_file(proc, "0::/slurm/job42/step0\n");
+    scratch_write(proc, "0::/slurm/job42/step0\n");
     write_at(root, "slurm/job42/step0/memory.max", "max\n");
     write_at(root, "slurm/job42/step0/memory.current", "1000\n");
     write_at(root, "slurm/job42/memory.max", "8589934592\n");
@@ -351,7 +342,7 @@ static void cgroup_headroom(void **state)
 
     snprintf(root, sizeof(root), "%s/cg1", tmp_root);
     snprintf(proc, sizeof(proc), "%s/cgroup-v1", tmp_root);
-    write_file(proc, "9:name=systemd:/\n4:memory:/box/a\n3:cpuset:/\n0::/\n");
+    scratch_write(proc, "9:name=systemd:/\n4:memory:/box/a\n3:cpuset:/\n0::/\n");
     write_at(root, "memory/box/a/memory.limit_in_bytes", "9223372036854771712\n");
     write_at(root, "memory/box/a/memory.usage_in_bytes", "5\n");
     write_at(root, "memory/box/memory.limit_in_bytes", "2147483648\n");
@@ -371,7 +362,7 @@ static void cgroup_cpuset(void **state)
     char root[300], proc[320], cpus[64], file[400];
     snprintf(root, sizeof(root), "%s/cs1", tmp_root);
     snprintf(proc, sizeof(proc), "%s/cpuset-v1", tmp_root);
-    write_file(proc, "9:name=systemd:/\n3:cpuset:/job7\n1:cpu,cpuacct:/\n0::/\n");
+    scratch_write(proc, "9:name=systemd:/\n3:cpuset:/job7\n1:cpu,cpuacct:/\n0::/\n");
     write_at(root, "cpuset/job7/cpuset.effective_cpus", "0,2\n");
     write_at(root, "cpuset/job7/cpuset.cpus", "0-3\n");
     assert_int_equal(cgroup_cpuset_cpus(proc, root, cpus, sizeof(cpus), file, sizeof(file)), 0);
@@ -383,7 +374,7 @@ static void cgroup_cpuset(void **state)
 
     snprintf(root, sizeof(root), "%s/cs2", tmp_root);
     snprintf(proc, sizeof(proc), "%s/cpuset-v2", tmp_root);
-    write_file(proc, "0::/slurm/uid_0/job_9/step_0\n");
+    scratch_write(proc, "0::/slurm/uid_0/job_9/step_0\n");
     write_at(root, "slurm/uid_0/job_9/step_0/cpuset.cpus.effective", "1\n");
     assert_int_equal(cgroup_cpuset_cpus(proc, root, cpus, sizeof(cpus), file, sizeof(file)), 0);
     assert_string_equal(cpus, "1");

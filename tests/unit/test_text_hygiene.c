@@ -11,7 +11,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "src/report/csv_field.h"
+#include "src/base/csv_field.h"
 #include "src/base/utf8_text.h"
 
 static void escaped(const char *in, size_t cap, const char *want, size_t bad)

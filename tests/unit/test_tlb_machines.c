@@ -19,7 +19,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "src/report/report_tlb.h"
+#include "src/tlb/report_tlb.h"
 #include "src/tlb/run_tlb.h"
 #include "src/tlb/tlb_knees.h"
 #include "src/tlb/tlb_levels.h"

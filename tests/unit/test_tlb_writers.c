@@ -14,7 +14,7 @@
 #include "tests/unit/golden.h"
 #include "tests/unit/tlb_recorded.h"
 
-#include "src/report/report_tlb.h"
+#include "src/tlb/report_tlb.h"
 
 #define MAIN_N 6
 static struct tlb_point main_pts[2][MAIN_N], control_pts[2][MAIN_N], huge_pts[4];

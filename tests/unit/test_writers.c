@@ -12,6 +12,8 @@
 
 #include "tests/unit/golden.h"
 
+#include "src/latency/latency.h"
+#include "src/latency/latency_measurement.h"
 #include "src/report/report.h"
 
 static struct placement_entry placement[2] = {
@@ -238,41 +240,11 @@ static struct report make_report(void)
     return rep;
 }
 
-static void check_golden(int (*writer)(FILE *, const struct report *), const char *name)
-{
-    struct report rep = make_report();
-    golden_check_report(writer, &rep, name);
-}
-
-static void text_report(void **state)
-{
-    (void)state;
-    check_golden(report_write_text, "report.txt");
-}
-
-static void quiet_report(void **state)
-{
-    (void)state;
-    check_golden(report_write_quiet, "report-quiet.txt");
-}
-
-static void csv_report(void **state)
-{
-    (void)state;
-    check_golden(report_write_csv, "report.csv");
-}
-
-static void json_report(void **state)
-{
-    (void)state;
-    check_golden(report_write_json, "report.json");
-}
-
-static void openmetrics_report(void **state)
-{
-    (void)state;
-    check_golden(report_write_openmetrics, "report.prom");
-}
+GOLDEN_REPORT_TEST(text_report, make_report, report_write_text, "report.txt")
+GOLDEN_REPORT_TEST(quiet_report, make_report, report_write_quiet, "report-quiet.txt")
+GOLDEN_REPORT_TEST(csv_report, make_report, report_write_csv, "report.csv")
+GOLDEN_REPORT_TEST(json_report, make_report, report_write_json, "report.json")
+GOLDEN_REPORT_TEST(openmetrics_report, make_report, report_write_openmetrics, "report.prom")
 
 /* Label values escape \\, " and newline; two checks of one name get distinct labels. */
 static void openmetrics_escapes(void **state)
@@ -321,7 +293,7 @@ static void openmetrics_latency(void **state)
     memset(&lat, 0, sizeof(lat));
     lat.measured = lat.idle.measured = true;
     lat.idle.ns = 85.5;
-    rep.latency = &lat;
+    rep.parts[rep.n_parts++] = (struct measured_part){&latency_measurement, &lat};
     size_t len;
     char *text = written(report_write_openmetrics, &rep, &len);
     assert_non_null(strstr(text, "# TYPE membench_latency_idle_seconds gauge\n"

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <jansson.h>
 
-#include "src/report/report_tlb.h"
+#include "src/tlb/report_tlb.h"
 #include "src/tlb/run_tlb.h"
 #include "src/tlb/tlb_knees.h"
 #include "src/tlb/tlb_levels.h"

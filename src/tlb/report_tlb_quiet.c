@@ -1,9 +1,9 @@
 /* The TLB probe in one line (--quiet). */
-#include "src/report/report_tlb.h"
+#include "src/tlb/report_tlb.h"
 
 #include <math.h>
 
-#include "src/report/report_tlb_words.h"
+#include "src/tlb/report_tlb_words.h"
 
 void report_tlb_quiet(FILE *out, const struct tlb_result *t)
 {

@@ -1,12 +1,12 @@
 /* The TLB probe's "tlb" object of the JSON document. */
-#include "src/report/report_tlb.h"
+#include "src/tlb/report_tlb.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "src/report/json_values.h"
-#include "src/report/report_locality.h"
-#include "src/report/report_tlb_words.h"
+#include "src/base/json_values.h"
+#include "src/measure/report_locality.h"
+#include "src/tlb/report_tlb_words.h"
 #include "src/tlb/tlb_curve.h"
 
 static json_t *points_json(const struct tlb_curve *c, double ghz, bool control)
@@ -169,22 +169,34 @@ static json_t *cache_knees_json(const struct tlb_sweep *s)
     return list;
 }
 
-static json_t *sweep_json(const struct tlb_sweep *s, double ghz, bool with_control)
+/* The keys of one sweep: tlb's own (thread 0's main sweep, its levels right after its points),
+ * each thread's and the 2 MB sweep's. What is not shown is null: without s (nothing measured)
+ * the points and levels are empty, without control the control points and reuse, without
+ * analysis the knees. */
+static void sweep_keys(json_t *o, const struct tlb_sweep *s, double ghz, bool levels_first,
+                       bool control, bool analysis)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "page_size_bytes", json_integer((json_int_t)s->page_bytes));
-    json_object_set_new(o, "points", points_json(&s->main, ghz, false));
+    json_object_set_new(o, "page_size_bytes",
+                        s ? json_integer((json_int_t)s->page_bytes) : json_null());
+    json_object_set_new(o, "points", s ? points_json(&s->main, ghz, false) : json_array());
+    if (levels_first) json_object_set_new(o, "levels", s ? levels_json(s) : json_array());
     json_object_set_new(o, "control_points",
-                        with_control ? points_json(&s->control, ghz, true) : json_null());
-    json_object_set_new(o, "reuse", with_control ? reuse_json(s) : json_null());
-    json_object_set_new(o, "levels", levels_json(s));
-    json_object_set_new(o, "cache_knees", cache_knees_json(s));
-    json_t *knees = json_array();
-    for (size_t i = 0; i < s->analysis.n_main_knees; i++)
+                        control ? points_json(&s->control, ghz, true) : json_null());
+    json_object_set_new(o, "reuse", control ? reuse_json(s) : json_null());
+    if (!levels_first) json_object_set_new(o, "levels", levels_json(s));
+    json_object_set_new(o, "cache_knees", analysis ? cache_knees_json(s) : json_null());
+    json_t *knees = analysis ? json_array() : json_null();
+    for (size_t i = 0; analysis && i < s->analysis.n_main_knees; i++)
         json_array_append_new(knees, knee_json(&s->analysis.main_knees[i]));
     json_object_set_new(o, "knees", knees);
     json_object_set_new(o, "control_clean_until_lines",
-                        real_or_null(s->analysis.control_clean_until));
+                        analysis ? real_or_null(s->analysis.control_clean_until) : json_null());
+}
+
+static json_t *sweep_json(const struct tlb_sweep *s, double ghz, bool with_control)
+{
+    json_t *o = json_object();
+    sweep_keys(o, s, ghz, false, with_control, true);
     json_object_set_new(o, "note", string_or_null(s->note));
     return o;
 }
@@ -245,11 +257,9 @@ static json_t *throughput_json(const struct tlb_throughput *w)
     return o;
 }
 
-json_t *report_tlb_json(const struct tlb_result *t)
+static json_t *config_json(const struct tlb_result *t)
 {
     const struct tlb_options *o = &t->opts;
-    double ghz = cycle_ghz(t);
-    json_t *root = json_object();
     json_t *cfg = json_object();
     json_object_set_new(cfg, "mode", json_string(mode_word(o->mode)));
     json_object_set_new(cfg, "order", json_string(order_word(o->order)));
@@ -271,11 +281,12 @@ json_t *report_tlb_json(const struct tlb_result *t)
                             : json_null());
     json_object_set_new(cfg, "chunk_target_s", real_or_null(t->chunk_target_s));
     json_object_set_new(cfg, "chunks_per_sample", json_integer(t->chunks_per_sample));
-    json_object_set_new(root, "config", cfg);
-    json_object_set_new(root, "measured", json_boolean(t->measured));
-    json_object_set_new(root, "agree_tolerance", json_real(TLB_AGREE_REL));
+    return cfg;
+}
 
-    const struct cpuid_tlb_info *c = &t->cpuid;
+/* What CPUID documents of the TLBs. */
+static json_t *documented_json(const struct cpuid_tlb_info *c)
+{
     json_t *doc = json_object();
     json_object_set_new(doc, "vendor", json_string(c->vendor));
     json_object_set_new(doc, "family", json_integer(c->family));
@@ -290,60 +301,62 @@ json_t *report_tlb_json(const struct tlb_result *t)
                                         &c->e[i].type, 1, "page_sizes", c->e[i].page_sizes,
                                         "entries", c->e[i].entries, "ways", c->e[i].ways));
     json_object_set_new(doc, "entries", entries);
-    json_object_set_new(root, "documented", doc);
+    return doc;
+}
+
+static json_t *clock_json(const struct tlb_result *t)
+{
+    if (!t->measured) return json_null();
+    return json_pack("{s:o,s:o,s:s}", "tsc_ghz", real_or_null(t->tsc_ghz > 0 ? t->tsc_ghz : NAN),
+                     "core_ghz_estimate", real_or_null(t->core_ghz > 0 ? t->core_ghz : NAN),
+                     "cycles_basis",
+                     t->core_ghz > 0  ? "core clock estimated from a dependent-add loop"
+                     : t->tsc_ghz > 0 ? "TSC"
+                                      : "unknown");
+}
+
+static json_t *thread_json(const struct tlb_result *t, const struct tlb_thread_result *r,
+                           double ghz)
+{
+    json_t *to = json_object();
+    json_object_set_new(to, "thread", json_integer(r->thread));
+    json_object_set_new(to, "planned_pu",
+                        r->planned_pu >= 0 ? json_integer(r->planned_pu) : json_null());
+    json_object_set_new(to, "pu", r->pu >= 0 ? json_integer(r->pu) : json_null());
+    json_object_set_new(to, "core", r->core >= 0 ? json_integer(r->core) : json_null());
+    json_object_set_new(to, "bound", t->measured ? json_boolean(r->bound) : json_null());
+    json_object_set_new(to, "migrated", t->measured ? json_boolean(r->migrated) : json_null());
+    json_object_set_new(to, "differs", t->measured ? json_boolean(r->differs) : json_null());
+    json_object_set_new(to, "why_differs", r->differs ? json_string(r->why_differs) : json_null());
+    json_object_set_new(to, "sweep",
+                        t->multi && t->measured ? sweep_json(&r->small, ghz, true) : json_null());
+    return to;
+}
+
+json_t *report_tlb_json(const struct tlb_result *t)
+{
+    double ghz = cycle_ghz(t);
+    json_t *root = json_object();
+    json_object_set_new(root, "config", config_json(t));
+    json_object_set_new(root, "measured", json_boolean(t->measured));
+    json_object_set_new(root, "agree_tolerance", json_real(TLB_AGREE_REL));
+    json_object_set_new(root, "documented", documented_json(&t->cpuid));
     /* what a run did not measure (--dry-run, a single point, an interrupted run) is null */
     const struct tlb_sweep *s = t->measured && t->n_threads ? &t->per_thread[0].small : NULL;
     bool sweep = s && !t->single_point;
-    json_object_set_new(
-        root, "clock",
-        t->measured
-            ? json_pack("{s:o,s:o,s:s}", "tsc_ghz", real_or_null(t->tsc_ghz > 0 ? t->tsc_ghz : NAN),
-                        "core_ghz_estimate", real_or_null(t->core_ghz > 0 ? t->core_ghz : NAN),
-                        "cycles_basis",
-                        t->core_ghz > 0  ? "core clock estimated from a dependent-add loop"
-                        : t->tsc_ghz > 0 ? "TSC"
-                                         : "unknown")
-            : json_null());
+    json_object_set_new(root, "clock", clock_json(t));
     json_object_set_new(root, "backing", t->measured ? backing_json(&t->backing) : json_null());
     json_object_set_new(root, "locality", t->measured ? locality_json(&t->locality) : json_null());
     /* the contract: tlb.points and tlb.levels are thread 0's main sweep */
-    json_object_set_new(root, "page_size_bytes",
-                        s ? json_integer((json_int_t)s->page_bytes) : json_null());
-    json_object_set_new(root, "points", s ? points_json(&s->main, ghz, false) : json_array());
-    json_object_set_new(root, "levels", s ? levels_json(s) : json_array());
-    json_object_set_new(root, "control_points",
-                        sweep ? points_json(&s->control, ghz, true) : json_null());
-    json_object_set_new(root, "reuse", sweep ? reuse_json(s) : json_null());
-    json_object_set_new(root, "cache_knees", sweep ? cache_knees_json(s) : json_null());
-    json_t *knees = sweep ? json_array() : json_null();
-    for (size_t i = 0; sweep && i < s->analysis.n_main_knees; i++)
-        json_array_append_new(knees, knee_json(&s->analysis.main_knees[i]));
-    json_object_set_new(root, "knees", knees);
-    json_object_set_new(root, "control_clean_until_lines",
-                        sweep ? real_or_null(s->analysis.control_clean_until) : json_null());
+    sweep_keys(root, s, ghz, true, sweep, sweep);
     json_object_set_new(root, "huge", sweep ? huge_json(t, ghz) : json_null());
     json_t *walk = sweep ? json_array() : json_null();
     for (int i = 0; sweep && i < 2; i++)
         json_array_append_new(walk, throughput_json(&t->walk[i]));
     json_object_set_new(root, "walk_throughput", walk);
     json_t *threads = json_array();
-    for (int i = 0; i < t->n_threads; i++) {
-        const struct tlb_thread_result *r = &t->per_thread[i];
-        json_t *to = json_object();
-        json_object_set_new(to, "thread", json_integer(r->thread));
-        json_object_set_new(to, "planned_pu",
-                            r->planned_pu >= 0 ? json_integer(r->planned_pu) : json_null());
-        json_object_set_new(to, "pu", r->pu >= 0 ? json_integer(r->pu) : json_null());
-        json_object_set_new(to, "core", r->core >= 0 ? json_integer(r->core) : json_null());
-        json_object_set_new(to, "bound", t->measured ? json_boolean(r->bound) : json_null());
-        json_object_set_new(to, "migrated", t->measured ? json_boolean(r->migrated) : json_null());
-        json_object_set_new(to, "differs", t->measured ? json_boolean(r->differs) : json_null());
-        json_object_set_new(to, "why_differs",
-                            r->differs ? json_string(r->why_differs) : json_null());
-        json_object_set_new(
-            to, "sweep", t->multi && t->measured ? sweep_json(&r->small, ghz, true) : json_null());
-        json_array_append_new(threads, to);
-    }
+    for (int i = 0; i < t->n_threads; i++)
+        json_array_append_new(threads, thread_json(t, &t->per_thread[i], ghz));
     json_object_set_new(root, "threads", threads);
     json_t *w = json_array();
     for (int i = 0; i < t->n_warnings; i++)

@@ -1,10 +1,10 @@
 /* --latency as the report's "latency" object (docs/design.md lists every key). */
-#include "src/report/report_latency.h"
+#include "src/latency/report_latency.h"
 
 #include <math.h>
 
-#include "src/report/json_values.h"
-#include "src/report/report_locality.h"
+#include "src/base/json_values.h"
+#include "src/measure/report_locality.h"
 
 static json_t *backing_json(const struct backing_info *b)
 {

@@ -1,8 +1,8 @@
-#include "src/report/report_locality.h"
+#include "src/measure/report_locality.h"
 
 #include <stdio.h>
 
-#include "src/report/json_values.h"
+#include "src/base/json_values.h"
 
 void locality_text(const struct page_locality *loc, const char *against, char *buf, size_t len)
 {

@@ -1,14 +1,15 @@
 /* The TLB probe as text: the header, the points, the levels, the per-thread table, the 2 MB
  * sweep and the page-walk throughput. */
-#include "src/report/report_tlb.h"
+#include "src/tlb/report_tlb.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include "src/base/parse.h"
 #include "src/base/utf8_text.h"
-#include "src/report/report_locality.h"
-#include "src/report/report_tlb_words.h"
+#include "src/measure/report_locality.h"
+#include "src/tlb/report_tlb_words.h"
 #include "src/tlb/tlb_curve.h"
 
 #define RULE "-------------------------------------------------------------\n"
@@ -24,6 +25,97 @@ static const char *page_label(uint64_t bytes, char *buf, size_t len)
     return buf;
 }
 
+/* A line being written: what did not fit is cut. */
+struct line {
+    char *buf;
+    size_t len, used;
+};
+
+__attribute__((format(printf, 2, 3))) static void put(struct line *ln, const char *fmt, ...)
+{
+    if (ln->used >= ln->len) return;
+    va_list ap;
+    va_start(ap, fmt);
+    ln->used += (size_t)vsnprintf(ln->buf + ln->used, ln->len - ln->used, fmt, ap);
+    va_end(ap);
+}
+
+/* How many entries a level has, and how that was found. */
+static void level_entries(struct line *ln, const struct tlb_sweep *s, size_t i)
+{
+    const struct knee_level *l = &s->analysis.levels[i];
+    if (l->set_conflict_ways) {
+        put(ln,
+            "%u-way set conflict (pages 2 MB apart share one set: the set's associativity, not "
+            "a TLB size)",
+            l->set_conflict_ways);
+    } else if (isfinite(l->entries) && l->reuse_sized && !isfinite(l->midpoint)) {
+        put(ln, "~%.0f entries (reuse fit; the cyclic sweep's sharp knee at %.0f-%.0f read early)",
+            l->entries, l->entries_low, l->entries_high);
+    } else if (knee_level_undecided(l)) {
+        double low = l->entries, high = l->entries;
+        knee_level_bracket(l, &low, &high);
+        put(ln,
+            "%.0f-%.0f entries (the curves do not decide: misses begin at %.0f pages, the cyclic "
+            "sweep's rise is half-way at %.0f",
+            low, high, l->entries_low, floor(l->half_x + 0.5));
+        if (l->reuse_sized)
+            put(ln, ", the reuse fit says %.0f", l->entries);
+        else if (i < TLB_LEVELS_MAX && s->reuse_levels[i].planned)
+            put(ln, "; no reuse fit: %s", s->reuse_levels[i].fit.why);
+        put(ln, ")");
+    } else if (isfinite(l->entries) && l->reuse_sized) {
+        put(ln, "~%.0f entries (reuse fit; the cyclic sweep's rise %.0f-%.0f, midpoint %.0f)",
+            l->entries, l->entries_low, l->rise_high, l->midpoint);
+    } else if (isfinite(l->entries) && knee_level_gradual(l)) {
+        put(ln, "~%.0f entries (rise %.0f-%.0f, midpoint", l->entries, l->entries_low,
+            l->rise_high);
+        if (i < TLB_LEVELS_MAX && s->reuse_levels[i].planned)
+            put(ln, "; no reuse fit: %s", s->reuse_levels[i].fit.why);
+        put(ln, ")");
+    } else if (isfinite(l->entries)) {
+        put(ln, "%s%.0f entries", l->approx ? "~" : "", l->entries);
+        if (l->approx)
+            put(ln, " (sharp knee between %.0f and %.0f pages", l->entries, l->entries_high);
+        else
+            put(ln, " (sharp knee");
+        if (i < TLB_LEVELS_MAX && s->reuse_levels[i].fit.ok)
+            put(ln, "; reuse fit %.0f", floor(s->reuse_levels[i].fit.entries + 0.5));
+        put(ln, ")");
+    } else {
+        put(ln, "more than %.0f entries (no knee up to the last point)", l->at_x);
+    }
+}
+
+/* The measured size against the one CPUID documents. */
+static void level_documented(struct line *ln, const struct tlb_sweep *s, size_t i)
+{
+    const struct knee_level *l = &s->analysis.levels[i];
+    if (!s->documented[i]) {
+        put(ln, "; documented: unknown");
+        return;
+    }
+    if (!isfinite(l->entries)) {
+        put(ln, "; documented %u (not reached)", s->documented[i]);
+        return;
+    }
+    /* what the rule compares: the bracket, and how far off it the documented size is */
+    double low, high;
+    if (knee_level_bracket(l, &low, &high) && high > low)
+        put(ln, "; measured %.0f-%.0f", low, high);
+    else
+        put(ln, "; measured %.0f", l->entries);
+    put(ln, " / documented %u", s->documented[i]);
+    double off = fabs(knee_level_off(l, s->documented[i]));
+    if (s->agrees[i] == 1)
+        put(ln, " (agrees within %.0f%%)", 100.0 * TLB_AGREE_REL);
+    else if (s->agrees[i] == 0 && isfinite(off))
+        put(ln, " (DISAGREES: %.1f%% off, over the %.0f%% tolerance)", 100.0 * off,
+            100.0 * TLB_AGREE_REL);
+    else
+        put(ln, " (not compared)");
+}
+
 /* "L1 DTLB: 96 entries, 1.70 ns (5.1 cycles) per access", "L2 TLB: ~2048 entries (2048..2176
  * pages), +2.41 ns (+7.2 cycles)", "page walk: +8.3 ns ... just past the L2 TLB, +45 ns at
  * 32768 pages". */
@@ -32,94 +124,31 @@ static void level_line(char *buf, size_t len, const struct tlb_sweep *s, size_t 
 {
     const struct knee_level *l = &s->analysis.levels[i];
     const struct knee_level *prev = i ? &s->analysis.levels[i - 1] : NULL;
-    size_t used = 0;
-#define PUT(...)                                                                                   \
-    do {                                                                                           \
-        if (used < len) used += (size_t)snprintf(buf + used, len - used, __VA_ARGS__);             \
-    } while (0)
+    struct line ln = {buf, len, 0};
     if (is_walk(l)) {
-        PUT("%s: +%.2f ns", l->name, l->miss_penalty_ns);
-        if (ghz > 0) PUT(" (+%.0f cycles)", l->miss_penalty_ns * ghz);
-        PUT(" just past the %s", prev ? prev->name : "last TLB level");
+        put(&ln, "%s: +%.2f ns", l->name, l->miss_penalty_ns);
+        if (ghz > 0) put(&ln, " (+%.0f cycles)", l->miss_penalty_ns * ghz);
+        put(&ln, " just past the %s", prev ? prev->name : "last TLB level");
         if (isfinite(l->max_penalty_ns))
-            PUT(", +%.1f ns at %.0f pages (page-table entries leave the caches too)",
+            put(&ln, ", +%.1f ns at %.0f pages (page-table entries leave the caches too)",
                 l->max_penalty_ns, l->at_x);
         return;
     }
-    PUT("%s: ", l->name);
-    if (l->set_conflict_ways) {
-        PUT("%u-way set conflict (pages 2 MB apart share one set: the set's associativity, not "
-            "a TLB size)",
-            l->set_conflict_ways);
-    } else if (isfinite(l->entries) && l->reuse_sized && !isfinite(l->midpoint)) {
-        PUT("~%.0f entries (reuse fit; the cyclic sweep's sharp knee at %.0f-%.0f read early)",
-            l->entries, l->entries_low, l->entries_high);
-    } else if (knee_level_undecided(l)) {
-        double low = l->entries, high = l->entries;
-        knee_level_bracket(l, &low, &high);
-        PUT("%.0f-%.0f entries (the curves do not decide: misses begin at %.0f pages, the cyclic "
-            "sweep's rise is half-way at %.0f",
-            low, high, l->entries_low, floor(l->half_x + 0.5));
-        if (l->reuse_sized)
-            PUT(", the reuse fit says %.0f", l->entries);
-        else if (i < TLB_LEVELS_MAX && s->reuse_levels[i].planned)
-            PUT("; no reuse fit: %s", s->reuse_levels[i].fit.why);
-        PUT(")");
-    } else if (isfinite(l->entries) && l->reuse_sized) {
-        PUT("~%.0f entries (reuse fit; the cyclic sweep's rise %.0f-%.0f, midpoint %.0f)",
-            l->entries, l->entries_low, l->rise_high, l->midpoint);
-    } else if (isfinite(l->entries) && knee_level_gradual(l)) {
-        PUT("~%.0f entries (rise %.0f-%.0f, midpoint", l->entries, l->entries_low, l->rise_high);
-        if (i < TLB_LEVELS_MAX && s->reuse_levels[i].planned)
-            PUT("; no reuse fit: %s", s->reuse_levels[i].fit.why);
-        PUT(")");
-    } else if (isfinite(l->entries)) {
-        PUT("%s%.0f entries", l->approx ? "~" : "", l->entries);
-        if (l->approx)
-            PUT(" (sharp knee between %.0f and %.0f pages", l->entries, l->entries_high);
-        else
-            PUT(" (sharp knee");
-        if (i < TLB_LEVELS_MAX && s->reuse_levels[i].fit.ok)
-            PUT("; reuse fit %.0f", floor(s->reuse_levels[i].fit.entries + 0.5));
-        PUT(")");
-    } else {
-        PUT("more than %.0f entries (no knee up to the last point)", l->at_x);
-    }
+    put(&ln, "%s: ", l->name);
+    level_entries(&ln, s, i);
     if (!prev) {
-        PUT(", %.2f ns", l->hit_ns);
-        if (ghz > 0) PUT(" (%.1f cycles)", l->hit_ns * ghz);
-        PUT(" per access");
+        put(&ln, ", %.2f ns", l->hit_ns);
+        if (ghz > 0) put(&ln, " (%.1f cycles)", l->hit_ns * ghz);
+        put(&ln, " per access");
     } else {
-        PUT(", +%.2f ns", prev->miss_penalty_ns);
-        if (ghz > 0) PUT(" (+%.1f cycles)", prev->miss_penalty_ns * ghz);
+        put(&ln, ", +%.2f ns", prev->miss_penalty_ns);
+        if (ghz > 0) put(&ln, " (+%.1f cycles)", prev->miss_penalty_ns * ghz);
         if (prev->set_conflict_ways) /* a set's ways, not a level that misses */
-            PUT(" per access past the %u-way set conflict", prev->set_conflict_ways);
+            put(&ln, " per access past the %u-way set conflict", prev->set_conflict_ways);
         else
-            PUT(" per access when the %s misses", prev->name);
+            put(&ln, " per access when the %s misses", prev->name);
     }
-    if (with_documented && !l->set_conflict_ways) {
-        if (s->documented[i] && !isfinite(l->entries))
-            PUT("; documented %u (not reached)", s->documented[i]);
-        else if (s->documented[i]) {
-            /* what the rule compares: the bracket, and how far off it the documented size is */
-            double low, high;
-            if (knee_level_bracket(l, &low, &high) && high > low)
-                PUT("; measured %.0f-%.0f", low, high);
-            else
-                PUT("; measured %.0f", l->entries);
-            PUT(" / documented %u", s->documented[i]);
-            double off = fabs(knee_level_off(l, s->documented[i]));
-            if (s->agrees[i] == 1)
-                PUT(" (agrees within %.0f%%)", 100.0 * TLB_AGREE_REL);
-            else if (s->agrees[i] == 0 && isfinite(off))
-                PUT(" (DISAGREES: %.1f%% off, over the %.0f%% tolerance)", 100.0 * off,
-                    100.0 * TLB_AGREE_REL);
-            else
-                PUT(" (not compared)");
-        } else
-            PUT("; documented: unknown");
-    }
-#undef PUT
+    if (with_documented && !l->set_conflict_ways) level_documented(&ln, s, i);
 }
 
 /* x as %.2f shows it, without the sign of a value within rounding of zero (0.00, not -0.00) */

@@ -1,11 +1,11 @@
 /* --latency as text and as one line (-q). */
-#include "src/report/report_latency.h"
+#include "src/latency/report_latency.h"
 
 #include <math.h>
 #include <string.h>
 
 #include "src/base/parse.h"
-#include "src/report/report_locality.h"
+#include "src/measure/report_locality.h"
 
 void report_latency_page_words(uint64_t bytes, char *buf, size_t len)
 {

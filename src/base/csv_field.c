@@ -1,7 +1,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "src/report/csv_field.h"
+#include "src/base/csv_field.h"
 
 void csv_quoted(FILE *out, const char *text)
 {

@@ -2,9 +2,9 @@
 #include <jansson.h>
 #include <math.h>
 
-#include "src/report/json_values.h"
+#include "src/base/json_values.h"
 #include "src/probes/probes.h"
-#include "src/report/report_probes_ran.h"
+#include "src/probes/report_probes_ran.h"
 
 static void json_timer(json_t *root, const struct timer_probe_report *t)
 {

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "src/probes/probes.h"
-#include "src/report/report_probes_ran.h"
+#include "src/probes/report_probes_ran.h"
 
 #define RULE "-------------------------------------------------------------\n"
 

@@ -1,12 +1,12 @@
 /* The TLB probe as CSV: one row per point; levels, data-cache knees and page-walk throughput
  * as "# " rows after them. */
-#include "src/report/report_tlb.h"
+#include "src/tlb/report_tlb.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "src/report/csv_field.h"
-#include "src/report/report_tlb_words.h"
+#include "src/base/csv_field.h"
+#include "src/tlb/report_tlb_words.h"
 
 /* Each field below is empty where its figure was not measured, as in the STREAM CSV. */
 static void csv_points(FILE *out, const char *sweep, int thread, int pu, uint64_t page_bytes,

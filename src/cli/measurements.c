@@ -1,0 +1,35 @@
+#include "src/cli/measurements.h"
+
+#include "src/latency/latency_measurement.h"
+#include "src/probes/probes_measurement.h"
+#include "src/stream/stream_measurement.h"
+#include "src/tlb/tlb_measurement.h"
+
+static void stream_request(const struct options *o, void *request)
+{
+    cli_stream_request(o, request);
+}
+
+static void probes_request(const struct options *o, void *request)
+{
+    *(struct probe_options *)request = o->probes;
+}
+
+static void tlb_request(const struct options *o, void *request)
+{
+    cli_tlb_request(o, request);
+}
+
+static void latency_request(const struct options *o, void *request)
+{
+    cli_latency_request(o, request);
+}
+
+const struct measurement_row measurement_table[] = {
+    {&stream_measurement, stream_request},   /* the kernels: the report's core */
+    {&probes_measurement, probes_request},   /* --faults, --shootdown, --timer (run first) */
+    {&tlb_measurement, tlb_request},         /* --tlb */
+    {&latency_measurement, latency_request}, /* --latency */
+};
+
+const size_t measurement_count = sizeof(measurement_table) / sizeof(measurement_table[0]);

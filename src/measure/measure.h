@@ -1,0 +1,97 @@
+#ifndef MEMBENCH_MEASURE_H
+#define MEMBENCH_MEASURE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* A measurement (STREAM, the probes, --tlb, --latency) described once: one const instance in
+ * its own folder, one row of the table in src/cli/measurements.c. src/node and the report
+ * writers loop over that table; plans and results are opaque to them. */
+
+struct topology;
+struct sys_info;
+struct timer_info;
+struct json_t;
+
+/* What every hook may read of the invocation. */
+struct measure_context {
+    const struct topology *topo;
+    const struct sys_info *sys;
+    const struct timer_info *timer;
+    bool dry_run;
+    double time_limit_s; /* --time-limit; 0: none */
+    double started;      /* timer_now() when membench started: the limit counts from here */
+};
+
+/* What a run tells the loop beside its exit status. */
+struct measure_outcome {
+    bool cut_by_limit; /* --time-limit cut it: a warning, what it measured reported */
+    bool failed;       /* it failed its own check: reported, exit 1 */
+};
+
+/* The text and quiet reports place a measurement's section before or after the report's tail
+ * (text: the dry-run line or the runs' summary; quiet: the acceptance line). */
+enum measure_slot { MEASURE_BEFORE_TAIL, MEASURE_AFTER_TAIL };
+
+/* One OpenMetrics sample (a gauge without labels of its own). */
+struct measure_metric {
+    const char *name;
+    const char *help;
+    double value;
+};
+
+struct measurement {
+    const char *name; /* "tlb": the prefix of its warnings on stderr */
+    size_t request_size, plan_size, result_size;
+    /* runs before the others (in table order), though planned in table order */
+    bool runs_first;
+    /* its runs are the report's core (STREAM): src/node runs them and src/report writes them;
+     * its run, warning, measured_anything, failures and writer hooks are NULL */
+    bool report_core;
+    /* the loop skips it after a signal and gives it --time-limit as one deadline (else it
+     * keeps its own) */
+    bool one_deadline;
+    /* request -> plan: an exit status after a one-line error; a plan that asks for nothing
+     * is EXIT_OK and asked() false */
+    int (*plan)(const void *request, const struct measure_context *ctx, void *plan);
+    bool (*asked)(const void *plan);
+    /* the most OpenMP threads one of its regions starts; NULL: one */
+    unsigned (*team)(const void *plan);
+    void (*advise)(const void *plan, const struct measure_context *ctx); /* notes, or NULL */
+    /* measures (or with ctx->dry_run describes) into result: an exit status */
+    int (*run)(const void *plan, const struct measure_context *ctx, void *result,
+               struct measure_outcome *outcome);
+    const char *(*warning)(const void *result, int i); /* NULL past the last; or no hook */
+    /* after a signal or the time limit: what it keeps, one phrase; result NULL when it did
+     * not start; alone: it is the only measurement of the run */
+    void (*kept)(const void *plan, const void *result, bool alone, char *buf, size_t len);
+    bool (*measured_anything)(const void *result); /* worth a report after a signal */
+    int (*failures)(const void *result); /* logs each failed check it holds; how many; or NULL */
+    /* frees what plan and run allocated (both start zeroed, run may not have begun); or NULL */
+    void (*free)(void *plan, void *result);
+    /* writers: they only format */
+    enum measure_slot text_slot, quiet_slot;
+    void (*text)(FILE *out, const void *result);
+    void (*quiet)(FILE *out, const void *result);
+    /* after_table: a table was written before it (a blank line then separates them) */
+    void (*csv)(FILE *out, const void *result, bool after_table);
+    void (*json)(struct json_t *root, const void *result);
+    bool (*metric)(const void *result, struct measure_metric *m); /* NULL: none */
+};
+
+/* What the report's core measurement (STREAM) hands its kept() as its result: its runs that
+ * finished (src/node runs them). */
+struct core_runs {
+    size_t finished;
+};
+
+/* A measurement that ran, in the report: what the writers loop over. */
+struct measured_part {
+    const struct measurement *m;
+    const void *result;
+};
+
+#define MEASURE_PARTS_MAX 8
+
+#endif

@@ -1,0 +1,72 @@
+/* The verdict of one node: the acceptance checks and the saved reference. */
+#include "src/node/node_verdict.h"
+
+#include "src/base/log.h"
+#include "src/node/stream_sweep.h"
+
+void evaluate_checks(const struct options *opts, struct report *rep)
+{
+    struct run_result *run = rep->n_runs == 1 && rep->runs[0].measured ? &rep->runs[0] : NULL;
+    if (!run || !(opts->checks || opts->acceptance)) return;
+    struct expectations expect = opts->expect;
+    expect.whole_node = opts->acceptance;
+    const struct node_facts node = report_node_facts(rep);
+    const struct acceptance_result *a = &rep->acceptance;
+    acceptance_evaluate(&node, run, &expect, opts->tolerance_pct, &rep->acceptance);
+    const char *first = NULL;
+    int unjudged = 0;
+    for (int i = 0; i < a->n_checks; i++) {
+        enum check_verdict v = check_state(&a->checks[i]);
+        if (v == CHECK_FAIL && !report_shows_warnings(opts))
+            log_error("acceptance check failed: %s measured %s, expected %s", a->checks[i].name,
+                      a->checks[i].measured, a->checks[i].expected);
+        if (v == CHECK_INCONCLUSIVE && !unjudged++) first = a->checks[i].why;
+    }
+    if (acceptance_verdict(a) == CHECK_INCONCLUSIVE)
+        log_error("INCONCLUSIVE: %s%s; no check failed, but this run cannot be judged (exit 5): "
+                  "run again when the node is quieter",
+                  first, unjudged > 1 ? " (and more kernels)" : "");
+}
+
+/* "reference: Triad 52100.0 MB/s, median of 5 runs, spread 8%", one line per kernel. */
+static void say_saved_reference(const struct report *rep, const char *path)
+{
+    const struct reference_runs *k = rep->saved_runs;
+    const struct run_result *run = &rep->runs[0];
+    for (int i = 0; i < run->n_results; i++) {
+        enum kernel_id id = run->results[i].kernel;
+        if (k)
+            log_note("reference %s: %s %.1f MB/s, median of %d runs over %.1f s, spread %.0f%%",
+                     path, kernel_table[id].name, k->median_mbps[id], k->runs, k->span_s,
+                     100.0 * k->spread[id]);
+        else
+            log_note("reference %s: %s %.1f MB/s, from 1 run (no run-to-run spread: "
+                     "--reference-runs 5 measures one)",
+                     path, kernel_table[id].name, run->results[i].best_rate_mbps);
+    }
+}
+
+int save_reference(const struct report *rep, struct output_file *ref, const char *path)
+{
+    const struct run_result *run = &rep->runs[0];
+    const char *failed = !run->measured             ? "measured nothing"
+                         : !run->validation.passed  ? "failed validation"
+                         : run->backing.mismatch[0] ? "got other pages than asked for"
+                         : rep->acceptance.evaluated && rep->acceptance.inconclusive
+                             ? "was INCONCLUSIVE (too noisy to judge)"
+                         : rep->acceptance.evaluated && !rep->acceptance.passed
+                             ? "failed its acceptance checks"
+                             : NULL;
+    if (failed) {
+        log_error("not saving a reference: this run %s; a reference must come from a good node",
+                  failed);
+        output_abort(ref);
+        return EXIT_FAILED;
+    }
+    const struct node_facts node = report_node_facts(rep);
+    if (output_begin(ref) != 0 ||
+        output_commit(ref, reference_write(ref->stream, &node, run, rep->saved_runs)) != 0)
+        return EXIT_RESOURCE;
+    say_saved_reference(rep, path);
+    return EXIT_OK;
+}

@@ -1,0 +1,16 @@
+#ifndef MEMBENCH_NODE_VERDICT_H
+#define MEMBENCH_NODE_VERDICT_H
+
+#include "src/base/output_file.h"
+#include "src/cli/cli.h"
+#include "src/report/report.h"
+
+/* The acceptance checks of a single measured run, when asked for. A failed check is one line
+ * each (unless the report shows it); an inconclusive verdict is always one line. */
+void evaluate_checks(const struct options *opts, struct report *rep);
+
+/* --save-reference: writes the run's reference into ref (named path) when the run is good;
+ * an exit status. */
+int save_reference(const struct report *rep, struct output_file *ref, const char *path);
+
+#endif

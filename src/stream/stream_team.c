@@ -1,0 +1,190 @@
+#include "src/stream/stream_team.h"
+
+#include <math.h>
+#include <omp.h>
+#include <sched.h>
+
+#include "affinity/bind.h"
+#include "src/base/clock.h"
+#include "src/base/interrupt.h"
+#include "src/stream/finish_spread.h"
+
+static void record_domains(struct team *tm, struct run_result *out, int k, unsigned rep)
+{
+    if (!tm->thread_domain || rep == 0) return;
+    double *best = &tm->domain_best[(size_t)k * (size_t)out->n_domains];
+    for (int d = 0; d < out->n_domains; d++) {
+        double slowest = 0.0;
+        for (int t = 0; t < tm->team_size; t++)
+            if (tm->thread_domain[t] == d && tm->finish[t] > slowest) slowest = tm->finish[t];
+        if (best[d] == 0.0 || slowest < best[d]) best[d] = slowest;
+    }
+}
+
+static void check_reduction(struct team *tm, int k)
+{
+    double sum = 0.0;
+    for (int t = 0; t < tm->team_size; t++)
+        sum += tm->partial[t];
+    double want = expected_reduction(&tm->expect, (enum kernel_id)k, tm->cfg->type, tm->n);
+    double err = want != 0.0 ? fabs(sum - want) / fabs(want) : fabs(sum);
+    if (!(err <= tm->reduction_err[k])) tm->reduction_err[k] = isnan(err) ? INFINITY : err;
+}
+
+/* With --time-limit: the timer_now() by which the run should end, leaving room to report. */
+static double run_deadline(const struct run_config *cfg)
+{
+    return time_limit_deadline(cfg->started, cfg->time_limit_s);
+}
+
+/* With a time limit, stop once another repetition would not fit, keeping at least one measured
+ * repetition after the warm-up and never shrinking the arrays. */
+static bool out_of_time(const struct team *tm, double loop_start, unsigned rep)
+{
+    if (tm->cfg->time_limit_s <= 0.0 || rep < 1) return false;
+    double deadline = run_deadline(tm->cfg);
+    double now = timer_now(), per_rep = (now - loop_start - tm->calibration_s) / (rep + 1);
+    return now + 2.0 * per_rep > deadline; /* one more repetition and the validation pass */
+}
+
+/* Elements first-touched between two checks for a signal: 4 MiB of each array, so that a
+ * signal during the first touch of gigabytes is answered within a fraction of a second. */
+#define FIRST_TOUCH_CHUNK_BYTES (4u << 20)
+
+static void first_touch(const struct team *tm, size_t lo, size_t hi)
+{
+    size_t step = FIRST_TOUCH_CHUNK_BYTES / elem_size(tm->cfg->type);
+    for (size_t at = lo; at < hi && !interrupt_signal(); at += step)
+        stream_init_arrays(tm->a, tm->b, tm->c, at, hi - at > step ? at + step : hi, tm->cfg->type);
+}
+
+void team_use_candidate(struct team *tm, int cand)
+{
+    tm->candidate = cand;
+    for (int k = 0; k < KERNEL_COUNT; k++)
+        if (tm->choice->kernel_mask & (1u << k))
+            tm->fns[k] = tm->fns_kind[tm->choice->cand[cand].kind[k]][k];
+}
+
+static void choose_stores(struct team *tm)
+{
+    store_choice_decide(tm->choice, tm->n, tm->cfg->type);
+    for (int k = 0; k < KERNEL_COUNT; k++)
+        if (tm->choice->kernel_mask & (1u << k))
+            tm->fns[k] = tm->fns_kind[tm->choice->chosen[k]][k];
+    tm->choice = NULL;
+}
+
+/* With a time limit, the calibration ends early once both uniform assignments have been timed
+ * and another repetition, a measured one and the validation pass would not fit. */
+static bool calibration_out_of_time(const struct team *tm)
+{
+    if (tm->cfg->time_limit_s <= 0.0 || !store_choice_can_stop(tm->choice)) return false;
+    return timer_now() + 3.0 * tm->calibration_pass_max_s > run_deadline(tm->cfg);
+}
+
+/* The first repetition under auto: records the one just run (kernel times in tm->times[k][0])
+ * and sets up the next; false once the choice is made. */
+static bool calibration_pass(struct team *tm)
+{
+    const struct run_config *cfg = tm->cfg;
+    double kernel_s[KERNEL_COUNT] = {0.0}, s = 0.0;
+    for (int k = 0; k < KERNEL_COUNT; k++)
+        if (cfg->kernel_mask & (1u << k)) s += kernel_s[k] = tm->times[(size_t)k * cfg->ntimes];
+    if (tm->calibration_passes++ > 0) tm->calibration_s += s;
+    if (s > tm->calibration_pass_max_s) tm->calibration_pass_max_s = s;
+    store_choice_record(tm->choice, tm->candidate, kernel_s);
+    int next = store_choice_next(tm->choice);
+    if (next >= 0 && !calibration_out_of_time(tm)) {
+        team_use_candidate(tm, next);
+        return true;
+    }
+    choose_stores(tm);
+    return false;
+}
+
+/* membench-hooked (repetition_pad_s): the master sleeps until the kernel's timed repetition has
+ * lasted the pad (or what the kernel took, when longer), slow_factor times that for the slowed
+ * one; the team waits at the barrier. A sleep, not a spin: threads may outnumber CPUs. */
+static void test_repetition_time(unsigned rep, double t0)
+{
+    const struct stream_hooks *h = kernel_hooks();
+    if (!h || !(h->repetition_pad_s > 0.0) || rep == 0) return;
+    double took = timer_now() - t0, base = took > h->repetition_pad_s ? took : h->repetition_pad_s;
+    double until = t0 + base * (rep + 1 == h->slow_repetition ? h->slow_factor : 1.0);
+    while (timer_now() < until)
+        sleep_until(until);
+}
+
+void team_run(struct team *tm, struct run_result *out)
+{
+    const struct run_config *cfg = tm->cfg;
+    double t0 = 0.0, loop_start = timer_now();
+    int exponent = 0;
+    bool stop = false, calibrate = false; /* shared: the master decides, every thread reads */
+#pragma omp parallel num_threads(cfg->threads)
+    {
+        int t = omp_get_thread_num(), nt = omp_get_num_threads();
+#pragma omp master
+        tm->team_size = nt;
+        bool bound = false;
+        tm->pus_start[t] =
+            bind_this_thread(tm->topo, cfg->bind_kind, cfg->pus ? cfg->pus[t] : -1, &bound);
+        if (out->placement) out->placement[t].bound = bound;
+        size_t lo = stream_chunk_begin(tm->n, nt, t, cfg->type);
+        size_t hi = t + 1 < nt ? stream_chunk_begin(tm->n, nt, t + 1, cfg->type) : tm->n;
+        if (t == 0) test_hook_at("first touch");
+        first_touch(tm, lo, hi);
+#pragma omp barrier
+#pragma omp master
+        stop = interrupt_signal() != 0;
+#pragma omp barrier
+        for (unsigned rep = 0; rep < cfg->ntimes && !stop; rep++) {
+            /* under auto the first repetition is repeated, once per calibration pass */
+            for (bool more = true; more && !stop;) {
+                for (int k = 0; k < KERNEL_COUNT && !stop; k++) {
+                    if (!(cfg->kernel_mask & (1u << k))) continue;
+#pragma omp barrier
+#pragma omp master
+                    {
+                        t0 = timer_now();
+                        if (tm->touch_s == 0.0) tm->touch_s = t0 - loop_start;
+                    }
+#pragma omp barrier
+                    tm->partial[t] = tm->fns[k](tm->a, tm->b, tm->c, lo, hi, STREAM_SCALAR);
+                    tm->finish[t] = timer_now() - t0;
+#pragma omp barrier
+#pragma omp master
+                    {
+                        test_repetition_time(rep, t0);
+                        tm->times[(size_t)k * cfg->ntimes + rep] = timer_now() - t0;
+                        tm->spread[(size_t)k * cfg->ntimes + rep] =
+                            finish_spread(tm->finish, tm->team_size);
+                        if (kernel_table[k].reduction) check_reduction(tm, k);
+                        expected_step(&tm->expect, (enum kernel_id)k, cfg->type, STREAM_SCALAR);
+                        record_domains(tm, out, k, rep);
+                        stop = interrupt_signal() != 0; /* the run is dropped: no need to finish */
+                    }
+#pragma omp barrier
+                }
+#pragma omp master
+                {
+                    calibrate = rep == 0 && tm->choice && !stop && calibration_pass(tm);
+                    exponent = expected_rescale_exponent(&tm->expect);
+                    if (exponent) expected_rescale(&tm->expect, exponent);
+                }
+#pragma omp barrier
+                if (exponent) stream_scale_arrays(tm->a, tm->b, tm->c, lo, hi, cfg->type, exponent);
+                more = calibrate;
+            }
+#pragma omp barrier
+#pragma omp master
+            {
+                tm->reps_done = rep + 1;
+                stop = stop || out_of_time(tm, loop_start, rep) || interrupt_signal() != 0;
+            }
+#pragma omp barrier
+        }
+        tm->pus_end[t] = sched_getcpu();
+    }
+}

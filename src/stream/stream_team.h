@@ -1,0 +1,48 @@
+#ifndef MEMBENCH_STREAM_TEAM_H
+#define MEMBENCH_STREAM_TEAM_H
+
+#include "src/base/test_hooks.h"
+#include "src/stream/results.h"
+#include "src/stream/stream_hooks.h"
+
+/* Everything the threads of one run share; written by the master between barriers. */
+struct team {
+    const struct run_config *cfg;
+    const struct topology *topo;
+    void *a, *b, *c;
+    size_t n;
+    double *times;       /* [kernel][rep] */
+    double *finish;      /* per thread, seconds after the kernel's start */
+    double *spread;      /* [kernel][rep] latest minus earliest finish */
+    int *thread_domain;  /* per thread, index into domains; NULL without --per-domain */
+    double *domain_best; /* [kernel][domain] best time */
+    double *partial;     /* per thread, a reduction's partial sum */
+    double reduction_err[KERNEL_COUNT]; /* worst relative error of each reduction */
+    kernel_fn fns[KERNEL_COUNT];
+    kernel_fn fns_kind[2][KERNEL_COUNT]; /* [enum store_kind]: both variants, for auto */
+    struct store_choice *choice;         /* auto: measuring on the first repetition; else NULL */
+    int candidate;                       /* auto: the assignment the current repetition runs */
+    int calibration_passes;              /* auto: repetitions run for the calibration */
+    double calibration_s;                /* the calibration's repetitions beyond the first */
+    double calibration_pass_max_s;       /* the longest of them */
+    struct expected_values expect;
+    int team_size;
+    unsigned reps_done;
+    double touch_s;           /* first touch: binding and initialising the arrays */
+    int *pus_start, *pus_end; /* per thread, the PU it ran on first and last */
+};
+
+/* Test-only kernel hooks; NULL in membench (src/base/test_hooks.h). */
+static inline const struct stream_hooks *kernel_hooks(void)
+{
+    return test_hooks ? test_hooks->stream : NULL;
+}
+
+/* --stores auto: the kernels of the candidate assignment cand run the next repetition. */
+void team_use_candidate(struct team *tm, int cand);
+
+/* The timed loop: one parallel region, each thread bound once and working on the same range
+ * it first touched; every kernel starts together after a barrier and ends at the next. */
+void team_run(struct team *tm, struct run_result *out);
+
+#endif
