@@ -21,29 +21,17 @@
 #define SCALAR(name) KERNEL_SCALAR(name, SUF)
 
 /* Elements j to j + W - 1 of every kernel as one vector: the rows' vocabulary, vector meaning. */
+#define ELEMENT_TYPE V
+#define ELEMENT_FN(name) FN(name, vector)
 #define ADD(x, y) VADD(x, y)
 #define MUL(x, y) VMUL(x, y)
 #define A LOADU(a + j)
 #define B LOADU(b + j)
 #define C LOADU(c + j)
-#define Q vs
-// clang-format off
-#define VECTOR_ELEMENT(ID, NAME, LABEL, FLAG, FORMULA, HELP, READ, WRITTEN, FLOPS, SHAPE, DST,    \
-                       EXPR)                                                                    \
-    static inline V FN(NAME, vector)(const T *a, const T *b, const T *c, size_t j, V vs)        \
-    {                                                                                           \
-        (void)a; (void)b; (void)c; (void)j; (void)vs;                                           \
-        return EXPR;                                                                            \
-    }
-KERNEL_LIST(VECTOR_ELEMENT)
-#undef VECTOR_ELEMENT
-#undef ADD
-#undef MUL
-#undef A
-#undef B
-#undef C
-#undef Q
+#define Q s
+#include "kernels/kernel_elements.h"
 
+// clang-format off
 #define KERNEL_ARGS void *va, void *vb, void *vc, size_t begin, size_t end, double q
 #define KERNEL_LOCALS                                                                           \
     T *restrict a = va, *restrict b = vb, *restrict c = vc;                                     \
