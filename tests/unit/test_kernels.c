@@ -316,7 +316,7 @@ static void rescale_is_exact_and_rare(void **state)
 static void extra_row_is_a_kernel(void **state)
 {
     (void)state;
-    assert_int_equal(KERNEL_COUNT, 9);
+    assert_int_equal(KERNEL_AXPY, KERNEL_COUNT - 1); /* the list's last row, whatever its length */
     const struct kernel_desc *d = &kernel_table[KERNEL_AXPY];
     assert_string_equal(d->name, "Axpy");
     assert_string_equal(d->flag, "--axpy");
