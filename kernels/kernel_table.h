@@ -5,19 +5,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernels/kernel_list.h"
+
 enum elem_type { TYPE_DOUBLE, TYPE_FLOAT };
 
-enum kernel_id {
-    KERNEL_COPY,
-    KERNEL_SCALE,
-    KERNEL_ADD,
-    KERNEL_TRIAD,
-    KERNEL_DOT,
-    KERNEL_READ,
-    KERNEL_WRITE,
-    KERNEL_NSTREAM,
-    KERNEL_COUNT
-};
+/* KERNEL_COPY, KERNEL_SCALE, ... in the order of kernels/kernel_list.h. */
+#define KERNEL_ENUM(ID, ...) KERNEL_##ID,
+enum kernel_id { KERNEL_LIST(KERNEL_ENUM) KERNEL_COUNT };
+#undef KERNEL_ENUM
 
 #define KERNEL_MASK_STREAM 0xFu /* the default: STREAM's four */
 #define KERNEL_MASK_ALL ((1u << KERNEL_COUNT) - 1)
@@ -31,7 +26,8 @@ enum isa { ISA_SSE2, ISA_AVX2, ISA_AVX512, ISA_COUNT };
  * sum, the others 0. */
 typedef double (*kernel_fn)(void *a, void *b, void *c, size_t begin, size_t end, double q);
 
-/* A kernel is a row of this table: every byte count and rate comes from here. */
+/* A kernel is a row of this table (made from kernels/kernel_list.h): every byte count and rate
+ * comes from here. */
 struct kernel_desc {
     enum kernel_id id;
     const char *name;  /* "Triad": CSV and JSON */
@@ -43,6 +39,7 @@ struct kernel_desc {
     unsigned words_written;
     unsigned flops;
     bool reduction; /* returns a sum that is validated instead of an array */
+    int dst;        /* the array it writes: 0 a, 1 b, 2 c; -1 for a reduction */
 };
 
 extern const struct kernel_desc kernel_table[KERNEL_COUNT];

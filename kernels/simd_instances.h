@@ -3,6 +3,8 @@
  * suffix), VEC_D and VEC_F (its vector types), W_D and W_F (elements per vector) and
  * HSUM_D(v), HSUM_F(v) (horizontal sums as double). */
 
+#define FENCE() _mm_sfence()
+
 #define SUF double
 #define T double
 #define V VEC_D
@@ -11,8 +13,8 @@
 #define STOREU OP(storeu, pd)
 #define STREAM OP(stream, pd)
 #define SET1 OP(set1, pd)
-#define ADD OP(add, pd)
-#define MUL OP(mul, pd)
+#define VADD OP(add, pd)
+#define VMUL OP(mul, pd)
 #define ZERO OP(setzero, pd)
 #define HSUM(v) HSUM_D(v)
 #include "kernels/simd_template.h"
@@ -24,8 +26,8 @@
 #undef STOREU
 #undef STREAM
 #undef SET1
-#undef ADD
-#undef MUL
+#undef VADD
+#undef VMUL
 #undef ZERO
 #undef HSUM
 
@@ -37,8 +39,8 @@
 #define STOREU OP(storeu, ps)
 #define STREAM OP(stream, ps)
 #define SET1 OP(set1, ps)
-#define ADD OP(add, ps)
-#define MUL OP(mul, ps)
+#define VADD OP(add, ps)
+#define VMUL OP(mul, ps)
 #define ZERO OP(setzero, ps)
 #define HSUM(v) HSUM_F(v)
 #include "kernels/simd_template.h"

@@ -1,8 +1,10 @@
-/* Kernel bodies for one ISA and one element type, written once. The including file defines:
+/* Kernel bodies for one ISA and one element type, written once for every row of kernels/
+ * kernel_list.h. The including file defines:
  *   ISA (avx512|avx2|sse2), SUF (double|float), T, V (vector type), W (elements per vector),
- *   LOADU, STOREU, STREAM (aligned non-temporal store), SET1, ADD, MUL, ZERO, HSUM (to double).
+ *   LOADU, STOREU, STREAM (aligned non-temporal store), SET1, VADD, VMUL, ZERO, HSUM (to
+ *   double) and FENCE() (orders the non-temporal stores before what follows).
  * Every kernel works on one thread's range [begin, end) of the arrays; non-temporal variants
- * peel scalar elements until the destination is vector-aligned and end with an sfence so the
+ * peel scalar elements until the destination is vector-aligned and end with FENCE() so the
  * stores are globally visible before the caller stops the timer. */
 
 #define MB_NAME_(name, kind, suf, isa) name##_##kind##_##suf##_##isa
@@ -15,149 +17,88 @@
 
 #define MISALIGNED(p) (((uintptr_t)(p)) & (sizeof(V) - 1))
 
+#include "kernels/kernel_scalar.h"
+#define SCALAR(name) KERNEL_SCALAR(name, SUF)
+
+/* Elements j to j + W - 1 of every kernel as one vector: the rows' vocabulary, vector meaning. */
+#define ELEMENT_TYPE V
+#define ELEMENT_FN(name) FN(name, vector)
+#define ADD(x, y) VADD(x, y)
+#define MUL(x, y) VMUL(x, y)
+#define A LOADU(a + j)
+#define B LOADU(b + j)
+#define C LOADU(c + j)
+#define Q s
+#include "kernels/kernel_elements.h"
+
 // clang-format off
-#define GEN_STORING_KERNELS(KIND, STORE, NT)                                                    \
-    static double FN(copy, KIND)(void *va, void *vb, void *vc, size_t begin, size_t end,        \
-                                 double q)                                                      \
+#define KERNEL_ARGS void *va, void *vb, void *vc, size_t begin, size_t end, double q
+#define KERNEL_LOCALS                                                                           \
+    T *restrict a = va, *restrict b = vb, *restrict c = vc;                                     \
+    const T s = (T)q;                                                                           \
+    const V vs = SET1(s);                                                                       \
+    size_t j = begin
+
+/* The one storing kernel: element by element into DST, STORE for the vectors. */
+#define STORING(NAME, DST, KIND, STORE, NT)                                                     \
+    static double FN(NAME, KIND)(KERNEL_ARGS)                                                   \
     {                                                                                           \
-        (void)vb; (void)q;                                                                      \
-        const T *restrict a = va;                                                               \
-        T *restrict c = vc;                                                                     \
-        size_t j = begin;                                                                       \
-        if (NT) for (; j < end && MISALIGNED(c + j); j++) c[j] = a[j];                          \
+        KERNEL_LOCALS;                                                                          \
+        if (NT) for (; j < end && MISALIGNED(DST + j); j++) DST[j] = SCALAR(NAME)(a, b, c, j, s);\
         _Pragma("GCC unroll 4")                                                                 \
-        for (; j + W <= end; j += W) STORE(c + j, LOADU(a + j));                                \
-        for (; j < end; j++) c[j] = a[j];                                                       \
-        if (NT) _mm_sfence();                                                                   \
-        return 0.0;                                                                             \
-    }                                                                                           \
-    static double FN(scale, KIND)(void *va, void *vb, void *vc, size_t begin, size_t end,       \
-                                  double q)                                                     \
-    {                                                                                           \
-        (void)va;                                                                               \
-        const T s = (T)q;                                                                       \
-        const V vs = SET1(s);                                                                   \
-        T *restrict b = vb;                                                                     \
-        const T *restrict c = vc;                                                               \
-        size_t j = begin;                                                                       \
-        if (NT) for (; j < end && MISALIGNED(b + j); j++) b[j] = s * c[j];                      \
-        _Pragma("GCC unroll 4")                                                                 \
-        for (; j + W <= end; j += W) STORE(b + j, MUL(vs, LOADU(c + j)));                       \
-        for (; j < end; j++) b[j] = s * c[j];                                                   \
-        if (NT) _mm_sfence();                                                                   \
-        return 0.0;                                                                             \
-    }                                                                                           \
-    static double FN(add, KIND)(void *va, void *vb, void *vc, size_t begin, size_t end,         \
-                                double q)                                                       \
-    {                                                                                           \
-        (void)q;                                                                                \
-        const T *restrict a = va;                                                               \
-        const T *restrict b = vb;                                                               \
-        T *restrict c = vc;                                                                     \
-        size_t j = begin;                                                                       \
-        if (NT) for (; j < end && MISALIGNED(c + j); j++) c[j] = a[j] + b[j];                   \
-        _Pragma("GCC unroll 4")                                                                 \
-        for (; j + W <= end; j += W) STORE(c + j, ADD(LOADU(a + j), LOADU(b + j)));             \
-        for (; j < end; j++) c[j] = a[j] + b[j];                                                \
-        if (NT) _mm_sfence();                                                                   \
-        return 0.0;                                                                             \
-    }                                                                                           \
-    static double FN(triad, KIND)(void *va, void *vb, void *vc, size_t begin, size_t end,       \
-                                  double q)                                                     \
-    {                                                                                           \
-        const T s = (T)q;                                                                       \
-        const V vs = SET1(s);                                                                   \
-        T *restrict a = va;                                                                     \
-        const T *restrict b = vb;                                                               \
-        const T *restrict c = vc;                                                               \
-        size_t j = begin;                                                                       \
-        if (NT) for (; j < end && MISALIGNED(a + j); j++) a[j] = b[j] + s * c[j];               \
-        _Pragma("GCC unroll 4")                                                                 \
-        for (; j + W <= end; j += W)                                                            \
-            STORE(a + j, ADD(LOADU(b + j), MUL(vs, LOADU(c + j))));                             \
-        for (; j < end; j++) a[j] = b[j] + s * c[j];                                            \
-        if (NT) _mm_sfence();                                                                   \
-        return 0.0;                                                                             \
-    }                                                                                           \
-    static double FN(write, KIND)(void *va, void *vb, void *vc, size_t begin, size_t end,       \
-                                  double q)                                                     \
-    {                                                                                           \
-        (void)va; (void)vb;                                                                     \
-        const T s = (T)q;                                                                       \
-        const V vs = SET1(s);                                                                   \
-        T *restrict c = vc;                                                                     \
-        size_t j = begin;                                                                       \
-        if (NT) for (; j < end && MISALIGNED(c + j); j++) c[j] = s;                             \
-        _Pragma("GCC unroll 4")                                                                 \
-        for (; j + W <= end; j += W) STORE(c + j, vs);                                          \
-        for (; j < end; j++) c[j] = s;                                                          \
-        if (NT) _mm_sfence();                                                                   \
-        return 0.0;                                                                             \
-    }                                                                                           \
-    static double FN(nstream, KIND)(void *va, void *vb, void *vc, size_t begin, size_t end,     \
-                                    double q)                                                   \
-    {                                                                                           \
-        const T s = (T)q;                                                                       \
-        const V vs = SET1(s);                                                                   \
-        T *restrict a = va;                                                                     \
-        const T *restrict b = vb;                                                               \
-        const T *restrict c = vc;                                                               \
-        size_t j = begin;                                                                       \
-        if (NT) for (; j < end && MISALIGNED(a + j); j++) a[j] = a[j] + (b[j] + s * c[j]);      \
-        _Pragma("GCC unroll 4")                                                                 \
-        for (; j + W <= end; j += W)                                                            \
-            STORE(a + j, ADD(LOADU(a + j), ADD(LOADU(b + j), MUL(vs, LOADU(c + j)))));          \
-        for (; j < end; j++) a[j] = a[j] + (b[j] + s * c[j]);                                   \
-        if (NT) _mm_sfence();                                                                   \
+        for (; j + W <= end; j += W) STORE(DST + j, FN(NAME, vector)(a, b, c, j, vs));          \
+        for (; j < end; j++) DST[j] = SCALAR(NAME)(a, b, c, j, s);                              \
+        if (NT) FENCE();                                                                        \
         return 0.0;                                                                             \
     }
+#define GEN_store(NAME, DST)                                                                    \
+    STORING(NAME, DST, normal, STOREU, 0)                                                       \
+    STORING(NAME, DST, nt, STREAM, 1)
 
-static double FN(dot, any)(void *va, void *vb, void *vc, size_t begin, size_t end, double q)
-{
-    (void)vc; (void)q;
-    const T *restrict a = va;
-    const T *restrict b = vb;
-    double total = 0.0;
-    size_t j = begin;
-    while (j + W <= end) {
-        size_t stop = end - j > REDUCE_BLOCK ? j + REDUCE_BLOCK : end;
-        V acc = ZERO();
-        for (; j + W <= stop; j += W) acc = ADD(acc, MUL(LOADU(a + j), LOADU(b + j)));
-        total += HSUM(acc);
+/* The one reduction: the sum of the elements, whatever the store kind. */
+#define GEN_sum(NAME, DST)                                                                      \
+    static double FN(NAME, any)(KERNEL_ARGS)                                                    \
+    {                                                                                           \
+        KERNEL_LOCALS;                                                                          \
+        double total = 0.0;                                                                     \
+        while (j + W <= end) {                                                                  \
+            size_t stop = end - j > REDUCE_BLOCK ? j + REDUCE_BLOCK : end;                      \
+            V acc = ZERO();                                                                     \
+            for (; j + W <= stop; j += W) acc = VADD(acc, FN(NAME, vector)(a, b, c, j, vs));    \
+            total += HSUM(acc);                                                                 \
+        }                                                                                       \
+        for (; j < end; j++) total += (double)SCALAR(NAME)(a, b, c, j, s);                      \
+        return total;                                                                           \
     }
-    for (; j < end; j++) total += (double)(a[j] * b[j]);
-    return total;
-}
 
-static double FN(read, any)(void *va, void *vb, void *vc, size_t begin, size_t end, double q)
-{
-    (void)vb; (void)vc; (void)q;
-    const T *restrict a = va;
-    double total = 0.0;
-    size_t j = begin;
-    while (j + W <= end) {
-        size_t stop = end - j > REDUCE_BLOCK ? j + REDUCE_BLOCK : end;
-        V acc = ZERO();
-        for (; j + W <= stop; j += W) acc = ADD(acc, LOADU(a + j));
-        total += HSUM(acc);
-    }
-    for (; j < end; j++) total += (double)a[j];
-    return total;
-}
-// clang-format on
-
-GEN_STORING_KERNELS(normal, STOREU, 0)
-GEN_STORING_KERNELS(nt, STREAM, 1)
+#define KERNEL_BODIES(ID, NAME, LABEL, FLAG, FORMULA, HELP, READ, WRITTEN, FLOPS, SHAPE, DST,     \
+                      EXPR)                                                                     \
+    GEN_##SHAPE(NAME, DST)
+KERNEL_LIST(KERNEL_BODIES)
 
 /* [kernel][stores] in enum kernel_id / enum store_kind order. */
+#define VARIANTS_store(NAME) {FN(NAME, normal), FN(NAME, nt)}
+#define VARIANTS_sum(NAME) {FN(NAME, any), FN(NAME, any)}
+#define KERNEL_VARIANTS(ID, NAME, LABEL, FLAG, FORMULA, HELP, READ, WRITTEN, FLOPS, SHAPE, DST,   \
+                        EXPR)                                                                   \
+    [KERNEL_##ID] = VARIANTS_##SHAPE(NAME),
 static const kernel_fn MB_NAME(table, all, SUF, ISA)[KERNEL_COUNT][2] = {
-    {FN(copy, normal), FN(copy, nt)},   {FN(scale, normal), FN(scale, nt)},
-    {FN(add, normal), FN(add, nt)},     {FN(triad, normal), FN(triad, nt)},
-    {FN(dot, any), FN(dot, any)},       {FN(read, any), FN(read, any)},
-    {FN(write, normal), FN(write, nt)}, {FN(nstream, normal), FN(nstream, nt)},
+    KERNEL_LIST(KERNEL_VARIANTS)
 };
+// clang-format on
 
-#undef GEN_STORING_KERNELS
+#undef KERNEL_VARIANTS
+#undef VARIANTS_store
+#undef VARIANTS_sum
+#undef KERNEL_BODIES
+#undef GEN_sum
+#undef GEN_store
+#undef STORING
+#undef KERNEL_LOCALS
+#undef KERNEL_ARGS
+#undef SCALAR
+#undef KERNEL_SCALAR
+#undef KERNEL_SCALAR_
 #undef MISALIGNED
 #undef REDUCE_BLOCK
 #undef FN

@@ -10,53 +10,80 @@ void expected_init(struct expected_values *e)
     e->c = 1.0;
 }
 
-static void step_double(struct expected_values *e, enum kernel_id k, double q)
-{
-    switch (k) {
-    case KERNEL_COPY: e->c = e->a; break;
-    case KERNEL_SCALE: e->b = q * e->c; break;
-    case KERNEL_ADD: e->c = e->a + e->b; break;
-    case KERNEL_TRIAD: e->a = e->b + q * e->c; break;
-    case KERNEL_WRITE: e->c = q; break;
-    case KERNEL_NSTREAM: e->a = e->a + (e->b + q * e->c); break;
-    default: break; /* reductions change no array */
+#define REFERENCE_NAME_(name, suf) name##_reference_##suf
+#define REFERENCE_NAME(name, suf) REFERENCE_NAME_(name, suf)
+// clang-format off
+/* The scalar reference of every kernel: the rows' expressions element by element, in the
+ * element type, with no vectors, peeling or fences. */
+#define REFERENCE_store(NAME, DST)                                                              \
+    for (; j < end; j++) DST[j] = KERNEL_SCALAR(NAME, SUF)(a, b, c, j, s);                      \
+    return 0.0;
+#define REFERENCE_sum(NAME, DST)                                                                \
+    double total = 0.0;                                                                         \
+    for (; j < end; j++) total += (double)KERNEL_SCALAR(NAME, SUF)(a, b, c, j, s);              \
+    return total;
+#define REFERENCE(ID, NAME, LABEL, FLAG, FORMULA, HELP, READ, WRITTEN, FLOPS, SHAPE, DST, EXPR)   \
+    static double REFERENCE_NAME(NAME, SUF)(void *va, void *vb, void *vc, size_t begin,         \
+                                            size_t end, double q)                               \
+    {                                                                                           \
+        T *a = va, *b = vb, *c = vc;                                                            \
+        const T s = (T)q;                                                                       \
+        size_t j = begin;                                                                       \
+        REFERENCE_##SHAPE(NAME, DST)                                                            \
     }
+#define REFERENCE_ENTRY(ID, NAME, LABEL, FLAG, FORMULA, HELP, READ, WRITTEN, FLOPS, SHAPE, DST,   \
+                        EXPR)                                                                   \
+    [KERNEL_##ID] = REFERENCE_NAME(NAME, SUF),
+// clang-format on
+
+#define T double
+#define SUF double
+#include "kernels/kernel_scalar.h"
+KERNEL_LIST(REFERENCE)
+static const kernel_fn reference_double[KERNEL_COUNT] = {KERNEL_LIST(REFERENCE_ENTRY)};
+#undef T
+#undef SUF
+
+#define T float
+#define SUF float
+#include "kernels/kernel_scalar.h"
+KERNEL_LIST(REFERENCE)
+static const kernel_fn reference_float[KERNEL_COUNT] = {KERNEL_LIST(REFERENCE_ENTRY)};
+#undef T
+#undef SUF
+
+kernel_fn kernel_reference(enum kernel_id k, enum elem_type type)
+{
+    return type == TYPE_FLOAT ? reference_float[k] : reference_double[k];
 }
 
-static void step_float(struct expected_values *e, enum kernel_id k, float q)
+/* The reference kernel k over one element per array holding the expected values, in the
+ * element type: what every element of the real arrays holds after the pass. Its sum. */
+static double model_pass(struct expected_values *e, enum kernel_id k, enum elem_type type, double q)
 {
-    float a = (float)e->a, b = (float)e->b, c = (float)e->c;
-    switch (k) {
-    case KERNEL_COPY: c = a; break;
-    case KERNEL_SCALE: b = q * c; break;
-    case KERNEL_ADD: c = a + b; break;
-    case KERNEL_TRIAD: a = b + q * c; break;
-    case KERNEL_WRITE: c = q; break;
-    case KERNEL_NSTREAM: a = a + (b + q * c); break;
-    default: break;
-    }
-    e->a = a;
-    e->b = b;
-    e->c = c;
+    double d[3] = {e->a, e->b, e->c};
+    float f[3] = {(float)e->a, (float)e->b, (float)e->c};
+    bool single = type == TYPE_FLOAT;
+    void *x[3];
+    for (int i = 0; i < 3; i++)
+        x[i] = single ? (void *)&f[i] : (void *)&d[i];
+    double sum = kernel_reference(k, type)(x[0], x[1], x[2], 0, 1, q);
+    e->a = single ? f[0] : d[0];
+    e->b = single ? f[1] : d[1];
+    e->c = single ? f[2] : d[2];
+    return sum;
 }
 
 void expected_step(struct expected_values *e, enum kernel_id k, enum elem_type type, double q)
 {
-    if (type == TYPE_FLOAT)
-        step_float(e, k, (float)q);
-    else
-        step_double(e, k, q);
+    model_pass(e, k, type, q);
 }
 
 double expected_reduction(const struct expected_values *e, enum kernel_id k, enum elem_type type,
                           uint64_t n)
 {
-    double per_element;
-    if (type == TYPE_FLOAT)
-        per_element = k == KERNEL_DOT ? (double)((float)e->a * (float)e->b) : (double)(float)e->a;
-    else
-        per_element = k == KERNEL_DOT ? e->a * e->b : e->a;
-    return per_element * (double)n;
+    struct expected_values now = *e;
+    return model_pass(&now, k, type, STREAM_SCALAR) * (double)n;
 }
 
 double reduction_tolerance(enum elem_type type)

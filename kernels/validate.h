@@ -20,7 +20,12 @@ struct expected_values {
 void expected_init(struct expected_values *e);
 void expected_step(struct expected_values *e, enum kernel_id k, enum elem_type type, double q);
 
-/* What a reduction kernel (Dot, Read) over n elements must return for the current values. */
+/* The scalar reference of kernel k: the formula of its row (kernels/kernel_list.h) element by
+ * element, in the element type, rounding as the SIMD variants do. */
+kernel_fn kernel_reference(enum kernel_id k, enum elem_type type);
+
+/* What a reduction kernel (Dot, Read) over n elements with the runner's scalar
+ * (STREAM_SCALAR) must return for the current values. */
 double expected_reduction(const struct expected_values *e, enum kernel_id k, enum elem_type type,
                           uint64_t n);
 double reduction_tolerance(enum elem_type type);

@@ -1,58 +1,52 @@
 /* Deliberately wrong kernels, to prove that validation catches a kernel that computes wrongly.
- * Each computes its formula over the thread's share [begin, end) but gets the share's last
- * element wrong, as a buggy tail loop would: a storing kernel writes it a relative 2^-16 too
- * large (triad: a = b + q*c + tiny), far above the validation tolerance; a reduction leaves
- * it out of its sum. */
+ * Each computes its formula (the scalar reference of its row) over the thread's share
+ * [begin, end) but gets the share's last element wrong, as a buggy tail loop would: a storing
+ * kernel writes it a relative 2^-16 too large (triad: a = b + q*c + tiny), far above the
+ * validation tolerance; a reduction leaves it out of its sum. */
 #include "tests/hooks/broken_kernel.h"
 
 #include <strings.h>
 
+#include "kernels/validate.h"
+
 static int broken = -1;
 
+#define TINY(v) ((v) + (v)*0x1p-16)
+
+static double broken_pass(enum kernel_id k, enum elem_type type, void *a, void *b, void *c,
+                          size_t begin, size_t end, double q)
+{
+    const struct kernel_desc *d = &kernel_table[k];
+    if (begin >= end) return 0.0;
+    if (d->reduction) return kernel_reference(k, type)(a, b, c, begin, end - 1, q);
+    kernel_reference(k, type)(a, b, c, begin, end, q);
+    void *arrays[3] = {a, b, c};
+    if (type == TYPE_FLOAT) {
+        float *x = arrays[d->dst];
+        x[end - 1] = (float)TINY(x[end - 1]);
+    } else {
+        double *x = arrays[d->dst];
+        x[end - 1] = TINY(x[end - 1]);
+    }
+    return 0.0;
+}
+
 // clang-format off
-#define TINY(v) ((v) + (v) * 0x1p-16)
-
-#define DEFINE_STORING(NAME, T, DST, EXPR)                                                      \
-    static double NAME(void *va, void *vb, void *vc, size_t begin, size_t end, double q)        \
+#define BROKEN(ID, ...)                                                                         \
+    static double broken_##ID##_double(void *a, void *b, void *c, size_t begin, size_t end,     \
+                                       double q)                                                \
     {                                                                                           \
-        T *restrict a = va, *restrict b = vb, *restrict c = vc;                                 \
-        const T s = (T)q;                                                                       \
-        (void)a; (void)b; (void)c; (void)s;                                                     \
-        for (size_t j = begin; j < end; j++) {                                                  \
-            T v = EXPR;                                                                         \
-            DST[j] = j + 1 < end ? v : (T)TINY(v);                                              \
-        }                                                                                       \
-        return 0.0;                                                                             \
-    }
-
-#define DEFINE_REDUCTION(NAME, T, TERM)                                                         \
-    static double NAME(void *va, void *vb, void *vc, size_t begin, size_t end, double q)        \
+        return broken_pass(KERNEL_##ID, TYPE_DOUBLE, a, b, c, begin, end, q);                   \
+    }                                                                                           \
+    static double broken_##ID##_float(void *a, void *b, void *c, size_t begin, size_t end,      \
+                                      double q)                                                 \
     {                                                                                           \
-        const T *restrict a = va, *restrict b = vb;                                             \
-        (void)b; (void)vc; (void)q;                                                             \
-        double total = 0.0;                                                                     \
-        for (size_t j = begin; j + 1 < end; j++) total += (double)(TERM);                       \
-        return total;                                                                           \
+        return broken_pass(KERNEL_##ID, TYPE_FLOAT, a, b, c, begin, end, q);                    \
     }
-
-#define DEFINE_ALL(T)                                                                           \
-    DEFINE_STORING(copy_##T, T, c, a[j])                                                        \
-    DEFINE_STORING(scale_##T, T, b, s * c[j])                                                   \
-    DEFINE_STORING(add_##T, T, c, a[j] + b[j])                                                  \
-    DEFINE_STORING(triad_##T, T, a, b[j] + s * c[j])                                            \
-    DEFINE_STORING(write_##T, T, c, s)                                                          \
-    DEFINE_STORING(nstream_##T, T, a, a[j] + (b[j] + s * c[j]))                                 \
-    DEFINE_REDUCTION(dot_##T, T, a[j] * b[j])                                                   \
-    DEFINE_REDUCTION(read_##T, T, a[j])                                                         \
-    static const kernel_fn broken_##T[KERNEL_COUNT] = {                                         \
-        [KERNEL_COPY] = copy_##T,   [KERNEL_SCALE] = scale_##T, [KERNEL_ADD] = add_##T,         \
-        [KERNEL_TRIAD] = triad_##T, [KERNEL_DOT] = dot_##T,     [KERNEL_READ] = read_##T,       \
-        [KERNEL_WRITE] = write_##T, [KERNEL_NSTREAM] = nstream_##T,                             \
-    };
+#define BROKEN_ENTRY(ID, ...) [KERNEL_##ID] = {broken_##ID##_double, broken_##ID##_float},
 // clang-format on
-
-DEFINE_ALL(double)
-DEFINE_ALL(float)
+KERNEL_LIST(BROKEN)
+static const kernel_fn broken_fns[KERNEL_COUNT][2] = {KERNEL_LIST(BROKEN_ENTRY)}; /* [k][type] */
 
 int broken_kernel_select(const char *name)
 {
@@ -67,5 +61,5 @@ int broken_kernel_select(const char *name)
 kernel_fn broken_kernel_substitute(enum kernel_id k, enum elem_type type, kernel_fn chosen)
 {
     if ((int)k != broken) return chosen;
-    return type == TYPE_FLOAT ? broken_float[k] : broken_double[k];
+    return broken_fns[k][type];
 }

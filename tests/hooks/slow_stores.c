@@ -57,26 +57,14 @@ static double slowly(enum kernel_id k, void *a, void *b, void *c, size_t begin, 
     return sum;
 }
 
-#define SLOW(K)                                                                                    \
-    static double slow_##K(void *a, void *b, void *c, size_t begin, size_t end, double q)          \
+#define SLOW(ID, ...)                                                                              \
+    static double slow_##ID(void *a, void *b, void *c, size_t begin, size_t end, double q)         \
     {                                                                                              \
-        return slowly(K, a, b, c, begin, end, q);                                                  \
+        return slowly(KERNEL_##ID, a, b, c, begin, end, q);                                        \
     }
-SLOW(KERNEL_COPY)
-SLOW(KERNEL_SCALE)
-SLOW(KERNEL_ADD)
-SLOW(KERNEL_TRIAD)
-SLOW(KERNEL_DOT)
-SLOW(KERNEL_READ)
-SLOW(KERNEL_WRITE)
-SLOW(KERNEL_NSTREAM)
-
-static const kernel_fn slow[KERNEL_COUNT] = {
-    [KERNEL_COPY] = slow_KERNEL_COPY,   [KERNEL_SCALE] = slow_KERNEL_SCALE,
-    [KERNEL_ADD] = slow_KERNEL_ADD,     [KERNEL_TRIAD] = slow_KERNEL_TRIAD,
-    [KERNEL_DOT] = slow_KERNEL_DOT,     [KERNEL_READ] = slow_KERNEL_READ,
-    [KERNEL_WRITE] = slow_KERNEL_WRITE, [KERNEL_NSTREAM] = slow_KERNEL_NSTREAM,
-};
+#define SLOW_ENTRY(ID, ...) [KERNEL_##ID] = slow_##ID,
+KERNEL_LIST(SLOW)
+static const kernel_fn slow[KERNEL_COUNT] = {KERNEL_LIST(SLOW_ENTRY)};
 
 kernel_fn slow_stores_substitute(enum kernel_id k, enum store_kind kind, kernel_fn chosen)
 {

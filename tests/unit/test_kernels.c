@@ -19,16 +19,22 @@ static void table_rows(void **state)
                                   "Dot",  "Read",  "Write", "Nstream"};
     static const unsigned words[] = {2, 2, 3, 3, 2, 1, 1, 4}, flops[] = {0, 1, 1, 2, 2, 1, 0, 3};
     static const unsigned written[] = {1, 1, 1, 1, 0, 0, 1, 1};
-    for (int k = 0; k < KERNEL_COUNT; k++) {
+    static const int dst[] = {2, 1, 2, 0, -1, -1, 2, 0};
+    for (int k = 0; k < (int)(sizeof(names) / sizeof(names[0])); k++) {
         const struct kernel_desc *d = &kernel_table[k];
-        assert_int_equal(d->id, k);
         assert_string_equal(d->name, names[k]);
-        assert_int_equal(strlen(d->label), 11); /* STREAM's label width */
-        assert_int_equal(strncmp(d->label, names[k], strlen(names[k])), 0);
         assert_int_equal(d->words_read + d->words_written, words[k]);
         assert_int_equal(d->words_written, written[k]);
         assert_int_equal(d->flops, flops[k]);
         assert_int_equal(d->reduction, k == KERNEL_DOT || k == KERNEL_READ);
+        assert_int_equal(d->dst, dst[k]);
+    }
+    for (int k = 0; k < KERNEL_COUNT; k++) {
+        const struct kernel_desc *d = &kernel_table[k];
+        assert_int_equal(d->id, k);
+        assert_int_equal(strlen(d->label), 11); /* STREAM's label width */
+        assert_int_equal(strncmp(d->label, d->name, strlen(d->name)), 0);
+        assert_int_equal(d->reduction, d->dst < 0);
         for (int isa = 0; isa < ISA_COUNT; isa++)
             for (int t = 0; t < 2; t++) {
                 assert_non_null(kernel_function(k, isa, STORES_NORMAL, t));
@@ -211,27 +217,6 @@ static void chunks_cover_and_align(void **state)
             }
 }
 
-/* A scalar reference of every kernel, in the element type with the same operation order. */
-#define REFERENCE(T)                                                                               \
-    static double reference_##T(int k, T *a, T *b, T *c, size_t lo, size_t hi, T s)                \
-    {                                                                                              \
-        double sum = 0.0;                                                                          \
-        for (size_t j = lo; j < hi; j++)                                                           \
-            switch (k) {                                                                           \
-            case KERNEL_COPY: c[j] = a[j]; break;                                                  \
-            case KERNEL_SCALE: b[j] = s * c[j]; break;                                             \
-            case KERNEL_ADD: c[j] = a[j] + b[j]; break;                                            \
-            case KERNEL_TRIAD: a[j] = b[j] + s * c[j]; break;                                      \
-            case KERNEL_DOT: sum += (double)(a[j] * b[j]); break;                                  \
-            case KERNEL_READ: sum += (double)a[j]; break;                                          \
-            case KERNEL_WRITE: c[j] = s; break;                                                    \
-            case KERNEL_NSTREAM: a[j] = a[j] + (b[j] + s * c[j]); break;                           \
-            }                                                                                      \
-        return sum;                                                                                \
-    }
-REFERENCE(double)
-REFERENCE(float)
-
 static void fill_distinct(void *x, size_t n, enum elem_type type, double seed)
 {
     for (size_t j = 0; j < n; j++) {
@@ -280,13 +265,8 @@ static void every_variant_matches_reference(void **state)
                                                 ? stream_chunk_begin(n, threads, t + 1, type)
                                                 : n;
                                 sum += fn(g[0], g[1], g[2], lo, hi, STREAM_SCALAR);
-                                ref +=
-                                    type == TYPE_FLOAT
-                                        ? reference_float(k, (float *)w[0], (float *)w[1],
-                                                          (float *)w[2], lo, hi,
-                                                          (float)STREAM_SCALAR)
-                                        : reference_double(k, (double *)w[0], (double *)w[1],
-                                                           (double *)w[2], lo, hi, STREAM_SCALAR);
+                                ref += kernel_reference(k, type)(w[0], w[1], w[2], lo, hi,
+                                                                 STREAM_SCALAR);
                             }
                             for (int i = 0; i < 3; i++)
                                 if (memcmp(g[i], w[i], n * es) != 0)
@@ -330,6 +310,35 @@ static void rescale_is_exact_and_rare(void **state)
     assert_true(e.c == ldexp(7.0, x));
 }
 
+#ifdef MEMBENCH_EXTRA_KERNEL_ROW
+/* The throw-away row of tests/unit/extra_kernel_row.h is a kernel like the others: in the
+ * table, computing its formula on every ISA; the tests above validate it in every subset. */
+static void extra_row_is_a_kernel(void **state)
+{
+    (void)state;
+    assert_int_equal(KERNEL_AXPY, KERNEL_COUNT - 1); /* the list's last row, whatever its length */
+    const struct kernel_desc *d = &kernel_table[KERNEL_AXPY];
+    assert_string_equal(d->name, "Axpy");
+    assert_string_equal(d->flag, "--axpy");
+    assert_int_equal(d->words_read, 2);
+    assert_int_equal(d->dst, 1);
+    assert_true(KERNEL_MASK_ALL & (1u << KERNEL_AXPY));
+    enum { N = 37 };
+    double a[N], b[N], c[N];
+    for (int isa = 0; isa < ISA_COUNT; isa++)
+        for (int stores = 0; isa_supported(isa) && stores < 2; stores++) {
+            for (int j = 0; j < N; j++) {
+                a[j] = j + 0.5;
+                b[j] = 0.0;
+                c[j] = 3.0;
+            }
+            kernel_function(KERNEL_AXPY, isa, stores, TYPE_DOUBLE)(a, b, c, 0, N, 0.25);
+            for (int j = 0; j < N; j++)
+                assert_true(b[j] == j + 0.5 + 0.75);
+        }
+}
+#endif
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -343,6 +352,9 @@ int main(void)
         cmocka_unit_test(every_variant_matches_reference),
         cmocka_unit_test(chunks_cover_and_align),
         cmocka_unit_test(rescale_is_exact_and_rare),
+#ifdef MEMBENCH_EXTRA_KERNEL_ROW
+        cmocka_unit_test(extra_row_is_a_kernel),
+#endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
