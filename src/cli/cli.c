@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "src/base/log.h"
+#include "src/cli/cli_checks.h"
 #include "src/cli/option_table.h"
 #include "version.h"
 
@@ -229,7 +230,7 @@ static int apply(struct options *o, const struct entry *e, const char *arg)
     struct list_ctx ctx = {o, r, option};
     uint64_t v;
     switch (r->kind) {
-    case ARG_KERNELS: o->kernel_mask |= 1u << e->kernel; return 0;
+    case ARG_KERNELS: o->stream.kernel_mask |= 1u << e->kernel; return 0;
     case ARG_SET: *(bool *)at = true; return 0;
     case ARG_CLEAR: *(bool *)at = false; return 0;
     case ARG_BITS: *(unsigned *)at |= r->bits; return 0;
@@ -273,8 +274,8 @@ static int apply(struct options *o, const struct entry *e, const char *arg)
 static void set_defaults(struct options *o)
 {
     memset(o, 0, sizeof(*o));
-    o->ntimes = 10;
-    o->type = TYPE_DOUBLE;
+    o->stream.ntimes = 10;
+    o->stream.type = TYPE_DOUBLE;
     o->format = FORMAT_TEXT;
     o->tolerance_pct = 5.0;
     o->reference_runs = 1;
@@ -315,42 +316,6 @@ static int check_applies(const struct parser *p, const struct options *o)
                         option, to, measured, add, option);
 }
 
-/* Combinations of probe options that cannot mean anything. */
-static int check_tlb_options(const struct options *o)
-{
-    const struct tlb_options *t = &o->tlb;
-    if (t->trials && !t->pages)
-        return option_error("--tlb-trials needs --tlb-pages N (trials are traversals of N "
-                            "pages)");
-    if (t->pages && t->max_pages != TLB_DEFAULT_MAX_PAGES)
-        return option_error("--tlb-pages measures one point; --tlb-max-pages is for sweeps, "
-                            "drop one of them");
-    if (t->enabled && t->cpu_given && o->n_binds && !o->kernel_mask && !o->latency.enabled)
-        return option_error("--cpu and --bind both place the TLB probe; give one of them");
-    if (t->enabled && t->cpu_given && o->n_threads)
-        return option_error("--cpu pins the single-thread probe; with --threads place the "
-                            "threads with --bind (e.g. --bind 0,1)");
-    return 0;
-}
-
-/* --matrix plans its own runs: one per NUMA node pair, threads one per core of the row's node. */
-static int check_matrix_options(const struct options *o)
-{
-    if (!o->matrix) return 0;
-    const char *clash = o->n_threads        ? "--threads (each row runs one thread per core)"
-                        : o->n_binds        ? "--bind (each row binds to its node's cores)"
-                        : o->per_domain     ? "--per-domain (every cell is one domain pair)"
-                        : o->acceptance     ? "--acceptance (it judges one run)"
-                        : o->checks         ? "--expect/--reference (they judge one run)"
-                        : o->save_reference ? "--save-reference (it records one run)"
-                        : o->n_sizes > 1    ? "a --size list (give one size)"
-                        : o->n_pages > 1    ? "a --pages list (give one backing)"
-                        : o->n_stores > 1   ? "a --stores list (give one kind)"
-                                            : NULL;
-    if (clash) return option_error("--matrix numa plans its own runs and cannot take %s", clash);
-    return 0;
-}
-
 /* --acceptance runs its profile as documented. */
 static int check_acceptance_profile(const struct options *o, const struct parser *p)
 {
@@ -364,43 +329,12 @@ static int check_acceptance_profile(const struct options *o, const struct parser
                  name, name);
         return option_error("%s", msg);
     }
-    if (o->acceptance && o->isa_forced_by)
-        return option_error(
-            "--acceptance is a fixed profile and %s changes its kernels; %s", o->isa_forced_by,
-            strcmp(o->isa_forced_by, "MEMBENCH_ISA") == 0 ? "unset MEMBENCH_ISA" : "drop --isa");
-    return 0;
-}
-
-/* A verdict must check what it names: kernels that run. */
-static int check_verdict_options(const struct options *o)
-{
-    char msg[400];
-    if (o->reference_interval_s > 0 && o->reference_runs < 2)
-        return option_error("--reference-interval pauses between the runs of --reference-runs "
-                            "K; add --reference-runs 5 (or more), or drop --reference-interval");
-    if (o->reference_runs > 1 && !o->save_reference)
-        return option_error("--reference-runs measures the runs of a reference to save; add "
-                            "--save-reference FILE, or drop --reference-runs");
-    for (int k = 0; k < KERNEL_COUNT; k++) {
-        if (o->expect.rate_mbps[k] <= 0.0 || (o->kernel_mask & (1u << k))) continue;
-        const char *word = kernel_table[k].flag + 2; /* "triad" */
-        char runs[96] = "";
-        for (int r = 0; r < KERNEL_COUNT; r++)
-            if (o->kernel_mask & (1u << r))
-                snprintf(runs + strlen(runs), sizeof(runs) - strlen(runs), "%s%s",
-                         runs[0] ? ", " : "", kernel_table[r].flag + 2);
-        if (o->acceptance)
-            snprintf(msg, sizeof(msg),
-                     "--expect %s: the acceptance profile measures %s, not %s; drop %s from "
-                     "--expect",
-                     word, runs, word, word);
-        else
-            snprintf(msg, sizeof(msg),
-                     "--expect %s: this run measures %s, not %s; add %s (kernel options choose "
-                     "what runs) or drop %s from --expect",
-                     word, runs, word, kernel_table[k].flag, word);
-        return option_error("%s", msg);
-    }
+    if (o->acceptance && o->stream.isa_forced_by)
+        return option_error("--acceptance is a fixed profile and %s changes its kernels; %s",
+                            o->stream.isa_forced_by,
+                            strcmp(o->stream.isa_forced_by, "MEMBENCH_ISA") == 0
+                                ? "unset MEMBENCH_ISA"
+                                : "drop --isa");
     return 0;
 }
 
@@ -408,12 +342,12 @@ void cli_tlb_request(const struct options *o, struct tlb_request *r)
 {
     *r = (struct tlb_request){
         .tlb = &o->tlb,
-        .threads = o->threads,
-        .n_threads = o->n_threads,
-        .binds = o->binds,
-        .n_binds = o->n_binds,
-        .pages = o->pages,
-        .n_pages = o->n_pages,
+        .threads = o->stream.threads,
+        .n_threads = o->stream.n_threads,
+        .binds = o->stream.binds,
+        .n_binds = o->stream.n_binds,
+        .pages = o->stream.pages,
+        .n_pages = o->stream.n_pages,
         .dry_run = o->dry_run,
     };
 }
@@ -425,55 +359,36 @@ void cli_latency_request(const struct options *o, struct latency_request *r)
         .dry_run = o->dry_run,
         .size_given = o->latency.size_given,
         .size = o->latency.size,
-        .pages = o->pages,
-        .n_pages = o->n_pages,
-        .binds = o->binds,
-        .n_binds = o->n_binds,
+        .pages = o->stream.pages,
+        .n_pages = o->stream.n_pages,
+        .binds = o->stream.binds,
+        .n_binds = o->stream.n_binds,
         .cpu = -1,
         .mem_node = -1,
         .loaded = true,
-        .matrix = o->matrix == MATRIX_NUMA,
+        .matrix = o->stream.matrix == MATRIX_NUMA,
     };
 }
 
 void cli_stream_request(const struct options *o, struct stream_request *r)
 {
+    const struct reference_profile *ref = &o->expect.profile;
     *r = (struct stream_request){
-        .kernel_mask = o->kernel_mask,
-        .isa_forced_by = o->isa_forced_by,
-        .isa = o->isa,
-        .threads = o->threads,
-        .n_threads = o->n_threads,
-        .sizes = o->sizes,
-        .n_sizes = o->n_sizes,
-        .pages = o->pages,
-        .n_pages = o->n_pages,
-        .binds = o->binds,
-        .n_binds = o->n_binds,
-        .per_domain = o->per_domain,
-        .matrix = o->matrix,
+        .opts = &o->stream,
         .dry_run = o->dry_run,
-        .stores = o->stores,
-        .n_stores = o->n_stores,
-        .ntimes = o->ntimes,
-        .type = o->type,
-        .offset = o->offset,
         .acceptance = o->acceptance,
         .checks = o->checks,
         .save_reference = o->save_reference,
-        .reference_stores = o->expect.profile.present && o->expect.profile.stores[0]
-                                ? o->expect.profile.stores
-                                : NULL,
-        .reference_kernel_stores =
-            o->expect.profile.has_kernel_stores ? o->expect.profile.kernel_stores : NULL,
+        .reference_stores = ref->present && ref->stores[0] ? ref->stores : NULL,
+        .reference_kernel_stores = ref->has_kernel_stores ? ref->kernel_stores : NULL,
     };
 }
 
 void cli_free(struct options *o)
 {
-    for (size_t i = 0; i < o->n_binds; i++)
-        bind_spec_free(&o->binds[i]);
-    o->n_binds = 0;
+    for (size_t i = 0; i < o->stream.n_binds; i++)
+        bind_spec_free(&o->stream.binds[i]);
+    o->stream.n_binds = 0;
 }
 
 /* What getopt_long refused: an unknown short option (optopt is its letter), or a long option
@@ -513,7 +428,7 @@ static void bad_option(const struct parser *p, const char *typed, int optopt_cod
 
 bool cli_measures_something(const struct options *o)
 {
-    return o->kernel_mask || o->probes.mask || o->tlb.enabled || o->latency.enabled;
+    return o->stream.kernel_mask || o->probes.mask || o->tlb.enabled || o->latency.enabled;
 }
 
 enum cli_action cli_parse(int argc, char **argv, struct options *o)
@@ -552,16 +467,17 @@ enum cli_action cli_parse(int argc, char **argv, struct options *o)
         option_error("unexpected argument '%s'", argv[optind]);
         return CLI_EXIT_USAGE;
     }
-    if (o->matrix && o->kernel_mask == 0 && !o->latency.enabled)
-        o->kernel_mask = 1u << KERNEL_TRIAD; /* --latency --matrix: the latency matrix alone */
+    if (o->stream.matrix && o->stream.kernel_mask == 0 && !o->latency.enabled)
+        o->stream.kernel_mask = 1u
+                                << KERNEL_TRIAD; /* --latency --matrix: the latency matrix alone */
     /* probes alone replace the STREAM kernels; with a kernel flag both run */
-    if (!cli_measures_something(o)) o->kernel_mask = KERNEL_MASK_STREAM;
+    if (!cli_measures_something(o)) o->stream.kernel_mask = KERNEL_MASK_STREAM;
     const char *env_isa = getenv("MEMBENCH_ISA");
-    if (!o->isa_forced_by && env_isa && *env_isa &&
+    if (!o->stream.isa_forced_by && env_isa && *env_isa &&
         option_force_isa(o, "MEMBENCH_ISA", env_isa) != 0)
         return CLI_EXIT_USAGE;
     if (check_acceptance_profile(o, &p) != 0 || check_applies(&p, o) != 0 ||
-        check_tlb_options(o) != 0 || check_matrix_options(o) != 0 || check_verdict_options(o) != 0)
+        cli_check_combinations(o) != 0)
         return CLI_EXIT_USAGE;
     return CLI_RUN;
 }

@@ -15,31 +15,11 @@
 #include "src/tlb/run_tlb.h"
 #include "src/tlb/tlb_options.h"
 
-#define LIST_MAX 64
-
 enum output_format { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON, FORMAT_OPENMETRICS };
 
 /* The command line, parsed and checked; nothing here depends on the machine. */
 struct options {
-    unsigned kernel_mask;      /* bits of enum kernel_id; 0 = the four STREAM kernels, or none */
-    const char *isa_forced_by; /* "--isa" or "MEMBENCH_ISA" when forced, else NULL */
-    enum isa isa;
-    unsigned threads[LIST_MAX];
-    size_t n_threads; /* 0 = $OMP_NUM_THREADS, else one per physical core */
-    struct size_spec sizes[LIST_MAX];
-    size_t n_sizes; /* 0 = the STREAM rule */
-    const char *pages[LIST_MAX];
-    size_t n_pages;
-    struct bind_spec binds[LIST_MAX];
-    size_t n_binds; /* 0 = scatter (compact from one thread per core up), or OpenMP's own
-                       binding when OMP_PROC_BIND/OMP_PLACES/GOMP_CPU_AFFINITY are set */
-    enum domain_kind per_domain;
-    enum matrix_kind matrix; /* --matrix numa: the runs are the NUMA matrix's cells */
-    const char *stores[LIST_MAX];
-    size_t n_stores;
-    unsigned ntimes;
-    enum elem_type type;
-    size_t offset;
+    struct stream_options stream; /* what the STREAM runs read: the kernels, threads, sizes... */
     enum output_format format;
     const char *output;
     const char *metrics_file; /* --metrics-file: the OpenMetrics text too, beside the report */

@@ -42,10 +42,10 @@ static int add_size(const char *item, void *vctx)
 {
     struct options *o = vctx;
     char why[256];
-    if (o->n_sizes == LIST_MAX) return option_error("--size: more than %d values", LIST_MAX);
-    if (parse_size(item, &o->sizes[o->n_sizes], why, sizeof(why)) != 0)
+    if (o->stream.n_sizes == LIST_MAX) return option_error("--size: more than %d values", LIST_MAX);
+    if (parse_size(item, &o->stream.sizes[o->stream.n_sizes], why, sizeof(why)) != 0)
         return option_error("--size: %s", why);
-    o->n_sizes++;
+    o->stream.n_sizes++;
     return 0;
 }
 
@@ -57,18 +57,19 @@ static int set_size(struct options *o, const char *arg)
 static void show_size(const struct options *o, char *buf, size_t len)
 {
     buf[0] = '\0';
-    for (size_t i = 0; i < o->n_sizes; i++)
-        snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? "," : "", o->sizes[i].text);
+    for (size_t i = 0; i < o->stream.n_sizes; i++)
+        snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? "," : "",
+                 o->stream.sizes[i].text);
 }
 
 static int add_bind(const char *item, void *vctx)
 {
     struct options *o = vctx;
     char why[256];
-    if (o->n_binds == LIST_MAX) return option_error("--bind: more than %d values", LIST_MAX);
-    if (bind_spec_parse(item, &o->binds[o->n_binds], why, sizeof(why)) != 0)
+    if (o->stream.n_binds == LIST_MAX) return option_error("--bind: more than %d values", LIST_MAX);
+    if (bind_spec_parse(item, &o->stream.binds[o->stream.n_binds], why, sizeof(why)) != 0)
         return option_error("--bind: %s", why);
-    o->n_binds++;
+    o->stream.n_binds++;
     return 0;
 }
 
@@ -82,9 +83,9 @@ static int set_bind(struct options *o, const char *arg)
 static void show_bind(const struct options *o, char *buf, size_t len)
 {
     buf[0] = '\0';
-    for (size_t i = 0; i < o->n_binds; i++) /* a PU list has commas: one --bind each */
+    for (size_t i = 0; i < o->stream.n_binds; i++) /* a PU list has commas: one --bind each */
         snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? " --bind " : "",
-                 o->binds[i].text);
+                 o->stream.binds[i].text);
 }
 
 int option_force_isa(struct options *o, const char *source, const char *arg)
@@ -93,8 +94,8 @@ int option_force_isa(struct options *o, const char *source, const char *arg)
     if (isa_parse(arg, &isa) != 0)
         return option_error("%s '%.100s': unknown instruction set; use avx512, avx2 or sse2",
                             source, arg);
-    o->isa = isa;
-    o->isa_forced_by = source;
+    o->stream.isa = isa;
+    o->stream.isa_forced_by = source;
     return 0;
 }
 
@@ -105,7 +106,7 @@ static int set_isa(struct options *o, const char *arg)
 
 static void show_isa(const struct options *o, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s", o->isa_forced_by ? isa_name(o->isa) : "");
+    snprintf(buf, len, "%s", o->stream.isa_forced_by ? isa_name(o->stream.isa) : "");
 }
 
 static int set_peak(struct options *o, const char *arg)
@@ -219,7 +220,7 @@ size_t option_count(const struct options *o, const struct option_row *r)
 unsigned option_measures(const struct options *o)
 {
     const unsigned probes = o->probes.mask;
-    return (o->kernel_mask ? MEASURE_STREAM : 0u) | (o->tlb.enabled ? MEASURE_TLB : 0u) |
+    return (o->stream.kernel_mask ? MEASURE_STREAM : 0u) | (o->tlb.enabled ? MEASURE_TLB : 0u) |
            (o->latency.enabled ? MEASURE_LATENCY : 0u) |
            (probes & PROBE_BIT(PROBE_FAULTS) ? MEASURE_FAULTS : 0u) |
            (probes & PROBE_BIT(PROBE_SHOOTDOWN) ? MEASURE_SHOOTDOWN : 0u) |
@@ -247,11 +248,11 @@ const struct option_row option_table[] = {
          "core, arrays sized from the last-level cache, results validated.\n"
          "\n"
          "Kernels (default: all four, in STREAM order, unless only probes are asked for):\n"),
-    {.kind = ARG_KERNELS, AT(kernel_mask), .bits = KERNEL_MASK_STREAM, .applies = MEASURE_STREAM,
-     .flags = OPTF_PROFILE,
+    {.kind = ARG_KERNELS, AT(stream.kernel_mask), .bits = KERNEL_MASK_STREAM,
+     .applies = MEASURE_STREAM, .flags = OPTF_PROFILE,
      .col = 16},
     TEXT("Extra kernels (not in the default set):\n"),
-    {.kind = ARG_KERNELS, AT(kernel_mask), .bits = KERNEL_MASK_ALL & ~KERNEL_MASK_STREAM,
+    {.kind = ARG_KERNELS, AT(stream.kernel_mask), .bits = KERNEL_MASK_ALL & ~KERNEL_MASK_STREAM,
      .applies = MEASURE_STREAM, .flags = OPTF_PROFILE},
     TEXT("\n"
          "Probes (combinable; alone they replace the STREAM kernels, which then run only\n"
@@ -344,7 +345,7 @@ const struct option_row option_table[] = {
     {"threads", 't', ARG_UINTS, "N[,N...]",
      "OpenMP threads (default $OMP_NUM_THREADS, else one per\n"
      "physical core; at most " STRING_OF(MAX_THREADS) ")",
-     AT(threads), COUNT(n_threads), .min = 1, .max = MAX_THREADS,
+     AT(stream.threads), COUNT(stream.n_threads), .min = 1, .max = MAX_THREADS,
      .applies = MEASURE_STREAM | MEASURE_TLB, .flags = OPTF_PROFILE,
      .col = 26},
     {"size", 's', ARG_CUSTOM, "SIZE[,...]",
@@ -356,14 +357,15 @@ const struct option_row option_table[] = {
     {"ntimes", 'n', ARG_UINT, "N",
      "repetitions; the first is discarded, the best of the rest\n"
      "is reported (default 10, at least 2)",
-     AT(ntimes), .min = 2, .max = MAX_NTIMES,
+     AT(stream.ntimes), .min = 2, .max = MAX_NTIMES,
      .hint = "the first repetition is discarded, so at least 2", .applies = MEASURE_STREAM},
     {"type", 0, ARG_CHOICE, NULL, "element type (default double)",
-     AT(type), .choices = types, .applies = MEASURE_STREAM, .flags = OPTF_PROFILE},
+     AT(stream.type), .choices = types, .applies = MEASURE_STREAM, .flags = OPTF_PROFILE},
     {"offset", 0, ARG_UINT, "N",
      "shift array k (a=0, b=1, c=2) by k*N elements, like\n"
      "STREAM's OFFSET (default 0)",
-     AT(offset), .min = 0, .max = MAX_OFFSET, .applies = MEASURE_STREAM, .flags = OPTF_PROFILE},
+     AT(stream.offset), .min = 0, .max = MAX_OFFSET, .applies = MEASURE_STREAM,
+     .flags = OPTF_PROFILE},
     {"bind", 0, ARG_CUSTOM, "POLICY[,...]",
      "thread placement: scatter (spread over packages, NUMA\n"
      "nodes, LLCs, cores), compact (cores in order, one thread\n"
@@ -376,13 +378,13 @@ const struct option_row option_table[] = {
      .flags = OPTF_PROFILE},
     {"per-domain", 0, ARG_CHOICE, NULL,
      "also report each domain's bandwidth, all measured at once",
-     AT(per_domain), .min = DOMAIN_NUMA, .choices = domains, .applies = MEASURE_STREAM},
+     AT(stream.per_domain), .min = DOMAIN_NUMA, .choices = domains, .applies = MEASURE_STREAM},
     {"matrix", 0, ARG_CHOICE, NULL,
      "bandwidth matrix: a run for every pair of NUMA nodes,\n"
      "threads on the cores of one (rows, one per core, bound),\n"
      "arrays bound to the other (columns); kernels chosen by\n"
      "the kernel options, Triad without one",
-     AT(matrix), .min = MATRIX_NUMA, .choices = matrices,
+     AT(stream.matrix), .min = MATRIX_NUMA, .choices = matrices,
      .applies = MEASURE_STREAM | MEASURE_LATENCY},
     {"pages", 0, ARG_WORDS, "4k|thp|2m|1g|default[,...]",
      "page backing of the arrays, verified in /proc/self/smaps:\n"
@@ -391,7 +393,7 @@ const struct option_row option_table[] = {
      "gives). Without --pages, HUGETLB_MORECORE (hugectl --heap)\n"
      "chooses. Several values: an A/B against the first\n"
      "(e.g. --pages 4k,2m)",
-     AT(pages), COUNT(n_pages), .choice_at = page_choice,
+     AT(stream.pages), COUNT(stream.n_pages), .choice_at = page_choice,
      .applies = MEASURE_STREAM | MEASURE_TLB | MEASURE_LATENCY},
     {"stores", 0, ARG_WORDS, NULL,
      "store instructions: nt = non-temporal (streaming) stores\n"
@@ -400,7 +402,7 @@ const struct option_row option_table[] = {
      "kernels disagree) mixed stores on the discarded first one,\n"
      "run the fastest in total. Runs with nt are labelled tuned,\n"
      "as STREAM's rules ask",
-     AT(stores), COUNT(n_stores), .choices = stores, .applies = MEASURE_STREAM,
+     AT(stream.stores), COUNT(stream.n_stores), .choices = stores, .applies = MEASURE_STREAM,
      .flags = OPTF_PROFILE},
     {"isa", 0, ARG_CUSTOM, "avx512|avx2|sse2",
      "force a kernel variant (default: the widest the CPU has;\n"

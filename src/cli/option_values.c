@@ -77,7 +77,7 @@ char *options_describe(const struct options *o)
         if (r->kind == ARG_KERNELS) {
             for (int k = 0; k < KERNEL_COUNT; k++)
                 if (r->bits & (1u << k))
-                    line(f, kernel_table[k].flag, o->kernel_mask & (1u << k), "");
+                    line(f, kernel_table[k].flag, o->stream.kernel_mask & (1u << k), "");
             continue;
         }
         snprintf(flag, sizeof(flag), "--%s", r->name);

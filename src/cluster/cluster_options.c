@@ -34,11 +34,11 @@ int cluster_refusal(const struct options *o, char *why, size_t why_len)
     const struct {
         const char *name;
         size_t n;
-    } lists[] = {{"--threads", o->n_threads},
-                 {"--size", o->n_sizes},
-                 {"--pages", o->n_pages},
-                 {"--bind", o->n_binds},
-                 {"--stores", o->n_stores}};
+    } lists[] = {{"--threads", o->stream.n_threads},
+                 {"--size", o->stream.n_sizes},
+                 {"--pages", o->stream.n_pages},
+                 {"--bind", o->stream.n_binds},
+                 {"--stores", o->stream.n_stores}};
     for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
         if (lists[i].n > 1) {
             snprintf(why, why_len,

@@ -118,7 +118,7 @@ static int node_begin(struct node_run *n)
     char why[400];
     if (check_distinct_files(o) != EXIT_OK) return EXIT_USAGE;
     if (o->reference && (reference_load(o->reference, &o->expect, why, sizeof(why)) != 0 ||
-                         reference_check_kernels(o->reference, &o->expect, o->kernel_mask,
+                         reference_check_kernels(o->reference, &o->expect, o->stream.kernel_mask,
                                                  o->acceptance, why, sizeof(why)) != 0)) {
         log_error("%s", why);
         return EXIT_USAGE;
@@ -237,8 +237,8 @@ static int node_judge(struct node_run *n, int rc, bool *report)
 {
     const struct options *o = &n->opts;
     struct report *rep = &n->rep;
-    if (rc == EXIT_OK && !o->dry_run && o->n_pages > 1 &&
-        compare_pages(rep->runs, rep->n_runs, o->pages[0], &rep->comparisons,
+    if (rc == EXIT_OK && !o->dry_run && o->stream.n_pages > 1 &&
+        compare_pages(rep->runs, rep->n_runs, o->stream.pages[0], &rep->comparisons,
                       &rep->n_comparisons) != 0) {
         log_error("out of memory comparing the page backings");
         rc = EXIT_RESOURCE;

@@ -1,11 +1,27 @@
+#include <string.h>
+
 #include "src/base/csv_field.h"
 #include "src/report/report.h"
+#include "src/stream/run_profile.h"
 
+/* The CSV layout: a column named as a row of the run profile (run_profile.c, .csv) is that
+ * row's value, written from the table; the others are the CSV's own. */
 static const char *header = "run,threads,bind,pages,page_size_bytes,stores,type,array_elements,"
                             "array_bytes,offset,ntimes,kernel,best_rate_mbps,avg_time_s,"
                             "min_time_s,max_time_s,bytes_counted,bytes_estimated_traffic,"
                             "validated,below_stream_rule,isa,tuned,local_fraction,cpu_node,"
                             "mem_node,hostname,start_time,membench_version,schema\n";
+
+/* The run profile's row at column col (from 1) of the header; NULL for the CSV's own. */
+static const struct profile_field *profile_column(int col)
+{
+    const char *name = header;
+    for (int i = 1; i < col && name; i++)
+        if ((name = strchr(name, ',')) != NULL) name++;
+    if (!name) return NULL;
+    const struct profile_field *f = run_profile_find(name, strcspn(name, ",\n"));
+    return f && f->csv ? f : NULL;
+}
 
 /* The CSV layout's version: within one, columns are only appended, never moved or renamed. */
 #define CSV_SCHEMA 1
@@ -22,22 +38,38 @@ static void write_provenance(FILE *out, const struct report *rep)
     fprintf(out, ",%d", CSV_SCHEMA);
 }
 
-static void write_config(FILE *out, size_t index, const struct run_result *r,
-                         const struct kernel_result *x)
+/* The run profile's columns from *col + 1 up to the next of the CSV's own, each after a
+ * comma; *col becomes the last written. */
+static void profile_columns(FILE *out, const struct run_config *c, int *col)
 {
-    const struct run_config *c = &r->config;
-    fprintf(out, "%zu,%u,", index + 1, c->threads);
-    csv_field(out, c->bind); /* a --bind list holds commas */
+    const struct profile_field *f;
+    while ((f = profile_column(*col + 1)) != NULL) {
+        struct profile_value v;
+        profile_value_of(f, c, &v);
+        fputc(',', out);
+        if (v.kind == VALUE_NUMBER)
+            fprintf(out, "%lld", v.number);
+        else if (v.kind == VALUE_BOOL)
+            fputs(v.number ? "true" : "false", out);
+        else if (v.kind == VALUE_TEXT && v.text)
+            csv_field(out, v.text); /* a --bind list holds commas */
+        ++*col;
+    }
+}
+
+/* The columns up to ntimes, and the comma after it. */
+static void write_config(FILE *out, size_t index, const struct run_result *r,
+                         const struct kernel_result *x, int *col)
+{
+    fprintf(out, "%zu", index + 1);
+    *col = 1;
+    profile_columns(out, &r->config, col);
     fputc(',', out);
-    csv_field(out, c->pages);
+    if (r->backing.verified) fprintf(out, "%llu", (unsigned long long)r->backing.page_size_bytes);
+    fprintf(out, ",%s", kernel_stores_name(r, x));
+    *col += 2;
+    profile_columns(out, &r->config, col);
     fputc(',', out);
-    if (r->backing.verified)
-        fprintf(out, "%llu,", (unsigned long long)r->backing.page_size_bytes);
-    else
-        fprintf(out, ",");
-    fprintf(out, "%s,%s,%llu,%llu,%zu,%u,", kernel_stores_name(r, x), elem_type_name(c->type),
-            (unsigned long long)c->elements, (unsigned long long)c->array_bytes, c->offset,
-            c->ntimes);
 }
 
 int report_write_csv(FILE *out, const struct report *rep)
@@ -49,25 +81,27 @@ int report_write_csv(FILE *out, const struct report *rep)
         const struct run_result *r = &rep->runs[i];
         for (int k = 0; k < r->n_results; k++) {
             const struct kernel_result *x = &r->results[k];
-            write_config(out, i, r, x);
+            int col;
+            write_config(out, i, r, x, &col);
             fprintf(out, "%s,", kernel_table[x->kernel].name);
             if (r->measured)
                 fprintf(out, "%.1f,%.6f,%.6f,%.6f,", x->best_rate_mbps, x->avg_time_s,
                         x->min_time_s, x->max_time_s);
             else
                 fprintf(out, ",,,,");
-            fprintf(out, "%llu,%llu,%s,%s,%s,%s,", (unsigned long long)x->bytes_counted,
+            fprintf(out, "%llu,%llu,%s", (unsigned long long)x->bytes_counted,
                     (unsigned long long)x->bytes_estimated_traffic,
-                    r->measured ? (r->validation.passed ? "true" : "false") : "",
-                    r->config.below_stream_rule ? "true" : "false", isa_name(r->config.isa),
-                    r->config.tuned ? "true" : "false");
+                    r->measured ? (r->validation.passed ? "true" : "false") : "");
+            col += 8; /* kernel to validated */
+            profile_columns(out, &r->config, &col);
+            fputc(',', out);
             if (r->measured && r->locality.verified)
                 fprintf(out, "%.4f", r->locality.local_fraction);
-            if (r->config.numa_cell)
-                fprintf(out, ",%d,%d", r->config.cpu_node, r->config.mem_node);
-            else
-                fprintf(out, ",,");
+            col++;
+            profile_columns(out, &r->config, &col);
             write_provenance(out, rep);
+            col += 4;
+            profile_columns(out, &r->config, &col); /* a profile column appended after schema */
             fputc('\n', out);
         }
     }

@@ -6,6 +6,7 @@
 #include "src/report/report.h"
 #include "src/measure/report_locality.h"
 #include "src/report/report_matrix.h"
+#include "src/stream/run_profile.h"
 
 #define JSON_SCHEMA 1
 
@@ -75,33 +76,6 @@ static json_t *provenance_json(const struct provenance *p)
     json_object_set_new(o, "duration_s", real_or_null(p->duration_s));
     json_object_set_new(o, "peak_mbps", p->peak_mbps > 0 ? json_real(p->peak_mbps) : json_null());
     json_object_set_new(o, "peak_source", json_string(p->peak_source));
-    return o;
-}
-
-static json_t *config_json(const struct run_config *c)
-{
-    json_t *kernels = json_array();
-    for (int k = 0; k < KERNEL_COUNT; k++)
-        if (c->kernel_mask & (1u << k))
-            json_array_append_new(kernels, json_string(kernel_table[k].name));
-    json_t *o = json_pack(
-        "{s:i,s:s,s:s,s:s,s:I,s:I,s:I,s:s,s:i,s:s,s:s,s:i,s:o}", "threads", (int)c->threads,
-        "threads_from", c->threads_from, "bind", c->bind, "pages", c->pages, "array_elements",
-        (json_int_t)c->elements, "array_bytes", (json_int_t)c->array_bytes, "total_bytes",
-        (json_int_t)c->total_bytes, "size_rule", c->size_label, "ntimes", (int)c->ntimes, "stores",
-        c->stores, "type", elem_type_name(c->type), "offset", (int)c->offset, "kernels", kernels);
-    json_object_set_new(o, "llc_count_used",
-                        c->llc_count ? json_integer(c->llc_count) : json_null());
-    json_object_set_new(o, "llc_bytes_used",
-                        c->llc_bytes ? json_integer((json_int_t)c->llc_bytes) : json_null());
-    json_object_set_new(o, "pages_from", json_string(c->pages_from ? c->pages_from : "default"));
-    json_object_set_new(o, "per_domain", json_string(domain_kind_name(c->per_domain)));
-    json_object_set_new(o, "below_stream_rule", json_boolean(c->below_stream_rule));
-    json_object_set_new(o, "stores_requested", json_string(c->stores_requested));
-    json_object_set_new(o, "tuned", json_boolean(c->tuned));
-    json_object_set_new(o, "isa", json_string(isa_name(c->isa)));
-    json_object_set_new(o, "cpu_node", c->numa_cell ? json_integer(c->cpu_node) : json_null());
-    json_object_set_new(o, "mem_node", c->numa_cell ? json_integer(c->mem_node) : json_null());
     return o;
 }
 
@@ -233,7 +207,7 @@ static json_t *stores_chosen_by_json(const struct run_result *r)
 static json_t *run_json(const struct run_result *r, double peak_mbps)
 {
     json_t *o = json_object();
-    json_t *config = config_json(&r->config);
+    json_t *config = run_profile_json(&r->config);
     json_object_set_new(config, "stores_chosen_by", stores_chosen_by_json(r));
     json_object_set_new(o, "config", config);
     json_object_set_new(o, "placement", placement_json(r));

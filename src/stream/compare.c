@@ -3,19 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* With --stores auto each run uses the kind it measured: runs compare by what was asked. */
-static const char *stores_asked(const struct run_config *c)
-{
-    return c->stores_requested ? c->stores_requested : c->stores;
-}
-
-static bool same_but_pages(const struct run_config *a, const struct run_config *b)
-{
-    return a->threads == b->threads && strcmp(a->bind, b->bind) == 0 &&
-           strcmp(stores_asked(a), stores_asked(b)) == 0 && a->type == b->type &&
-           a->elements == b->elements && a->offset == b->offset && a->ntimes == b->ntimes &&
-           a->kernel_mask == b->kernel_mask;
-}
+#include "src/stream/run_profile.h"
 
 static const struct kernel_result *find_kernel(const struct run_result *r, enum kernel_id k)
 {
@@ -35,7 +23,8 @@ static size_t find_baseline(const struct run_result *runs, size_t n_runs, size_t
     const struct run_config *v = &runs[variant].config;
     for (size_t i = 0; i < n_runs; i++) {
         const struct run_config *c = &runs[i].config;
-        if (strcmp(c->pages, pages) == 0 && same_but_pages(c, v) && comparable(&runs[i])) return i;
+        if (strcmp(c->pages, pages) == 0 && run_profile_paired(c, v) && comparable(&runs[i]))
+            return i;
     }
     return n_runs;
 }

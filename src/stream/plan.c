@@ -4,12 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hugepages/backend.h"
-#include "hugepages/heap_env.h"
 #include "src/stream/array_layout.h"
+#include "src/stream/plan_memory.h"
 #include "src/base/log.h"
 #include "src/base/page_sizes.h"
-#include "src/sys/memory_budget.h"
 
 #define ARRAY_ALIGN PAGE_2M
 
@@ -153,7 +151,7 @@ static int matrix_nodes(const struct stream_request *o, const struct topology *t
 
 static const char *topo_no_llc_reason = "hwloc and sysfs report none";
 
-static int resolve_size(const struct stream_request *o, size_t index, struct run_config *r)
+static int resolve_size(const struct stream_options *o, size_t index, struct run_config *r)
 {
     size_t es = elem_size(o->type);
     char why[300];
@@ -192,7 +190,7 @@ static int resolve_size(const struct stream_request *o, size_t index, struct run
 }
 
 /* What every run takes from the options, once its threads are placed. */
-static int fill_run(const struct stream_request *o, size_t is, const char *pages,
+static int fill_run(const struct stream_options *o, size_t is, const char *pages,
                     const char *pages_from, size_t ist, struct run_config *r)
 {
     r->pages = pages;
@@ -252,250 +250,196 @@ static void share_largest_rule_size(struct plan *plan)
     }
 }
 
-#define SMALLER_SIZE "choose a smaller --size"
-/* The acceptance profile fixes the size: the remedy is memory, or a run without the profile. */
-#define PROFILE_SIZE                                                                               \
-    "free memory on the node (the acceptance profile's arrays are 4x the LLC each), or run "       \
-    "without --acceptance and choose a smaller --size"
+/* What runs without a list take: the pages (HUGETLB_MORECORE or the default) and the thread
+ * count ($OMP_NUM_THREADS, the physical cores, or the acceptance profile's every core). */
+struct run_defaults {
+    const char *pages, *pages_from;
+    unsigned threads;
+    const char *threads_from;
+};
 
-static int check_arrays(const struct run_config *r, const struct memory_budget *b, const char *what,
-                        const char *remedy)
+static int run_defaults(const struct stream_request *req, const struct topology_facts *topo,
+                        const struct sys_info *sys, struct run_defaults *d)
 {
-    char size[32], each[48];
-    format_bytes(r->array_bytes, size, sizeof(size));
-    snprintf(each, sizeof(each), " (3 x %s)", size);
-    return memory_budget_check(b, r->total_bytes, what, each, remedy);
-}
-
-int plan_recheck_memory(const struct run_config *r, size_t index, size_t n_runs)
-{
-    const struct mem_backend *b = mem_backend_find(r->pages);
-    if (b && b->kind == BACKING_HUGETLB) return EXIT_OK; /* its pool is checked as it maps */
-    struct memory_budget budget;
-    memory_budget_now(&budget);
-    char what[80];
-    snprintf(what, sizeof(what), "run %zu of %zu: the three arrays need", index + 1, n_runs);
-    return check_arrays(r, &budget, what, SMALLER_SIZE);
-}
-
-static int check_memory(const struct run_config *r, const struct sys_info *sys, const char *remedy)
-{
-    struct memory_budget b;
-    memory_budget_of(sys, &b);
-    if (b.usable == 0) {
-        log_warn("MemAvailable is unknown; cannot check that %llu bytes of arrays fit",
-                 (unsigned long long)r->total_bytes);
-        return EXIT_OK;
-    }
-    return check_arrays(r, &b, "the three arrays need", remedy);
-}
-
-static bool fits_memory(const struct run_config *r, const struct sys_info *sys)
-{
-    struct memory_budget b;
-    memory_budget_of(sys, &b);
-    return memory_budget_fits(&b, r->total_bytes);
-}
-
-/* hugetlb pages come from their pool, not from MemAvailable: the pool decides, unless the
- * arrays would not even fit in memory (then reserving pages is no remedy). */
-static int check_backing(const struct run_config *r, const struct sys_info *sys, const char *remedy)
-{
-    const struct mem_backend *b = mem_backend_find(r->pages);
-    if (!b) {
-        log_error("--pages %s: no such page backing", r->pages);
-        return EXIT_USAGE;
-    }
-    if (b->kind != BACKING_HUGETLB) {
-        int rc = check_memory(r, sys, remedy);
-        if (rc != EXIT_OK) return rc;
-    }
-    char why[600];
-    if (b->probe(&mem_env_system, r->region_bytes, why, sizeof(why)) == 0) return EXIT_OK;
-    if (!fits_memory(r, sys)) return check_memory(r, sys, remedy);
-    log_error("--pages %s: %s", r->pages, why);
-    return EXIT_RESOURCE;
-}
-
-static void join_words(const char *const *words, size_t n, char *buf, size_t len)
-{
-    buf[0] = '\0';
-    for (size_t i = 0; i < n; i++)
-        snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? "," : "", words[i]);
-}
-
-/* libhugetlbfs's heap mode (hugectl --heap, HUGETLB_MORECORE) backs malloc through glibc's
- * __morecore hook, gone since glibc 2.34; membench's arrays are mmap'ed and never were malloc'ed.
- * So membench honours the variable itself: it picks the backing when --pages is absent. */
-static int default_pages(const struct stream_request *o, const struct sys_info *sys,
-                         const char **pages, const char **from)
-{
-    *pages = "default";
-    *from = "default";
-    const char *morecore = sys->hugetlb_morecore;
-    const char *wanted = NULL;
-    if (morecore_pages(morecore, sys->default_hugepage_bytes, &wanted) != 0) {
-        log_error("HUGETLB_MORECORE='%.40s' is not yes, no, thp or a huge page size such as 2M "
-                  "or 1G; fix or unset it",
-                  morecore);
-        return EXIT_USAGE;
-    }
-    if (wanted && o->n_pages > 0) {
-        char list[256];
-        join_words(o->pages, o->n_pages, list, sizeof(list));
-        log_note("--pages %s overrides HUGETLB_MORECORE=%s", list, morecore);
-    } else if (wanted) {
-        *pages = wanted;
-        *from = "HUGETLB_MORECORE";
-        int major = 0, minor = 0;
-        bool no_hook = sscanf(sys->glibc_version, "%d.%d", &major, &minor) == 2 &&
-                       (major > 2 || (major == 2 && minor >= 34));
-        log_note("HUGETLB_MORECORE=%s: libhugetlbfs cannot back membench's arrays (they are "
-                 "mmap'ed, not malloc'ed%s%s%s), so membench maps them with --pages %s itself",
-                 morecore, no_hook ? ", and glibc " : "", no_hook ? sys->glibc_version : "",
-                 no_hook ? " has no __morecore hook" : "", wanted);
-    }
-    const char *tunable = sys->glibc_malloc_hugetlb;
-    if (*tunable && strcmp(tunable, "0") != 0) {
-        const char *like = malloc_hugetlb_pages(tunable, sys->default_hugepage_bytes);
-        char hint[64] = "";
-        if (like) snprintf(hint, sizeof(hint), "; --pages %s does the same for them", like);
-        log_note("GLIBC_TUNABLES glibc.malloc.hugetlb=%s changes only malloc, not membench's "
-                 "mmap'ed arrays%s",
-                 tunable, hint);
+    int rc = plan_default_pages(req->opts, sys, &d->pages, &d->pages_from);
+    if (rc != EXIT_OK) return rc;
+    d->threads = 0;
+    d->threads_from = NULL;
+    if (req->opts->n_threads == 0 && req->acceptance) { /* the profile: every physical core */
+        d->threads = threads_for_cores(topo);
+        d->threads_from = "physical cores (acceptance profile)";
+    } else if (req->opts->n_threads == 0) {
+        char why[256];
+        if (default_threads(topo, &d->threads, &d->threads_from, why, sizeof(why)) != 0) {
+            log_error("%s", why);
+            return EXIT_USAGE;
+        }
     }
     return EXIT_OK;
 }
 
-int plan_build(const struct stream_request *o, const struct topology *topology,
-               const struct sys_info *sys, struct plan *plan)
+/* How many runs: the product of the lists' lengths, or the matrix's cells. */
+static int count_runs(const struct stream_request *req, const struct topology *topology,
+                      size_t *total, int *mem_nodes)
 {
-    const struct topology_facts *topo = &topology->facts;
-    memset(plan, 0, sizeof(*plan));
-    if (!topo->this_system) topo_no_llc_reason = "the given topology has no caches";
-    const char *omp_var = openmp_binding_variable();
-    if ((o->n_binds || o->acceptance) && omp_var)
-        log_note("%s: membench's placement overrides %s",
-                 o->n_binds ? "--bind given" : "--acceptance", omp_var);
-    size_t n_threads = o->n_threads ? o->n_threads : 1;
-    size_t n_sizes = o->n_sizes ? o->n_sizes : 1;
-    size_t n_binds = o->n_binds ? o->n_binds : 1;
-    size_t n_pages = o->n_pages ? o->n_pages : 1;
-    size_t n_stores = o->n_stores ? o->n_stores : 1;
-    size_t total = n_threads * n_sizes * n_binds * n_pages * n_stores;
-    int cpu_nodes = 0, mem_nodes = 0;
+    const struct stream_options *o = req->opts;
+    *total = (o->n_threads ? o->n_threads : 1) * (o->n_sizes ? o->n_sizes : 1) *
+             (o->n_binds ? o->n_binds : 1) * (o->n_pages ? o->n_pages : 1) *
+             (o->n_stores ? o->n_stores : 1);
     if (o->matrix) {
-        int rc = matrix_nodes(o, topology, &cpu_nodes, &mem_nodes);
+        int cpu_nodes = 0;
+        int rc = matrix_nodes(req, topology, &cpu_nodes, mem_nodes);
         if (rc != EXIT_OK) return rc;
-        total = (size_t)cpu_nodes * (size_t)mem_nodes;
+        *total = (size_t)cpu_nodes * (size_t)*mem_nodes;
     }
-    if (total > 4096) {
-        log_error("the option lists make %zu runs; at most 4096, shorten the lists", total);
+    if (*total > 4096) {
+        log_error("the option lists make %zu runs; at most 4096, shorten the lists", *total);
         return EXIT_USAGE;
     }
-    if (total > 1 && (o->acceptance || o->checks || o->save_reference)) {
+    if (*total > 1 && (req->acceptance || req->checks || req->save_reference)) {
         log_error("%s checks one configuration but the option lists make %zu runs; give single "
                   "values",
-                  o->acceptance ? "--acceptance"
-                  : o->checks   ? "--expect/--reference"
-                                : "--save-reference",
-                  total);
+                  req->acceptance ? "--acceptance"
+                  : req->checks   ? "--expect/--reference"
+                                  : "--save-reference",
+                  *total);
         return EXIT_USAGE;
     }
+    return EXIT_OK;
+}
+
+/* One run of the sweep: the it-th thread count, ib-th binding, ip-th pages, is-th size and
+ * ist-th store kind. */
+static int plan_point(const struct stream_request *req, const struct topology *topology,
+                      const struct run_defaults *d, const size_t at[5], struct run_config *r)
+{
+    const struct stream_options *o = req->opts;
+    size_t is = at[0], ip = at[1], ib = at[2], ist = at[3], it = at[4];
+    r->threads = o->n_threads ? o->threads[it] : d->threads;
+    r->threads_from = o->n_threads ? "--threads" : d->threads_from;
+    struct bind_spec fallback;
+    default_bind(&topology->facts, r->threads, &fallback);
+    if (req->acceptance) { /* the profile: scatter, whatever OpenMP says */
+        fallback.kind = BIND_SCATTER;
+        snprintf(fallback.text, sizeof(fallback.text), "scatter");
+    }
+    int rc = place_threads(topology, o->n_binds ? &o->binds[ib] : &fallback, r);
+    if (rc != EXIT_OK) return rc;
+    return fill_run(o, is, o->n_pages ? o->pages[ip] : d->pages,
+                    o->n_pages ? "--pages" : d->pages_from, ist, r);
+}
+
+/* The cartesian product of the lists, sizes outermost and thread counts innermost. */
+static int plan_sweep(const struct stream_request *req, const struct topology *topology,
+                      const struct run_defaults *d, struct plan *plan)
+{
+    const struct stream_options *o = req->opts;
+    const size_t n[5] = {o->n_sizes ? o->n_sizes : 1, o->n_pages ? o->n_pages : 1,
+                         o->n_binds ? o->n_binds : 1, o->n_stores ? o->n_stores : 1,
+                         o->n_threads ? o->n_threads : 1};
+    size_t at[5] = {0};
+    for (;;) {
+        struct run_config *r = &plan->runs[plan->n_runs++];
+        int rc = plan_point(req, topology, d, at, r);
+        if (rc != EXIT_OK) return rc;
+        int i = 4;
+        while (i >= 0 && ++at[i] == n[i])
+            at[i--] = 0;
+        if (i < 0) return EXIT_OK;
+    }
+}
+
+/* --matrix numa: a run per (cpu node, memory node) pair, cpu nodes with no usable core left
+ * out. */
+static int plan_matrix(const struct stream_request *req, const struct topology *topology,
+                       const struct run_defaults *d, int mem_nodes, struct plan *plan)
+{
+    const struct stream_options *o = req->opts;
+    int first_pu[1];
+    for (int cpu = 0; cpu < mem_nodes; cpu++)
+        for (int mem = 0; mem < mem_nodes && placement_numa_node(topology, cpu, first_pu, 1);
+             mem++) {
+            struct run_config *r = &plan->runs[plan->n_runs++];
+            int rc = place_cell(topology, cpu, mem, r);
+            if (rc == EXIT_OK)
+                rc = fill_run(o, 0, o->n_pages ? o->pages[0] : d->pages,
+                              o->n_pages ? "--pages" : d->pages_from, 0, r);
+            if (rc != EXIT_OK) return rc;
+        }
+    return EXIT_OK;
+}
+
+/* The ISA the kernels run: --isa or MEMBENCH_ISA when forced, else the widest. */
+static int choose_isa(const struct stream_options *o, enum isa *isa)
+{
+    *isa = o->isa_forced_by ? o->isa : isa_best();
+    if (isa_supported(*isa)) return EXIT_OK;
+    bool from_env = o->isa_forced_by && strcmp(o->isa_forced_by, "MEMBENCH_ISA") == 0;
+    log_error("%s %s: this CPU does not support it (or GLIBC_TUNABLES masks it); %s%s%s",
+              o->isa_forced_by, isa_name(*isa), from_env ? "use MEMBENCH_ISA=" : "use --isa ",
+              isa_name(isa_best()), from_env ? " or unset it" : " or leave it out");
+    return EXIT_RESOURCE;
+}
+
+/* A planned run's arrays, ISA and stores, and whether memory and its backing can serve it. */
+static int finish_run(const struct stream_request *req, const struct sys_info *sys, enum isa isa,
+                      struct run_config *r)
+{
+    struct array_layout layout;
+    if (array_layout(r->elements, elem_size(r->type), r->offset, ARRAY_ALIGN, &layout) != 0) {
+        log_error("--size %s: three arrays of %llu elements do not fit in 64-bit byte counts; "
+                  "choose a smaller --size",
+                  r->size_label, (unsigned long long)r->elements);
+        return EXIT_USAGE;
+    }
+    r->array_bytes = layout.array_bytes;
+    r->total_bytes = layout.total_bytes;
+    r->stride_bytes = layout.stride_bytes;
+    r->region_bytes = layout.region_bytes;
+    r->below_stream_rule =
+        r->llc_bytes && r->array_bytes < STREAM_LLC_MULTIPLE * (double)r->llc_bytes;
+    r->isa = isa;
+    choose_stores(r, req);
+    if (req->acceptance && r->below_stream_rule) {
+        log_error("--size %s is below the STREAM rule (4x the LLC in use); acceptance never "
+                  "measures cache-inflated rates: drop --size or make it larger",
+                  r->size_label);
+        return EXIT_USAGE;
+    }
+    return plan_check_backing(r, sys, req->acceptance);
+}
+
+int plan_build(const struct stream_request *req, const struct topology *topology,
+               const struct sys_info *sys, struct plan *plan)
+{
+    const struct stream_options *o = req->opts;
+    memset(plan, 0, sizeof(*plan));
+    if (!topology->facts.this_system) topo_no_llc_reason = "the given topology has no caches";
+    const char *omp_var = openmp_binding_variable();
+    if ((o->n_binds || req->acceptance) && omp_var)
+        log_note("%s: membench's placement overrides %s",
+                 o->n_binds ? "--bind given" : "--acceptance", omp_var);
+    size_t total;
+    int mem_nodes = 0;
+    int rc = count_runs(req, topology, &total, &mem_nodes);
+    if (rc != EXIT_OK) return rc;
     plan->runs = calloc(total, sizeof(*plan->runs));
     if (!plan->runs) {
         log_error("out of memory planning %zu runs", total);
         return EXIT_RESOURCE;
     }
-
-    const char *env_pages, *env_pages_from;
-    int rc_pages = default_pages(o, sys, &env_pages, &env_pages_from);
-    if (rc_pages != EXIT_OK) return rc_pages;
-
-    unsigned env_threads = 0;
-    const char *env_from = NULL;
-    if (o->n_threads == 0 && o->acceptance) { /* the profile: every physical core */
-        env_threads = threads_for_cores(topo);
-        env_from = "physical cores (acceptance profile)";
-    } else if (o->n_threads == 0) {
-        char why[256];
-        if (default_threads(topo, &env_threads, &env_from, why, sizeof(why)) != 0) {
-            log_error("%s", why);
-            return EXIT_USAGE;
-        }
-    }
-
-    size_t k = 0;
-    for (size_t is = 0; is < n_sizes && !o->matrix; is++)
-        for (size_t ip = 0; ip < n_pages; ip++)
-            for (size_t ib = 0; ib < n_binds; ib++)
-                for (size_t ist = 0; ist < n_stores; ist++)
-                    for (size_t it = 0; it < n_threads; it++) {
-                        struct run_config *r = &plan->runs[k++];
-                        plan->n_runs = k;
-                        r->threads = o->n_threads ? o->threads[it] : env_threads;
-                        r->threads_from = o->n_threads ? "--threads" : env_from;
-                        struct bind_spec fallback;
-                        default_bind(topo, r->threads, &fallback);
-                        if (o->acceptance) { /* the profile: scatter, whatever OpenMP says */
-                            fallback.kind = BIND_SCATTER;
-                            snprintf(fallback.text, sizeof(fallback.text), "scatter");
-                        }
-                        int rc = place_threads(topology, o->n_binds ? &o->binds[ib] : &fallback, r);
-                        if (rc == EXIT_OK)
-                            rc = fill_run(o, is, o->n_pages ? o->pages[ip] : env_pages,
-                                          o->n_pages ? "--pages" : env_pages_from, ist, r);
-                        if (rc != EXIT_OK) return rc;
-                    }
-    int first_pu[1];
-    for (int cpu = 0; o->matrix && cpu < mem_nodes; cpu++)
-        for (int mem = 0; mem < mem_nodes && placement_numa_node(topology, cpu, first_pu, 1);
-             mem++) {
-            struct run_config *r = &plan->runs[k++];
-            plan->n_runs = k;
-            int rc = place_cell(topology, cpu, mem, r);
-            if (rc == EXIT_OK)
-                rc = fill_run(o, 0, o->n_pages ? o->pages[0] : env_pages,
-                              o->n_pages ? "--pages" : env_pages_from, 0, r);
-            if (rc != EXIT_OK) return rc;
-        }
-    plan->n_runs = k;
+    struct run_defaults d;
+    rc = run_defaults(req, &topology->facts, sys, &d);
+    if (rc == EXIT_OK)
+        rc = o->matrix ? plan_matrix(req, topology, &d, mem_nodes, plan)
+                       : plan_sweep(req, topology, &d, plan);
+    if (rc != EXIT_OK) return rc;
     if (o->n_sizes == 0) share_largest_rule_size(plan);
-    enum isa isa = o->isa_forced_by ? o->isa : isa_best();
-    if (!isa_supported(isa)) {
-        bool from_env = o->isa_forced_by && strcmp(o->isa_forced_by, "MEMBENCH_ISA") == 0;
-        log_error("%s %s: this CPU does not support it (or GLIBC_TUNABLES masks it); %s%s%s",
-                  o->isa_forced_by, isa_name(isa), from_env ? "use MEMBENCH_ISA=" : "use --isa ",
-                  isa_name(isa_best()), from_env ? " or unset it" : " or leave it out");
-        return EXIT_RESOURCE;
-    }
-    for (size_t i = 0; i < plan->n_runs; i++) {
-        struct run_config *r = &plan->runs[i];
-        struct array_layout layout;
-        if (array_layout(r->elements, elem_size(o->type), o->offset, ARRAY_ALIGN, &layout) != 0) {
-            log_error("--size %s: three arrays of %llu elements do not fit in 64-bit byte counts; "
-                      "choose a smaller --size",
-                      r->size_label, (unsigned long long)r->elements);
-            return EXIT_USAGE;
-        }
-        r->array_bytes = layout.array_bytes;
-        r->total_bytes = layout.total_bytes;
-        r->stride_bytes = layout.stride_bytes;
-        r->region_bytes = layout.region_bytes;
-        r->below_stream_rule =
-            r->llc_bytes && r->array_bytes < STREAM_LLC_MULTIPLE * (double)r->llc_bytes;
-        r->isa = isa;
-        choose_stores(r, o);
-        if (o->acceptance && r->below_stream_rule) {
-            log_error("--size %s is below the STREAM rule (4x the LLC in use); acceptance never "
-                      "measures cache-inflated rates: drop --size or make it larger",
-                      r->size_label);
-            return EXIT_USAGE;
-        }
-        int rc = check_backing(r, sys, o->acceptance ? PROFILE_SIZE : SMALLER_SIZE);
-        if (rc != EXIT_OK) return rc;
-    }
-    return EXIT_OK;
+    enum isa isa;
+    rc = choose_isa(o, &isa);
+    for (size_t i = 0; rc == EXIT_OK && i < plan->n_runs; i++)
+        rc = finish_run(req, sys, isa, &plan->runs[i]);
+    return rc;
 }
 
 void plan_free(struct plan *plan)

@@ -23,28 +23,38 @@ const char *domain_kind_name(enum domain_kind kind);
 /* --matrix: a run per (cpu domain, memory domain) pair. */
 enum matrix_kind { MATRIX_NONE, MATRIX_NUMA };
 
-/* What the command line asks of the STREAM runs (src/cli fills it: cli_stream_request). The
- * lists are the options' own arrays; an empty list means the default. */
-struct stream_request {
+#define LIST_MAX 64 /* values of one list option */
+
+/* The options the STREAM runs read, as parsed (src/cli's struct options embeds them: its
+ * option_table rows point here). The lists are empty for the default; the placement and page
+ * lists serve --tlb and --latency too. */
+struct stream_options {
     unsigned kernel_mask;      /* bits of enum kernel_id; 0 = no STREAM runs */
     const char *isa_forced_by; /* "--isa" or "MEMBENCH_ISA" when forced, else NULL */
     enum isa isa;
-    const unsigned *threads;
+    unsigned threads[LIST_MAX];
     size_t n_threads; /* 0 = $OMP_NUM_THREADS, else one per physical core */
-    const struct size_spec *sizes;
+    struct size_spec sizes[LIST_MAX];
     size_t n_sizes; /* 0 = the STREAM rule */
-    const char *const *pages;
+    const char *pages[LIST_MAX];
     size_t n_pages;
-    const struct bind_spec *binds;
-    size_t n_binds;
+    struct bind_spec binds[LIST_MAX];
+    size_t n_binds; /* 0 = scatter (compact from one thread per core up), or OpenMP's own
+                       binding when OMP_PROC_BIND/OMP_PLACES/GOMP_CPU_AFFINITY are set */
     enum domain_kind per_domain;
     enum matrix_kind matrix; /* MATRIX_NUMA: the runs are the cells of the NUMA matrix */
-    bool dry_run;            /* a matrix of another machine's topology can only be planned */
-    const char *const *stores;
+    const char *stores[LIST_MAX];
     size_t n_stores;
     unsigned ntimes;
     enum elem_type type;
     size_t offset;
+};
+
+/* What the STREAM plan needs: the options (src/cli's cli_stream_request points at them) and
+ * what the verdict options ask of the runs. */
+struct stream_request {
+    const struct stream_options *opts;
+    bool dry_run;               /* a matrix of another machine's topology can only be planned */
     bool acceptance;            /* the acceptance profile's rules apply */
     bool checks;                /* --expect or --reference */
     const char *save_reference; /* --save-reference, else NULL */

@@ -9,7 +9,7 @@ static int plan(const void *request, const struct measure_context *ctx, void *p)
 {
     const struct stream_request *req = request;
     struct plan *plan = p;
-    int rc = req->kernel_mask ? plan_build(req, ctx->topo, ctx->sys, plan) : EXIT_OK;
+    int rc = req->opts->kernel_mask ? plan_build(req, ctx->topo, ctx->sys, plan) : EXIT_OK;
     for (size_t i = 0; ctx->time_limit_s > 0 && i < plan->n_runs; i++) {
         plan->runs[i].time_limit_s = ctx->time_limit_s;
         plan->runs[i].started = ctx->started;

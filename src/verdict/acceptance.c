@@ -222,22 +222,24 @@ int acceptance_topology_check(const struct topology_facts *t, char *why, size_t 
     return -1;
 }
 
-/* A reference's rates hold for the profile they were measured with: the same threads,
- * binding, arrays, element type, stores, pages, offset, kernel variant and topology. */
+/* A reference's rates hold for the profile they were measured with: each row of the run
+ * profile with a check (threads, binding, arrays, element type, stores, pages, offset, kernel
+ * variant and topology), in the reference's order. */
 static void profile_checks(const struct run_result *run, const struct topology_facts *t,
                            const struct reference_profile *p, struct acceptance_result *out)
 {
     if (!p->present) return;
-    const struct run_config *c = &run->config;
-    same_number(out, "threads", c->threads, p->threads);
-    same_text(out, "binding", c->bind, p->bind);
-    same_number(out, "array size", (long long)c->elements, p->elements);
-    same_text(out, "type", elem_type_name(c->type), p->type);
-    same_text(out, "stores", c->stores, p->stores);
-    same_text(out, "pages", c->pages, p->pages);
-    same_number(out, "offset", (long long)c->offset, p->offset);
-    same_text(out, "isa", isa_name(c->isa), p->isa);
-    same_text(out, "topology", t->source, p->topology);
+    const struct profile_field *f;
+    for (int pos = 1; (f = run_profile_ref_at(pos)) != NULL; pos++) {
+        if (!f->check) continue;
+        const char *recorded = (const char *)p + f->ref_at;
+        struct profile_value v;
+        profile_value_of(f, &run->config, &v);
+        if (profile_field_is_number(f))
+            same_number(out, f->check, v.number, *(const long long *)recorded);
+        else /* the one row the run_config lacks is the topology's */
+            same_text(out, f->check, f->kind == PROFILE_CALLER ? t->source : v.text, recorded);
+    }
 }
 
 /* A node is accepted on all of its cores: a launcher's binding (mpirun binds each rank to a

@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "kernels/kernel_table.h"
+#include "src/stream/run_profile.h"
 
 struct provenance;
 struct run_result;
@@ -17,16 +18,6 @@ struct node_facts {
     const struct provenance *prov;
     const struct topology_facts *topo;
     const struct sys_info *sys;
-};
-
-/* What a reference's rates were measured with; absent fields (-1, "") are not compared. */
-struct reference_profile {
-    bool present; /* false for a reference without "profile": its rates are checked alone */
-    long long threads, elements, offset;
-    char bind[72], type[16], stores[16], pages[16], isa[16];
-    char topology[200];              /* the topology source it was measured on ("this machine") */
-    bool has_kernel_stores;          /* "kernel_stores": each kernel's store kind */
-    int kernel_stores[KERNEL_COUNT]; /* enum store_kind; -1 = the kernel is not listed */
 };
 
 /* What a good node delivers, from --expect or a reference file; 0 = no expectation. */

@@ -111,34 +111,59 @@ bad:
     return -1;
 }
 
-/* The profile the rates were measured with; a reference without one (written by hand) is
- * checked for its rates and system alone. */
+static long long *recorded_number(struct reference_profile *p, const struct profile_field *f)
+{
+    return (long long *)((char *)p + f->ref_at);
+}
+
+/* "'profile.bind', 'type', ... and 'topology' must be strings": the text rows read back. */
+static void texts_must_be_strings(char *why, size_t why_len)
+{
+    const struct profile_field *f;
+    int n = 0, last = 0;
+    for (int pos = 1; (f = run_profile_ref_at(pos)) != NULL; pos++)
+        if (f->ref_size && !profile_field_is_number(f)) last = pos;
+    why[0] = '\0';
+    for (int pos = 1; (f = run_profile_ref_at(pos)) != NULL; pos++) {
+        if (!f->ref_size || profile_field_is_number(f)) continue;
+        size_t used = strlen(why);
+        snprintf(why + used, why_len - used, "%s'%s%s'",
+                 n == 0        ? ""
+                 : pos == last ? " and "
+                               : ", ",
+                 n == 0 ? "profile." : "", f->key);
+        n++;
+    }
+    size_t used = strlen(why);
+    snprintf(why + used, why_len - used, " must be strings");
+}
+
+/* The profile the rates were measured with (the run profile's rows with a place in a
+ * reference); a reference without one (written by hand) is checked for its rates and system
+ * alone. */
 static int read_profile(json_t *profile, struct reference_profile *p, char *why, size_t why_len)
 {
     memset(p, 0, sizeof(*p));
-    p->threads = p->elements = p->offset = -1;
+    const struct profile_field *f;
+    for (int pos = 1; (f = run_profile_ref_at(pos)) != NULL; pos++)
+        if (f->ref_size && profile_field_is_number(f)) *recorded_number(p, f) = -1;
     if (!profile) return 0;
     if (!json_is_object(profile)) {
         snprintf(why, why_len, "'profile' is not an object");
         return -1;
     }
     p->present = true;
-    if (read_integer(profile, "profile", "threads", 0, 1 << 20, -1, &p->threads, why, why_len) ||
-        read_integer(profile, "profile", "array_elements", 0, 1ll << 60, -1, &p->elements, why,
-                     why_len) ||
-        read_integer(profile, "profile", "offset", 0, 1ll << 40, -1, &p->offset, why, why_len))
-        return -1;
-    if (copy_string(profile, "bind", p->bind, sizeof(p->bind)) ||
-        copy_string(profile, "type", p->type, sizeof(p->type)) ||
-        copy_string(profile, "stores", p->stores, sizeof(p->stores)) ||
-        copy_string(profile, "pages", p->pages, sizeof(p->pages)) ||
-        copy_string(profile, "isa", p->isa, sizeof(p->isa)) ||
-        copy_string(profile, "topology", p->topology, sizeof(p->topology))) {
-        snprintf(why, why_len,
-                 "'profile.bind', 'type', 'stores', 'pages', 'isa' and 'topology' must be "
-                 "strings");
-        return -1;
-    }
+    for (int pos = 1; (f = run_profile_ref_at(pos)) != NULL; pos++)
+        if (f->ref_size && profile_field_is_number(f) &&
+            read_integer(profile, "profile", f->key, 0, f->ref_max, -1, recorded_number(p, f), why,
+                         why_len))
+            return -1;
+    for (int pos = 1; (f = run_profile_ref_at(pos)) != NULL; pos++)
+        if (f->ref_size && !profile_field_is_number(f) &&
+            copy_string(profile, f->key, (char *)p + f->ref_at, f->ref_size)) {
+            texts_must_be_strings(why, why_len);
+            return -1;
+        }
     return read_kernel_stores(json_object_get(profile, "kernel_stores"), p, why, why_len);
 }
 
@@ -405,32 +430,28 @@ static void add_runs(json_t *root, const struct run_result *run, const struct re
 int reference_write(FILE *out, const struct node_facts *node, const struct run_result *run,
                     const struct reference_runs *runs)
 {
-    const struct run_config *c = &run->config;
-    json_t *kernels = json_array(), *rates = json_object(), *kinds = json_object();
+    json_t *rates = json_object(), *kinds = json_object();
     for (int i = 0; i < run->n_results; i++) {
         const struct kernel_result *r = &run->results[i];
-        json_array_append_new(kernels, json_string(kernel_table[r->kernel].name));
         json_object_set_new(kinds, kernel_table[r->kernel].name,
                             json_string(r->stores == STORES_NT ? "nt" : "normal"));
         json_object_set_new(rates, kernel_table[r->kernel].name,
                             json_real(runs ? runs->median_mbps[r->kernel] : r->best_rate_mbps));
     }
+    json_t *profile = run_profile_reference_json(&run->config);
+    json_object_set_new(profile, "kernel_stores", kinds);
+    json_object_set_new(profile, "topology", json_string(node->topo->source));
     long long pool = hugepage_pool_total(node->sys, PAGE_2M);
     json_t *root = json_pack(
-        "{s:i,s:s,s:s,"
-        "s:{s:i,s:s,s:I,s:s,s:s,s:o,s:s,s:I,s:s,s:o,s:s},"
+        "{s:i,s:s,s:s,s:o,"
         "s:{s:s,s:s,s:i,s:i,s:i,s:i,s:I,s:s,s:s,s:I},"
         "s:o}",
         "membench_reference", REFERENCE_SCHEMA, "membench_version", node->version, "created",
-        node->prov->start_iso, "profile", "threads", (int)c->threads, "bind", c->bind,
-        "array_elements", (json_int_t)c->elements, "type", elem_type_name(c->type), "stores",
-        c->stores, "kernel_stores", kinds, "pages", c->pages, "offset", (json_int_t)c->offset,
-        "isa", isa_name(c->isa), "kernels", kernels, "topology", node->topo->source, "system",
-        "hostname", node->sys->hostname, "cpu_model", node->topo->cpu_model, "cores",
-        node->topo->cores, "pus", node->topo->pus, "packages", node->topo->packages, "numa_nodes",
-        node->topo->numa_nodes, "mem_total_bytes", (json_int_t)node->prov->mem_total_bytes,
-        "thp_enabled", node->sys->thp_enabled, "governor", node->prov->governor,
-        "hugepages_2m_total", (json_int_t)pool, "rates_mbps", rates);
+        node->prov->start_iso, "profile", profile, "system", "hostname", node->sys->hostname,
+        "cpu_model", node->topo->cpu_model, "cores", node->topo->cores, "pus", node->topo->pus,
+        "packages", node->topo->packages, "numa_nodes", node->topo->numa_nodes, "mem_total_bytes",
+        (json_int_t)node->prov->mem_total_bytes, "thp_enabled", node->sys->thp_enabled, "governor",
+        node->prov->governor, "hugepages_2m_total", (json_int_t)pool, "rates_mbps", rates);
     if (root) add_runs(root, run, runs);
     int rc = root ? json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : -1;
     fputc('\n', out);
