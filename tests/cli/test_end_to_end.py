@@ -186,7 +186,7 @@ class JsonTest(membench_test.MembenchTestCase):
         doc = self.run_json(["--dry-run"], env_extra=extra)
         items = doc["provenance"]["omp_env"].split("; ")
         self.assertEqual(len(doc["provenance"]["omp_env"]), 511)
-        whole = ["%s=%s" % kv for kv in extra.items()] + ["OMP_NUM_THREADS=2"]
+        whole = ["%s=%s" % kv for kv in extra.items()] + ["OMP_NUM_THREADS=%d" % THREADS]
         for item in items[:-1]:
             self.assertIn(item, whole)
         self.assertTrue(any(w.startswith(items[-1]) and w != items[-1] for w in whole),
