@@ -409,10 +409,14 @@ class HealthCheckProgramTest(MembenchTestCase):
         self.slurm.wait_state("idle")
 
     def real_membench(self, expect):
+        # slurmd gives the program none of ctest's environment: a sanitizer build's options
+        # are passed on here (without them TSan reports libomp's own accesses, exit 66)
+        sanitizer = ["export %s=%s" % (k, shlex.quote(v)) for k, v in sorted(os.environ.items())
+                     if k.endswith("SAN_OPTIONS")]
         return ["MEMBENCH=" + shlex.quote(membench_test.binary_for(TOPOLOGY_HOOK)),
                 "MEMBENCH_EXPECT=" + expect, "MEMBENCH_TIME_LIMIT=10",
                 "export HWLOC_XMLFILE=%s HWLOC_THISSYSTEM=1 MEMBENCH_TEST_TOPOLOGY_IS_MACHINE=1"
-                % shlex.quote(self.topology)]
+                % shlex.quote(self.topology)] + sanitizer
 
     def fake_membench(self, body):
         path = os.path.join(self.tmp.name, "fake-membench")
