@@ -92,8 +92,9 @@ MASKS = [
     (re.compile(r"repetitions varied \d+%|repetition spread unknown \(fewer than 2 timed\)"),
      "<spread>"),
     (re.compile(r"(?<![\w.])[-+]?\.?\d[\w.:%+*/-]*(?:,(?=\d)[\w.:%+*/-]*)*"), "#"),
+    # a value not measured this time ("- us when the IPI was sent") before its unit
+    (re.compile(r"(?<!\S)-(?!\S)"), "#"),
     (re.compile(r"#\s*" + UNITS + r"(?![\w])"), "#"),
-    (re.compile(r"(?<!\S)-(?!\S)"), "#"),  # a table cell with no value
     (re.compile(r"(#\s+(?:NUMA\s+)?[A-Za-z]+?)s\b"), r"\1"),
     (re.compile(r"#(?:[\s,;]*#)+"), "#"),
     (re.compile(r"\s+"), " "),

@@ -65,6 +65,14 @@ class DocsSamplesTest(unittest.TestCase):
         self.assertIsNone(doc_samples.compare(["...", sample[2]], output))
         self.assertIsNotNone(doc_samples.compare([sample[2]], output))
 
+    def test_a_value_not_measured_this_time_compares_as_a_value(self):
+        """A loaded run may print '-' where the sample's run measured a number, unit or not."""
+        sample = ["munmap, 1 sibling: +18.34 us per remote CPU, +18.34 us when the IPI was sent"]
+        unmeasured = "munmap, 1 sibling: +43.09 us per remote CPU, - us when the IPI was sent\n"
+        self.assertIsNone(doc_samples.compare(sample, unmeasured))
+        self.assertIsNone(doc_samples.compare(["munmap 1 0 - 2.80 -"], "munmap 1 0 5 - 7.1\n"))
+        self.assertIsNotNone(doc_samples.compare(sample, unmeasured.replace("when the IPI", "if the IPI")))
+
     def test_every_sample_is_the_output_of_its_command(self):
         # The samples' words name the machine (its governor, clocksource, THP, pool, CPU
         # count, what the probes could run): they are checked on the one they were recorded on.
