@@ -1,4 +1,5 @@
 #include "kernels/timer_probe.h"
+#include "kernels/cycle_counter.h"
 #include "src/base/stats.h"
 #include "src/sys/sysinfo.h"
 
@@ -8,14 +9,6 @@
 #include <string.h>
 #include <sys/time.h>
 #include <time.h>
-
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#include <x86intrin.h>
-#define HAVE_TSC 1
-#else
-#define HAVE_TSC 0
-#endif
 
 #define SAMPLES 64
 #define CALLS 1000
@@ -48,14 +41,6 @@ static uint64_t read_gettimeofday(void)
     gettimeofday(&tv, NULL);
     return (uint64_t)tv.tv_sec * 1000000u + (uint64_t)tv.tv_usec;
 }
-
-#if HAVE_TSC
-static inline uint64_t read_rdtscp(void)
-{
-    unsigned aux;
-    return __rdtscp(&aux);
-}
-#endif
 
 /* Smallest step between consecutive distinct readings, in the clock's units, and the median
  * cost of one reading in seconds (CALLS readings timed with CLOCK_MONOTONIC). A macro, not a
@@ -112,54 +97,68 @@ static void read_clocksource(char *buf, size_t len)
         snprintf(buf, len, "unknown");
 }
 
-#if HAVE_TSC
-/* TSC ticks per second, counted over ~50 ms of CLOCK_MONOTONIC. Each end pairs one rdtsc with
- * the midpoint of two clock readings around it, so the error is a few ns in 50 ms. */
-static double calibrate_tsc(double *seconds)
+/* Counter ticks per second, counted over ~50 ms of CLOCK_MONOTONIC. Each end pairs one
+ * reading with the midpoint of two clock readings around it, so the error is a few ns in 50 ms. */
+static double calibrate_counter(double *seconds)
 {
-    uint64_t m0a = ns_of(CLOCK_MONOTONIC), c0 = __rdtsc(), m0b = ns_of(CLOCK_MONOTONIC);
+    uint64_t m0a = ns_of(CLOCK_MONOTONIC), c0 = cycle_counter_read(), m0b = ns_of(CLOCK_MONOTONIC);
     struct timespec nap = {0, 50 * 1000 * 1000};
     nanosleep(&nap, NULL);
-    uint64_t m1a = ns_of(CLOCK_MONOTONIC), c1 = __rdtsc(), m1b = ns_of(CLOCK_MONOTONIC);
+    uint64_t m1a = ns_of(CLOCK_MONOTONIC), c1 = cycle_counter_read(), m1b = ns_of(CLOCK_MONOTONIC);
     double ns = 0.5 * (double)(m1a + m1b) - 0.5 * (double)(m0a + m0b);
     *seconds = 1e-9 * ns;
     return ns > 0 ? (double)(c1 - c0) / (1e-9 * ns) : 0.0;
 }
 
-static void probe_tsc(struct tsc_info *t, bool *rdtscp_ok)
+static void probe_counter(struct tsc_info *t, const struct cycle_counter_facts *f)
 {
-    unsigned a, b, c, d;
-    unsigned max_basic = __get_cpuid_max(0, NULL);
     t->available = true;
-    if (max_basic >= 0x15) {
-        __cpuid_count(0x15, 0, a, b, c, d);
-        t->hz_cpuid_15 = tsc_hz_from_leaf15(a, b, c);
-    }
-    if (max_basic >= 0x16) {
-        __cpuid_count(0x16, 0, a, b, c, d);
-        t->hz_cpuid_16 = (double)(a & 0xffff) * 1e6;
-    }
-    unsigned max_ext = __get_cpuid_max(0x80000000, NULL);
-    *rdtscp_ok = false;
-    if (max_ext >= 0x80000001) {
-        __cpuid(0x80000001, a, b, c, d);
-        *rdtscp_ok = (d >> 27) & 1;
-    }
-    if (max_ext >= 0x80000007) {
-        __cpuid(0x80000007, a, b, c, d);
-        t->invariant_known = true;
-        t->invariant = (d >> 8) & 1;
-    }
-    t->hz_calibrated = calibrate_tsc(&t->calibration_s);
-    if (t->hz_cpuid_15 > 0) {
-        t->hz = t->hz_cpuid_15;
-        t->hz_source = "CPUID leaf 0x15";
+    t->counter = CYCLE_COUNTER_NAME;
+    t->hz_cpuid_15 = CYCLE_COUNTER_HZ_FROM_CPUID ? f->hz_documented : 0.0;
+    t->hz_cpuid_16 = f->hz_nominal;
+    t->invariant_known = f->invariant_known;
+    t->invariant = f->invariant;
+    t->hz_calibrated = calibrate_counter(&t->calibration_s);
+    if (f->hz_documented > 0) {
+        t->hz = f->hz_documented;
+        t->hz_source = f->hz_source;
     } else {
         t->hz = t->hz_calibrated;
         t->hz_source = "calibrated against CLOCK_MONOTONIC";
     }
 }
-#endif
+
+/* The counter's two rows: a plain read and an ordered one. */
+static int measure_counter(struct timer_probe_report *out, int (*stop)(void))
+{
+    struct timer_clock_row *plain = &out->clocks[TCLOCK_RDTSC];
+    struct timer_clock_row *ordered = &out->clocks[TCLOCK_RDTSCP];
+    plain->name = CYCLE_COUNTER_READ_NAME;
+    ordered->name = CYCLE_COUNTER_ORDERED_NAME;
+    struct cycle_counter_facts f;
+    cycle_counter_describe(&f);
+    if (!f.available) {
+        snprintf(plain->skipped, sizeof(plain->skipped), "%s", f.missing);
+        snprintf(ordered->skipped, sizeof(ordered->skipped), "%s", f.missing);
+        return 0;
+    }
+    uint64_t step;
+    double cost;
+    if (stop && stop()) return 1;
+    probe_counter(&out->tsc, &f);
+    double tick = out->tsc.hz > 0 ? 1.0 / out->tsc.hz : NAN;
+    if (stop && stop()) return 1;
+    MEASURE_CLOCK(cycle_counter_read(), step, cost);
+    set_row(plain, CYCLE_COUNTER_READ_NAME, tick, CYCLE_COUNTER_TICK, tick, step, cost);
+    if (stop && stop()) return 1;
+    if (f.ordered_available) {
+        MEASURE_CLOCK(cycle_counter_read_ordered(), step, cost);
+        set_row(ordered, CYCLE_COUNTER_ORDERED_NAME, tick, CYCLE_COUNTER_TICK, tick, step, cost);
+    } else {
+        snprintf(ordered->skipped, sizeof(ordered->skipped), "%s", f.ordered_missing);
+    }
+    return 0;
+}
 
 #define STOP_IF_ASKED()                                                                            \
     do {                                                                                           \
@@ -189,30 +188,7 @@ int timer_probe_run(struct timer_probe_report *out, int (*stop)(void))
     set_row(&out->clocks[TCLOCK_GETTIMEOFDAY], "gettimeofday", 1e-6, "struct timeval (1 us)", 1e-6,
             step, cost);
 
-    struct timer_clock_row *tsc = &out->clocks[TCLOCK_RDTSC];
-    struct timer_clock_row *tscp = &out->clocks[TCLOCK_RDTSCP];
-    tsc->name = "rdtsc";
-    tscp->name = "rdtscp";
-#if HAVE_TSC
-    bool rdtscp_ok;
-    STOP_IF_ASKED();
-    probe_tsc(&out->tsc, &rdtscp_ok);
-    double tick = out->tsc.hz > 0 ? 1.0 / out->tsc.hz : NAN;
-    STOP_IF_ASKED();
-    MEASURE_CLOCK(__rdtsc(), step, cost);
-    set_row(tsc, "rdtsc", tick, "1 TSC tick", tick, step, cost);
-    STOP_IF_ASKED();
-    if (rdtscp_ok) {
-        MEASURE_CLOCK(read_rdtscp(), step, cost);
-        set_row(tscp, "rdtscp", tick, "1 TSC tick", tick, step, cost);
-    } else {
-        snprintf(tscp->skipped, sizeof(tscp->skipped),
-                 "this CPU has no rdtscp (CPUID 0x80000001 EDX bit 27)");
-    }
-#else
-    snprintf(tsc->skipped, sizeof(tsc->skipped), "not an x86 CPU: no time-stamp counter");
-    snprintf(tscp->skipped, sizeof(tscp->skipped), "not an x86 CPU: no time-stamp counter");
-#endif
+    if (measure_counter(out, stop)) return 1;
 
     for (int i = 0; i < out->n_clocks; i++) {
         struct timer_clock_row *r = &out->clocks[i];

@@ -17,13 +17,13 @@ enum timer_clock {
     TCLOCK_MONOTONIC,
     TCLOCK_MONOTONIC_RAW,
     TCLOCK_GETTIMEOFDAY,
-    TCLOCK_RDTSC,
-    TCLOCK_RDTSCP,
+    TCLOCK_RDTSC,  /* the counter's plain read: rdtsc, cntvct_el0 */
+    TCLOCK_RDTSCP, /* its ordered read: rdtscp, isb+cntvct_el0 */
     TCLOCK_COUNT
 };
 
 struct timer_clock_row {
-    const char *name;            /* "CLOCK_MONOTONIC", "gettimeofday", "rdtsc" */
+    const char *name;            /* "CLOCK_MONOTONIC", "gettimeofday", "rdtsc", "cntvct_el0" */
     bool available;              /* false: skipped says why */
     char skipped[120];           /* empty when measured */
     double resolution_s;         /* what the interface promises */
@@ -34,16 +34,20 @@ struct timer_clock_row {
     double reps_for_op;          /* repetitions of a TIMER_OP_SECONDS operation to fill it */
 };
 
+/* The architecture's counter (kernels/cycle_counter.h): the TSC on x86, CNTVCT_EL0 on aarch64
+ * (generic-timer ticks at CNTFRQ_EL0, not cycles). The JSON keeps the x86 names. */
 struct tsc_info {
-    bool available;        /* x86 with a TSC */
+    bool available;        /* x86 with a TSC, aarch64 */
+    const char *counter;   /* "TSC", "CNTVCT_EL0"; NULL = "TSC" (recorded x86 results) */
     double hz;             /* what the rdtsc rows use; 0 when unknown */
-    const char *hz_source; /* "CPUID leaf 0x15", "calibrated against CLOCK_MONOTONIC" */
+    const char *hz_source; /* "CPUID leaf 0x15", "CNTFRQ_EL0 (...)", "calibrated against
+                              CLOCK_MONOTONIC" */
     double hz_cpuid_15;    /* crystal ratio from CPUID 0x15; 0 when not enumerated */
     double hz_cpuid_16;    /* nominal base frequency from CPUID 0x16; 0 when not enumerated */
     double hz_calibrated;  /* counted against CLOCK_MONOTONIC */
     double calibration_s;  /* how long the calibration counted */
-    bool invariant_known;  /* CPUID 0x80000007 exists */
-    bool invariant;        /* CPUID 0x80000007 EDX bit 8 */
+    bool invariant_known;  /* CPUID 0x80000007 exists; always on aarch64 */
+    bool invariant;        /* CPUID 0x80000007 EDX bit 8; aarch64: a fixed-rate counter */
 };
 
 struct timer_probe_report {

@@ -3,14 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/cycle_counter.h"
 #include "kernels/latency_chase.h"
 #include "src/base/clock.h"
 #include "src/base/stats.h"
-
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-#define HAVE_TSC 1
-#endif
 
 size_t tlb_element_offset(enum tlb_layout layout, size_t i, size_t n, size_t page_bytes,
                           bool stagger)
@@ -201,17 +197,15 @@ uint64_t tlb_walk_loads(const char *base, const uint32_t *idx, size_t n, size_t 
 
 double tlb_tsc_ghz(void)
 {
-#ifdef HAVE_TSC
+    /* generic-timer ticks are not cycles: the report then gives ns and says cycles are unknown */
+    if (!CYCLE_COUNTER_COUNTS_CYCLES) return 0.0;
     /* both clocks run through any interruption, so one 10 ms window is enough */
     double t0 = timer_now(), t1;
-    uint64_t c0 = __rdtsc();
+    uint64_t c0 = cycle_counter_read();
     while ((t1 = timer_now()) - t0 < 0.010)
         ;
-    uint64_t c1 = __rdtsc();
+    uint64_t c1 = cycle_counter_read();
     return (double)(c1 - c0) / (t1 - t0) * 1e-9;
-#else
-    return 0.0;
-#endif
 }
 
 double tlb_core_ghz_estimate(void)

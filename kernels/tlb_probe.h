@@ -94,8 +94,9 @@ uint64_t tlb_walk_loads(const char *base, const uint32_t *idx, size_t n, size_t 
 void tlb_shuffle(uint32_t *idx, size_t n, uint64_t seed);
 
 /* Clocks for cycles per access. TSC frequency calibrated against CLOCK_MONOTONIC (0 if the
- * CPU has none); core clock estimated from a chain of dependent register adds, one cycle each,
- * timed in short chunks (the fastest 5% of chunks, to skip preempted ones); 0 if unknown. */
+ * CPU has none, and on aarch64, whose CNTVCT_EL0 counts timer ticks, not cycles); core clock
+ * estimated from a chain of dependent register adds, one cycle each, timed in short chunks (the
+ * fastest 5% of chunks, to skip preempted ones); 0 if unknown. */
 double tlb_tsc_ghz(void);
 double tlb_core_ghz_estimate(void);
 

@@ -36,6 +36,17 @@ static const char *fmt_num(double v, const char *fmt, char *buf, size_t len)
 
 /* ---------------------------------------------------------------- text */
 
+/* A counter other than the TSC (aarch64's CNTVCT_EL0): its rate, and that it is not cycles. */
+static void timer_counter_text(FILE *out, const struct tsc_info *s)
+{
+    fprintf(out, "%s: %.3f MHz from %s (calibrated: %.3f MHz)\n", s->counter, s->hz * 1e-6,
+            s->hz_source ? s->hz_source : "unknown", s->hz_calibrated * 1e-6);
+    fprintf(out,
+            "%s counts timer ticks at a fixed rate, not core cycles: it times intervals; "
+            "cycle counts are unknown from it\n",
+            s->counter);
+}
+
 static void text_timer(FILE *out, const struct timer_probe_report *t)
 {
     fprintf(out, "Timer probe (--timer): kernel clocksource %s\n", t->clocksource);
@@ -54,7 +65,9 @@ static void text_timer(FILE *out, const struct timer_probe_report *t)
                 fmt_num(c->reps_for_op, "%.0f", f, sizeof(f)));
     }
     const struct tsc_info *s = &t->tsc;
-    if (s->available) {
+    if (s->available && s->counter && strcmp(s->counter, "TSC") != 0) {
+        timer_counter_text(out, s);
+    } else if (s->available) {
         bool calibrated = s->hz_cpuid_15 <= 0;
         if (calibrated)
             fprintf(out,
@@ -268,8 +281,8 @@ void report_probes_quiet(FILE *out, const struct probe_results *r)
                 m->min_interval_s * 1e6, m->reps_for_op);
         const struct tsc_info *t = &r->timer.tsc;
         if (t->available)
-            fprintf(out, "; TSC %.1f MHz (%s)%s", t->hz * 1e-6, t->hz_source,
-                    t->invariant ? " invariant" : "");
+            fprintf(out, "; %s %.1f MHz (%s)%s", t->counter ? t->counter : "TSC", t->hz * 1e-6,
+                    t->hz_source, t->invariant ? " invariant" : "");
         fprintf(out, "; clocksource %s\n", r->timer.clocksource);
     }
     if (ran(r, PROBE_FAULTS)) {

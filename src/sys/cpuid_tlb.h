@@ -1,13 +1,15 @@
 #ifndef MEMBENCH_CPUID_TLB_H
 #define MEMBENCH_CPUID_TLB_H
 
-/* What the CPU documents about its TLBs, from the cpuid instruction:
+/* What the CPU documents about its TLBs ("documented TLB geometry"; `source` names where it
+ * comes from). On x86 from the cpuid instruction (src/sys/x86/cpuid_tlb_read.c):
  *   AMD:   leaves 0x80000005 (L1, 4K and 2M/4M), 0x80000006 (L2), 0x80000019 (1G pages);
  *   Intel: leaf 0x18 (deterministic address translation parameters), else the leaf 0x2
  *          descriptor bytes.
- * The decoders are pure functions of register values (unit-tested); cpuid_tlb_read() runs the
- * instruction. Nothing is guessed: when the CPU (or a hypervisor) reports nothing, `why` says
- * so and the entry list stays empty. */
+ * On aarch64 from a table of public manuals keyed by the MIDR part (src/sys/arm/midr_tlb.c);
+ * elsewhere nothing (src/sys/cpuid_tlb_none.c). The decoders are pure functions of register
+ * values (unit-tested). Nothing is guessed: when the CPU (or a hypervisor) reports nothing,
+ * `why` says so and the entry list stays empty. */
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -17,6 +19,10 @@ enum {
     TLB_PAGE_2M = 1u << 1,
     TLB_PAGE_4M = 1u << 2,
     TLB_PAGE_1G = 1u << 3,
+    TLB_PAGE_16K = 1u << 4, /* the aarch64 granules and their block sizes */
+    TLB_PAGE_64K = 1u << 5,
+    TLB_PAGE_32M = 1u << 6,
+    TLB_PAGE_512M = 1u << 7,
 };
 
 struct cpuid_tlb_entry {
@@ -30,16 +36,19 @@ struct cpuid_tlb_entry {
 #define CPUID_TLB_MAX 32
 
 struct cpuid_tlb_info {
-    char vendor[13];
-    unsigned family, model, stepping;
+    char vendor[13];                  /* aarch64: the MIDR implementer's name ("ARM") */
+    unsigned family, model, stepping; /* aarch64: MIDR implementer and part number */
     bool hypervisor;
-    char source[48]; /* "CPUID leaf 0x18", "CPUID leaf 0x2", "CPUID 0x80000005/6/19" */
-    char why[200];   /* set when the list is empty */
+    /* "CPUID leaf 0x18", "CPUID leaf 0x2", "CPUID 0x80000005/6/19"; aarch64: the core and the
+     * manual its row cites */
+    char source[96];
+    char why[200]; /* set when the list is empty */
     int n;
     struct cpuid_tlb_entry e[CPUID_TLB_MAX];
 };
 
-/* Runs cpuid on this CPU (x86 only; elsewhere `why` says it is not available). */
+/* x86: runs cpuid on this CPU; aarch64: reads /proc/cpuinfo's MIDR parts and looks them up;
+ * elsewhere `why` says nothing is documented. */
 void cpuid_tlb_read(struct cpuid_tlb_info *out);
 
 /* AMD: regs of 0x80000005, 0x80000006 and (has_1g) 0x80000019, as {eax, ebx, ecx, edx}. */

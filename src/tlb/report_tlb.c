@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "kernels/cycle_counter.h"
 #include "src/base/parse.h"
 #include "src/base/utf8_text.h"
 #include "src/measure/report_locality.h"
@@ -334,7 +335,7 @@ static void write_header(FILE *out, const struct tlb_result *t)
             fprintf(out, "Cycles: TSC cycles at %.2f GHz (the core clock may differ)\n",
                     t->tsc_ghz);
         else
-            fprintf(out, "Cycles: unknown (no TSC and no core-clock estimate on this CPU)\n");
+            fprintf(out, "Cycles: unknown (%s)\n", CYCLE_COUNTER_NOT_CYCLES);
     }
     const struct cpuid_tlb_info *c = &t->cpuid;
     char vendor[TEXT_PRINTABLE_CAP(sizeof(c->vendor))];

@@ -1,4 +1,5 @@
-/* The hypervisor's CPUID leaves, decoded from recorded register values. */
+/* The hypervisor's CPUID leaves, decoded from recorded register values; off x86, the files that
+ * name it, injected under a scratch root. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,6 +8,7 @@
 #include <cmocka.h>
 
 #include "src/sys/hypervisor.h"
+#include "tests/unit/scratch_tree.h"
 
 static uint32_t word(const char *four)
 {
@@ -59,6 +61,35 @@ static void this_machine(void **state)
     if (strcmp(hv.signature, "KVMKVMKVM") != 0) assert_int_equal(hv.pv_tlb_flush, -1);
 }
 
+static void file_case(const char *rel, const char *text, const char *want)
+{
+    char root[64], path[192];
+    assert_int_equal(scratch_make(root, sizeof(root), "hyp"), 0);
+    if (rel) {
+        snprintf(path, sizeof(path), "%s/%s", root, rel);
+        *strrchr(path, '/') = '\0';
+        scratch_dirs(path);
+        snprintf(path, sizeof(path), "%s/%s", root, rel);
+        scratch_write(path, text);
+    }
+    struct hypervisor_info hv;
+    hypervisor_read_root(root, &hv);
+    assert_string_equal(hv.signature, want);
+    assert_int_equal(hv.pv_tlb_flush, -1);
+    assert_int_equal(scratch_remove(root), 0);
+}
+
+static void files_name_the_hypervisor(void **state)
+{
+    (void)state;
+    file_case("sys/hypervisor/type", "xen\n", "xen");
+    file_case("proc/device-tree/hypervisor/compatible", "xen,xen-4.16", "xen");
+    file_case("sys/class/dmi/id/sys_vendor", "QEMU\n", "QEMU");
+    file_case("sys/class/dmi/id/product_name", "KVM Virtual Machine\n", "KVM");
+    file_case("sys/class/dmi/id/sys_vendor", "Ampere(R)\n", ""); /* a real machine */
+    file_case(NULL, NULL, "");                                   /* nothing says */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -66,6 +97,7 @@ int main(void)
         cmocka_unit_test(unprintable_bytes_are_marked),
         cmocka_unit_test(kvm_pv_tlb_flush_bit),
         cmocka_unit_test(this_machine),
+        cmocka_unit_test(files_name_the_hypervisor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
