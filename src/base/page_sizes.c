@@ -63,6 +63,12 @@ uint64_t page_base_bytes(void)
     return cached(&base_cached, read_base);
 }
 
+uint64_t page_kernel_bytes(void)
+{
+    long v = sysconf(_SC_PAGESIZE);
+    return v > 0 ? (uint64_t)v : PAGE_4K;
+}
+
 static uint64_t read_pmd(void)
 {
     char path[512];

@@ -17,8 +17,12 @@
 #define PAGE_TEXT_LEN 24
 const char *page_size_text(uint64_t bytes, char buf[PAGE_TEXT_LEN]);
 
-/* The base page: sysconf(_SC_PAGESIZE), read once. */
+/* The base page: sysconf(_SC_PAGESIZE), read once (or as a test pretends). */
 uint64_t page_base_bytes(void);
+
+/* The base page the kernel really maps, never pretended: for calls whose arguments are counted
+ * in its pages (mincore's vector). */
+uint64_t page_kernel_bytes(void);
 
 /* The PMD size, that of a transparent huge page: /sys/kernel/mm/transparent_hugepage/
  * hpage_pmd_size, else what one page table of 8-byte entries maps (4 KB base: 2 MB; 16 KB:

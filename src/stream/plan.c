@@ -9,7 +9,8 @@
 #include "src/base/log.h"
 #include "src/base/page_sizes.h"
 
-#define ARRAY_ALIGN PAGE_2M
+#define ARRAY_ALIGN PAGE_2M /* the 2m pages' boundary, and x86's THP; not the PMD size elsewhere   \
+                             */
 
 const char *domain_kind_name(enum domain_kind kind)
 {

@@ -281,9 +281,11 @@ static void write_header(FILE *out, const struct tlb_result *t)
 {
     const struct tlb_options *o = &t->opts;
     char pg[32];
+    char stagger[96];
+    snprintf(stagger, sizeof(stagger), "cache lines staggered (page p uses line p mod %llu)",
+             (unsigned long long)(page_base_bytes() / TLB_LINE_BYTES));
     fprintf(out, "TLB probe: %s, %s order, %s\n", mode_name(o->mode), order_word(o->order),
-            o->stagger ? "cache lines staggered (page p uses line p mod 64)"
-                       : "NOT staggered (line 0 of every page)");
+            o->stagger ? stagger : "NOT staggered (line 0 of every page)");
     if (t->multi) {
         fprintf(out, "Threads: %d at once, each on its own pages, bind %s; Thread:PU", t->threads,
                 t->bind);
@@ -350,10 +352,9 @@ static void write_header(FILE *out, const struct tlb_result *t)
                  l2 = cpuid_tlb_data_entries(c, 2, TLB_PAGE_4K),
                  h1 = cpuid_tlb_data_entries(c, 1, TLB_PAGE_2M),
                  h2 = cpuid_tlb_data_entries(c, 2, TLB_PAGE_2M);
-        char small[PAGE_TEXT_LEN], huge[PAGE_TEXT_LEN];
-        fprintf(out, "%s: L1 %u, L2 %u; %s: L1 %u, L2 %u (0 = none reported; %s)\n",
-                page_size_text(page_base_bytes(), small), l1, l2,
-                page_size_text(tlb_huge_bytes(), huge), h1, h2, c->source);
+        /* the sizes the source documents (CPUID: 4 KB and 2 MB), not this kernel's */
+        fprintf(out, "4 KB: L1 %u, L2 %u; 2 MB: L1 %u, L2 %u (0 = none reported; %s)\n", l1, l2, h1,
+                h2, c->source);
     }
     fprintf(out, RULE);
 }
