@@ -277,15 +277,21 @@ static void write_levels(FILE *out, const struct tlb_sweep *s, double ghz, const
     if (any) fprintf(out, "\n");
 }
 
+static const char *stagger_words(bool stagger, char *buf, size_t len)
+{
+    if (!stagger) return "NOT staggered (line 0 of every page)";
+    snprintf(buf, len, "cache lines staggered (page p uses line p mod %llu)",
+             (unsigned long long)(page_base_bytes() / TLB_LINE_BYTES));
+    return buf;
+}
+
 static void write_header(FILE *out, const struct tlb_result *t)
 {
     const struct tlb_options *o = &t->opts;
     char pg[32];
     char stagger[96];
-    snprintf(stagger, sizeof(stagger), "cache lines staggered (page p uses line p mod %llu)",
-             (unsigned long long)(page_base_bytes() / TLB_LINE_BYTES));
     fprintf(out, "TLB probe: %s, %s order, %s\n", mode_name(o->mode), order_word(o->order),
-            o->stagger ? stagger : "NOT staggered (line 0 of every page)");
+            stagger_words(o->stagger, stagger, sizeof(stagger)));
     if (t->multi) {
         fprintf(out, "Threads: %d at once, each on its own pages, bind %s; Thread:PU", t->threads,
                 t->bind);

@@ -10,6 +10,8 @@
 
 #include "tests/unit/scratch_tree.h"
 
+#include "hugepages/backend.h"
+#include "hugepages/pool.h"
 #include "src/base/page_sizes.h"
 
 static char root[64];
@@ -152,6 +154,37 @@ static void nothing_there(void **state)
     assert_int_equal(page_pmd_bytes(), 32ull << 20);
 }
 
+/* The 4k and thp backings take the base page and the PMD size; 2m and 1g keep their sizes. */
+static void backends_at_64k(void **state)
+{
+    (void)state;
+    static const unsigned sizes[] = {2048, 524288, 16777216, 0};
+    tree(65536, sizes, 536870912, 524288);
+    assert_int_equal(mem_backend_find("4k")->page_bytes, 65536);
+    assert_int_equal(mem_backend_find("thp")->page_bytes, 512ull << 20);
+    assert_string_equal(mem_backend_find("thp")->how,
+                        "512 MiB-aligned anonymous mmap + MADV_HUGEPAGE");
+    assert_int_equal(mem_backend_find("2m")->page_bytes, PAGE_2M);
+    assert_int_equal(mem_backend_find("1g")->page_bytes, PAGE_1G);
+    page_sizes_inject(0, NULL, NULL);
+    assert_int_equal(mem_backend_find("4k")->page_bytes, (uint64_t)sysconf(_SC_PAGESIZE));
+}
+
+/* No 2 MB pool where the kernel's sizes are 512 MB and 16 GB: the reason names them. */
+static void missing_2m_pool_names_the_sizes(void **state)
+{
+    (void)state;
+    static const unsigned sizes[] = {524288, 16777216, 0};
+    tree(65536, sizes, 536870912, 524288);
+    char sys[128], meminfo[128], why[600];
+    snprintf(sys, sizeof(sys), "%s/sys", root);
+    snprintf(meminfo, sizeof(meminfo), "%s/meminfo", root);
+    const struct mem_env env = {sys, meminfo};
+    assert_int_equal(hugetlb_pool_check(&env, PAGE_2M, 4 << 20, why, sizeof(why)), -1);
+    assert_non_null(strstr(why, "no 2 MiB hugetlb pool"));
+    assert_non_null(strstr(why, "the hugetlb sizes here: 512 MB, 16 GB"));
+}
+
 /* Without an injected base page, the machine's own. */
 static void real_base(void **state)
 {
@@ -169,6 +202,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(arm64_16k, setup, teardown),
         cmocka_unit_test_setup_teardown(arm64_64k, setup, teardown),
         cmocka_unit_test_setup_teardown(nothing_there, setup, teardown),
+        cmocka_unit_test_setup_teardown(backends_at_64k, setup, teardown),
+        cmocka_unit_test_setup_teardown(missing_2m_pool_names_the_sizes, setup, teardown),
         cmocka_unit_test(real_base),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
