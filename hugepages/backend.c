@@ -22,6 +22,8 @@ const struct mem_backend *mem_backend_find(const char *name)
 
 const struct mem_backend *mem_backend_at(size_t i)
 {
+    if (backend_4k.page_bytes != page_base_bytes()) backend_4k.page_bytes = page_base_bytes();
+    if (backend_thp.page_bytes != page_pmd_bytes()) backend_thp_describe();
     return i < sizeof(backends) / sizeof(backends[0]) ? backends[i] : NULL;
 }
 

@@ -5,7 +5,11 @@
 
 #include "hugepages/backend.h"
 
-extern const struct mem_backend backend_default, backend_4k, backend_thp, backend_2m, backend_1g;
+extern const struct mem_backend backend_default, backend_2m, backend_1g;
+/* Their page sizes are the machine's (the base page, the PMD size): mem_backend_find() and
+ * mem_backend_at() fill them in. */
+extern struct mem_backend backend_4k, backend_thp;
+void backend_thp_describe(void);
 
 static inline size_t round_up_to(size_t v, size_t to)
 {

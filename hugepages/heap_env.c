@@ -16,7 +16,7 @@ static const char *pages_of_size(uint64_t bytes)
 
 static const char *default_huge(uint64_t default_hugepage_bytes)
 {
-    return pages_of_size(default_hugepage_bytes ? default_hugepage_bytes : PAGE_2M);
+    return pages_of_size(default_hugepage_bytes ? default_hugepage_bytes : page_pmd_bytes());
 }
 
 int morecore_pages(const char *value, uint64_t default_hugepage_bytes, const char **pages)

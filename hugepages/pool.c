@@ -28,8 +28,12 @@ int hugetlb_pool_check(const struct mem_env *env, uint64_t page_bytes, size_t by
     size_words(page_bytes, human, sizeof(human), hugeadm, sizeof(hugeadm));
     struct hugetlb_pool p;
     if (hugetlb_pool_read(env->sys_root, page_bytes, &p) != 0) {
-        snprintf(why, why_len, "this kernel has no %s hugetlb pool (no %s/free_hugepages)%s", human,
-                 p.dir,
+        char offered[160];
+        page_huge_sizes_text(env->sys_root, offered, sizeof(offered));
+        snprintf(why, why_len,
+                 "this kernel has no %s hugetlb pool (no %s/free_hugepages; the hugetlb sizes "
+                 "here: %s)%s",
+                 human, p.dir, offered,
                  page_bytes >= PAGE_1G ? "; the CPU needs 1 GiB page support (pdpe1gb) and the "
                                          "kernel hugetlbfs; use --pages 2m"
                                        : "; the kernel needs hugetlbfs (CONFIG_HUGETLBFS); use "

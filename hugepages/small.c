@@ -1,4 +1,4 @@
-/* Base-page backings: the system default, and 4 KiB pages with THP refused. */
+/* Base-page backings: the system default, and base pages with THP refused. */
 #include "hugepages/backends.h"
 
 #include <errno.h>
@@ -10,14 +10,14 @@
 
 static int default_alloc(struct mem_region *r, size_t bytes, char *why, size_t why_len)
 {
-    return map_anonymous(r, round_up_to(bytes, PAGE_4K), 0, backend_default.how, SMALLER_SIZE, why,
-                         why_len);
+    return map_anonymous(r, round_up_to(bytes, page_base_bytes()), 0, backend_default.how,
+                         SMALLER_SIZE, why, why_len);
 }
 
 static int small_alloc(struct mem_region *r, size_t bytes, char *why, size_t why_len)
 {
-    if (map_anonymous(r, round_up_to(bytes, PAGE_4K), 0, backend_4k.how, SMALLER_SIZE, why,
-                      why_len) != 0)
+    if (map_anonymous(r, round_up_to(bytes, page_base_bytes()), 0, backend_4k.how, SMALLER_SIZE,
+                      why, why_len) != 0)
         return -1;
     /* EINVAL: a kernel without THP, whose pages are all small anyway */
     if (madvise(r->base, r->bytes, MADV_NOHUGEPAGE) != 0 && errno != EINVAL) {
@@ -38,11 +38,11 @@ const struct mem_backend backend_default = {
     .release = unmap_region,
 };
 
-const struct mem_backend backend_4k = {
+struct mem_backend backend_4k = {
     .name = "4k",
     .how = "anonymous mmap + MADV_NOHUGEPAGE",
     .kind = BACKING_BASE,
-    .page_bytes = PAGE_4K,
+    .page_bytes = PAGE_4K, /* until mem_backend_at(): page_base_bytes() */
     .probe = probe_nothing,
     .alloc = small_alloc,
     .release = unmap_region,

@@ -1,4 +1,5 @@
-/* Transparent huge pages: a 2 MiB-aligned mapping the kernel is asked to back with THPs. */
+/* Transparent huge pages: a PMD-aligned mapping (2 MiB with 4 KiB base pages, 512 MiB with 64 KiB)
+ * the kernel is asked to back with THPs. */
 #include "hugepages/backends.h"
 
 #include <errno.h>
@@ -15,16 +16,17 @@ static int thp_probe(const struct mem_env *env, size_t bytes, char *why, size_t 
 }
 
 /* mmap only promises base-page alignment: map one huge page more and trim both ends, so that
- * every 2 MiB of the region can be one huge page. */
+ * every PMD-sized piece of the region can be one huge page. */
 static int thp_alloc(struct mem_region *r, size_t bytes, char *why, size_t why_len)
 {
-    size_t len = round_up_to(bytes, PAGE_2M);
+    const size_t pmd = page_pmd_bytes();
+    size_t len = round_up_to(bytes, pmd);
     struct mem_region raw;
-    if (map_anonymous(&raw, len + PAGE_2M, 0, backend_thp.how, "use a smaller --size", why,
-                      why_len) != 0)
+    if (map_anonymous(&raw, len + pmd, 0, backend_thp.how, "use a smaller --size", why, why_len) !=
+        0)
         return -1;
     char *start = raw.base;
-    char *aligned = (char *)round_up_to((size_t)start, PAGE_2M);
+    char *aligned = (char *)round_up_to((size_t)start, pmd);
     char *end = start + raw.bytes;
     if (aligned > start) munmap(start, (size_t)(aligned - start));
     if (end > aligned + len) munmap(aligned + len, (size_t)(end - (aligned + len)));
@@ -43,11 +45,21 @@ static int thp_alloc(struct mem_region *r, size_t bytes, char *why, size_t why_l
     return 0;
 }
 
-const struct mem_backend backend_thp = {
+static char thp_how[80] = "2 MiB-aligned anonymous mmap + MADV_HUGEPAGE";
+
+void backend_thp_describe(void)
+{
+    char pmd[PAGE_TEXT_LEN];
+    backend_thp.page_bytes = page_pmd_bytes();
+    snprintf(thp_how, sizeof(thp_how), "%s-aligned anonymous mmap + MADV_HUGEPAGE",
+             page_size_iec(backend_thp.page_bytes, pmd));
+}
+
+struct mem_backend backend_thp = {
     .name = "thp",
-    .how = "2 MiB-aligned anonymous mmap + MADV_HUGEPAGE",
+    .how = thp_how,
     .kind = BACKING_THP,
-    .page_bytes = PAGE_2M,
+    .page_bytes = PAGE_2M, /* until mem_backend_at(): page_pmd_bytes() */
     .probe = thp_probe,
     .alloc = thp_alloc,
     .release = unmap_region,

@@ -9,12 +9,8 @@
 
 static void describe_pages(uint64_t bytes, char *buf, size_t len)
 {
-    if (bytes % PAGE_1G == 0)
-        snprintf(buf, len, "%llu GiB", (unsigned long long)(bytes / PAGE_1G));
-    else if (bytes % (1u << 20) == 0)
-        snprintf(buf, len, "%llu MiB", (unsigned long long)(bytes >> 20));
-    else
-        snprintf(buf, len, "%llu KiB", (unsigned long long)(bytes >> 10));
+    char words[PAGE_TEXT_LEN];
+    snprintf(buf, len, "%s", page_size_iec(bytes, words));
 }
 
 static bool as_promised(const struct mem_backend *b, const struct smaps_totals *t)
@@ -69,7 +65,7 @@ void backing_verify(const char *smaps_path, const struct mem_backend *b, uintptr
     if (t.hugetlb > 0 || t.rss == 0)
         info->page_size_bytes = t.kernel_page_size;
     else if (t.anon_huge >= t.rss)
-        info->page_size_bytes = PAGE_2M; /* every resident byte on a PMD-sized THP */
+        info->page_size_bytes = page_pmd_bytes(); /* every resident byte on a PMD-sized THP */
     else
         info->page_size_bytes = t.kernel_page_size;
     info->verified = as_promised(b, &t);

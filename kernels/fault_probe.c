@@ -144,27 +144,29 @@ static bool stop_asked(const struct fault_config *cfg)
     return cfg->stop && cfg->stop() != 0;
 }
 
-/* One byte written per 4 KB page: the first touch of each page faults. Returns false when
+/* One byte written per base page: the first touch of each page faults. Returns false when
  * cfg->stop interrupted it. */
 UNINSTRUMENTED static bool touch_write(const struct fault_config *cfg, char *base, uint64_t pages)
 {
     volatile char *p = base;
+    const uint64_t small = page_base_bytes();
     for (uint64_t i = 0; i < pages; i++) {
         if (i % STOP_CHECK_PAGES == 0 && i && stop_asked(cfg)) return false;
-        p[i * PAGE_4K] = (char)(i | 1);
+        p[i * small] = (char)(i | 1);
     }
     return true;
 }
 
-/* One byte read per 4 KB page of a file mapping; false when cfg->stop interrupted it. */
+/* One byte read per base page of a file mapping; false when cfg->stop interrupted it. */
 UNINSTRUMENTED static bool touch_read(const struct fault_config *cfg, const char *base,
                                       uint64_t pages, uint64_t *sum_out)
 {
     const volatile char *p = base;
+    const uint64_t small = page_base_bytes();
     uint64_t sum = 0;
     for (uint64_t i = 0; i < pages; i++) {
         if (i % STOP_CHECK_PAGES == 0 && i && stop_asked(cfg)) return false;
-        sum += (unsigned char)p[i * PAGE_4K];
+        sum += (unsigned char)p[i * small];
     }
     *sum_out = sum;
     return true;
@@ -179,6 +181,19 @@ static void finish_rates(struct fault_run *r)
 }
 
 static double resident_fraction(void *map, uint64_t bytes);
+
+/* The note of a THP run that came back partly on base pages. */
+static void thp_short_note(struct fault_run *r, uint64_t bytes)
+{
+    char pmd[PAGE_TEXT_LEN], small[PAGE_TEXT_LEN];
+    snprintf(r->note, sizeof(r->note),
+             "THP backed only %llu of %llu MiB: the kernel found too few free %s blocks "
+             "(fragmentation; see /sys/kernel/mm/transparent_hugepage/defrag), the rest took %s "
+             "faults",
+             (unsigned long long)(r->smaps.anon_huge_bytes >> 20),
+             (unsigned long long)(bytes >> 20), page_size_text(page_pmd_bytes(), pmd),
+             page_size_text(page_base_bytes(), small));
+}
 
 /* Each repetition maps a fresh region with the backend, checks that nothing in it is resident
  * yet (a backend that prefaulted would hide the faults), touches it and verifies its pages in
@@ -254,12 +269,7 @@ static int run_anonymous(const struct mem_backend *be, const struct fault_config
                  "those pages took no fault, so the counts are too low",
                  100.0 * resident, s->how);
     else if (r->backing == FAULT_THP && s->anon_huge_bytes < cfg->bytes)
-        snprintf(r->note, sizeof(r->note),
-                 "THP backed only %llu of %llu MiB: the kernel found too few free 2 MB blocks "
-                 "(fragmentation; see /sys/kernel/mm/transparent_hugepage/defrag), the rest "
-                 "took 4 KB faults",
-                 (unsigned long long)(s->anon_huge_bytes >> 20),
-                 (unsigned long long)(cfg->bytes >> 20));
+        thp_short_note(r, cfg->bytes);
     return 0;
 }
 
@@ -324,7 +334,8 @@ static int make_file(const struct fault_config *cfg, char *why, size_t why_len)
 /* Share of the mapping's pages that mincore() reports in the page cache; NAN if unknown. */
 static double resident_fraction(void *map, uint64_t bytes)
 {
-    uint64_t pages = bytes / PAGE_4K;
+    /* mincore() fills one byte per page the kernel really maps, whatever a test pretends */
+    uint64_t pages = (bytes + page_kernel_bytes() - 1) / page_kernel_bytes();
     unsigned char *vec = malloc(pages);
     if (!vec) return NAN;
     double frac = NAN;
@@ -439,7 +450,7 @@ int fault_probe_run(const struct fault_config *cfg, struct fault_report *out, ch
         memset(r, 0, sizeof(*r));
         r->backing = (enum fault_backing)b;
         r->bytes = cfg->bytes;
-        r->pages_touched = cfg->bytes / PAGE_4K;
+        r->pages_touched = cfg->bytes / page_base_bytes();
         r->ns_per_fault = r->ns_per_page = r->us_per_major_fault = NAN;
         r->resident_before = NAN;
         if (fault_backing_check(r->backing, cfg, r->skipped, sizeof(r->skipped)) != 0) continue;

@@ -23,13 +23,12 @@ enum fault_backing {
 };
 
 #define FAULT_MASK_ALL ((1u << FAULT_BACKING_COUNT) - 1)
-/* The old name of PAGE_4K, still used by src/report/report_probes.c. */
 
 /* "4k", "thp", "2m", "file", "file-readahead" */
 const char *fault_backing_name(enum fault_backing b);
 
 struct fault_config {
-    uint64_t bytes;            /* region and file size; a multiple of PAGE_2M */
+    uint64_t bytes;            /* region and file size; a multiple of PAGE_2M (the 2m pages) */
     unsigned mask;             /* bits of enum fault_backing to run */
     const char *dir;           /* where the file is written */
     unsigned reps;             /* anonymous runs: repetitions, the median time is reported */

@@ -120,9 +120,10 @@ static void stop_siblings(struct team *t, struct sibling *sib, unsigned n)
 
 /* ---- one point ---- */
 
-/* The region sits in a larger mapping, one page past a 2 MB boundary, between two touched
- * "pin" pages: the page tables around it then stay populated, so unmapping it frees no page
- * table (which would also interrupt idle CPUs) and it never forms a transparent huge page. */
+/* The region sits in a larger mapping, one base page past a PMD boundary (2 MB at 4 KB pages),
+ * between two touched "pin" pages: the page tables around it then stay populated, so unmapping it
+ * frees no page table (which would also interrupt idle CPUs) and it never forms a transparent huge
+ * page. */
 struct arena {
     char *map;
     size_t map_len;
@@ -132,12 +133,13 @@ struct arena {
 
 size_t shootdown_arena_bytes(unsigned pages)
 {
-    return (size_t)pages * PAGE_4K + 2 * PAGE_4K + PAGE_2M;
+    return (size_t)pages * page_base_bytes() + 2 * page_base_bytes() + page_pmd_bytes();
 }
 
 static int arena_open(struct arena *a, unsigned pages, char *why, size_t why_len)
 {
-    a->region_len = (size_t)pages * PAGE_4K;
+    const size_t small = page_base_bytes(), pmd = page_pmd_bytes();
+    a->region_len = (size_t)pages * small;
     a->map_len = shootdown_arena_bytes(pages);
     a->map = mmap(NULL, a->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (a->map == MAP_FAILED) {
@@ -145,8 +147,8 @@ static int arena_open(struct arena *a, unsigned pages, char *why, size_t why_len
         return -1;
     }
     madvise(a->map, a->map_len, MADV_NOHUGEPAGE);
-    char *base = (char *)(((uintptr_t)a->map + PAGE_2M - 1) & ~(uintptr_t)(PAGE_2M - 1));
-    a->region = base + PAGE_4K;
+    char *base = (char *)(((uintptr_t)a->map + pmd - 1) & ~(uintptr_t)(pmd - 1));
+    a->region = base + small;
     base[0] = 1;                  /* pin before */
     a->region[a->region_len] = 1; /* pin after */
     return 0;
@@ -160,8 +162,9 @@ static void arena_close(struct arena *a)
 static void touch(char *region, unsigned pages)
 {
     volatile char *p = region;
+    const size_t small = page_base_bytes();
     for (unsigned i = 0; i < pages; i++)
-        p[(size_t)i * PAGE_4K] = (char)(i | 1);
+        p[(size_t)i * small] = (char)(i | 1);
 }
 
 /* One op: touch every page (so each has a TLB-cached translation to take away), then unmap
@@ -461,7 +464,8 @@ int shootdown_probe_run(const struct shootdown_config *cfg, struct shootdown_rep
     struct scratch sc = {malloc(MAX_OPS * sizeof(double)), malloc(MAX_OPS * sizeof(double)),
                          malloc(MAX_OPS), malloc(MAX_OPS * sizeof(double))};
     struct sibling *sib = calloc(cfg->n_remote_pus + 1, sizeof(*sib));
-    char *anchor = mmap(NULL, PAGE_4K, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    char *anchor =
+        mmap(NULL, page_base_bytes(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     int rc = -1;
     if (!out->runs || !sc.unmap_s || !sc.cycle_s || !sc.hit || !sc.tmp || !sib ||
         anchor == MAP_FAILED) {
@@ -476,7 +480,7 @@ int shootdown_probe_run(const struct shootdown_config *cfg, struct shootdown_rep
         added_costs(out);
         summarise(out);
     }
-    if (anchor != MAP_FAILED) munmap(anchor, PAGE_4K);
+    if (anchor != MAP_FAILED) munmap(anchor, page_base_bytes());
     free(sib);
     free(sc.unmap_s);
     free(sc.cycle_s);

@@ -11,14 +11,14 @@
 size_t tlb_element_offset(enum tlb_layout layout, size_t i, size_t n, size_t page_bytes,
                           bool stagger)
 {
-    const size_t lines_per_small = PAGE_4K / TLB_LINE_BYTES;
+    const size_t small = page_base_bytes(), lines_per_small = small / TLB_LINE_BYTES;
     if (layout == TLB_LAYOUT_DENSE) {
-        /* element i keeps the sweep's line (i mod 64), so both put the same number of
-         * elements on each cache set and each page offset; the page rotates with i, so
-         * consecutive elements are 4 KB + 64 bytes apart as in the sweep */
+        /* element i keeps the sweep's line (i mod lines per base page), so both put the same
+         * number of elements on each cache set and each page offset; the page rotates with i,
+         * so consecutive elements are a base page + 64 bytes apart as in the sweep */
         size_t pages = (n + lines_per_small - 1) / lines_per_small;
         size_t line = i % lines_per_small, round = i / lines_per_small; /* round < pages */
-        return ((round + line) % pages) * PAGE_4K + line * TLB_LINE_BYTES;
+        return ((round + line) % pages) * small + line * TLB_LINE_BYTES;
     }
     size_t lines_per_page = page_bytes / TLB_LINE_BYTES;
     return i * page_bytes + (stagger ? (i % lines_per_page) * TLB_LINE_BYTES : 0);
@@ -26,8 +26,8 @@ size_t tlb_element_offset(enum tlb_layout layout, size_t i, size_t n, size_t pag
 
 size_t tlb_layout_bytes(enum tlb_layout layout, size_t n, size_t page_bytes)
 {
-    const size_t lines_per_small = PAGE_4K / TLB_LINE_BYTES;
-    if (layout == TLB_LAYOUT_DENSE) return (n + lines_per_small - 1) / lines_per_small * PAGE_4K;
+    const size_t small = page_base_bytes(), lines_per_small = small / TLB_LINE_BYTES;
+    if (layout == TLB_LAYOUT_DENSE) return (n + lines_per_small - 1) / lines_per_small * small;
     return n * page_bytes;
 }
 
@@ -180,13 +180,13 @@ uint64_t tlb_walk_loads(const char *base, const uint32_t *idx, size_t n, size_t 
 {
     uint64_t sum = 0;
     size_t p = *pos;
+    const size_t small = page_base_bytes();
     for (uint64_t done = 0; done < accesses;) {
         size_t stop = n - p;
         if (stop > accesses - done) stop = (size_t)(accesses - done);
         for (size_t k = 0; k < stop; k++) {
             size_t page = idx[p + k];
-            sum +=
-                *(const volatile uint32_t *)(base + page * PAGE_4K + (page % 64) * TLB_LINE_BYTES);
+            sum += *(const volatile uint32_t *)(base + page * small + (page % 64) * TLB_LINE_BYTES);
         }
         done += stop;
         p = (p + stop) % n;

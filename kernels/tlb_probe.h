@@ -13,22 +13,22 @@
 
 #define TLB_LINE_BYTES 64
 #define TLB_REUSE_SLOTS_MAX (TLB_LINE_BYTES / sizeof(void *))
-/* The old names of PAGE_4K and PAGE_2M, still used by src/tlb/run_tlb.c and the TLB writers. */
 
 enum tlb_mode { TLB_MODE_CHASE, TLB_MODE_INC };
 enum tlb_order { TLB_ORDER_RANDOM, TLB_ORDER_SEQ };
 
 /* Where the elements of one point live.
  * SPREAD: element i alone in page i (page_bytes apart): the sweep itself.
- * DENSE:  the control, the same number of cache lines packed into ceil(n/64) 4 KB pages, so its
- *         cache footprint matches the sweep's while it needs 64 times fewer translations. */
+ * DENSE:  the control, the same number of cache lines packed into ceil(n/L) base pages (L lines
+ *         of 64 bytes per base page: 64 at 4 KB, 1024 at 64 KB), so its cache footprint matches
+ *         the sweep's while it needs L times fewer translations. */
 enum tlb_layout { TLB_LAYOUT_SPREAD, TLB_LAYOUT_DENSE };
 
 /* Byte offset of element i of a point with n elements. With stagger, element i of SPREAD uses
  * line i mod (page_bytes / 64) of its page, so n pages spread over every cache set instead of
  * all landing in one (seed 000 pitfall 6). DENSE interleaves its lines over its pages the same
- * way: element i uses line i mod 64 too, in page (i / 64 + i mod 64) mod pages, so each of its
- * pages holds up to 64 elements and consecutive elements sit in different pages. */
+ * way: element i uses line i mod L too, in page (i / L + i mod L) mod pages, so each of its
+ * pages holds up to L elements and consecutive elements sit in different pages. */
 size_t tlb_element_offset(enum tlb_layout layout, size_t i, size_t n, size_t page_bytes,
                           bool stagger);
 

@@ -91,8 +91,9 @@ int latency_chain_setup(struct latency_chain *c, const struct topology *topo, in
                   c->n);
         return EXIT_RESOURCE;
     }
-    /* no hop stays in a 4 KiB page, nor in a page of the size really mapped */
-    uint64_t page = out->backing.page_size_bytes > PAGE_4K ? out->backing.page_size_bytes : PAGE_4K;
+    /* no hop stays in a base page, nor in a page of the size really mapped */
+    uint64_t page = out->backing.page_size_bytes > page_base_bytes() ? out->backing.page_size_bytes
+                                                                     : page_base_bytes();
     size_t page_lines = (size_t)(page / LATENCY_LINE_BYTES);
     if (page_lines >= c->n) page_lines = LATENCY_LINES_PER_4K;
     /* a buffer of one and a half 1 GiB pages cannot alternate pages: 4 KiB pages then */

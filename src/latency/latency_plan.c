@@ -101,7 +101,7 @@ static int plan_size(const struct latency_request *r, const struct topology *top
 static int plan_pages(const struct latency_request *r, struct latency_plan *plan)
 {
     char why[600];            /* the 1 GiB pool's remedy alone is over 200 bytes */
-    uint64_t round = PAGE_2M; /* the probes need the whole buffer */
+    uint64_t round = PAGE_2M; /* the probes need the whole buffer (in the 2m pages) */
     uint64_t need = (plan->bytes + round - 1) / round * round;
     if (r->n_pages > 1) {
         log_error("--latency: give one --pages value (4k, thp, 2m, 1g or default), not a list");

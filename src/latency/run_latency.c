@@ -130,15 +130,16 @@ static void chase_steps(struct load_team *t, struct latency_chain *c, struct lat
     }
 }
 
-/* The load threads' arrays: the chase's backing, but THP (else 4 KB) instead of a hugetlb
+/* The load threads' arrays: the chase's backing, but THP (else base pages) instead of a hugetlb
  * pool that was sized for the chase alone. */
 static const struct mem_backend *load_backend(const struct latency_plan *plan)
 {
     if (plan->backend->kind != BACKING_HUGETLB) return plan->backend;
     char why[200];
     const struct mem_backend *thp = mem_backend_find("thp");
-    return thp->probe(&mem_env_system, PAGE_2M, why, sizeof(why)) == 0 ? thp
-                                                                       : mem_backend_find("4k");
+    return thp->probe(&mem_env_system, page_pmd_bytes(), why, sizeof(why)) == 0
+               ? thp
+               : mem_backend_find("4k");
 }
 
 static int loaded_curve(const struct latency_plan *plan, const struct topology *topo,
@@ -273,7 +274,7 @@ int run_latency(const struct latency_plan *plan, const struct topology *topo,
         WARNINGS_ADD(out, "%s",
                      p->backing.mismatch[0] ? p->backing.mismatch
                                             : "the chase's pages could not be verified");
-    else if (p->backing.page_size_bytes < PAGE_2M && strcmp(p->pages, "4k") != 0)
+    else if (p->backing.page_size_bytes < page_pmd_bytes() && strcmp(p->pages, "4k") != 0)
         WARNINGS_ADD(out,
                      "--pages %s: only %.0f%% of the buffer is on transparent huge pages, so "
                      "most hops also miss the TLB",

@@ -97,11 +97,12 @@ static void text_timer(FILE *out, const struct timer_probe_report *t)
 
 static void text_faults(FILE *out, const struct fault_report *f)
 {
+    char small[PAGE_TEXT_LEN];
     fprintf(out,
-            "Page faults (--faults): %llu MiB, one byte touched per 4 KB page (%llu pages); "
+            "Page faults (--faults): %llu MiB, one byte touched per %s page (%llu pages); "
             "THP %s; file in %s (%s)\n",
-            (unsigned long long)(f->bytes >> 20), (unsigned long long)(f->bytes / PAGE_4K),
-            f->thp_enabled, f->dir, f->fs_type);
+            (unsigned long long)(f->bytes >> 20), page_size_text(page_base_bytes(), small),
+            (unsigned long long)(f->bytes / page_base_bytes()), f->thp_enabled, f->dir, f->fs_type);
     fprintf(out, "%-15s %7s %8s %8s %9s %10s %8s %9s  %s\n", "Backing", "Pages", "Minor", "Major",
             "Touch ms", "ns/fault", "ns/page", "us/major", "Backing seen");
     for (int i = 0; i < f->n_runs; i++) {
@@ -297,7 +298,7 @@ void report_probes_quiet(FILE *out, const struct probe_results *r)
                         (unsigned long long)f->minor_faults, (unsigned long long)f->major_faults,
                         f->ns_per_fault);
         }
-        fprintf(out, " (%llu pages)\n", (unsigned long long)(r->faults.bytes / PAGE_4K));
+        fprintf(out, " (%llu pages)\n", (unsigned long long)(r->faults.bytes / page_base_bytes()));
     }
     if (ran(r, PROBE_SHOOTDOWN)) {
         fprintf(out, "shootdown:");

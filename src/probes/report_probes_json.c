@@ -96,7 +96,7 @@ static json_t *json_faults(const struct fault_report *f)
 {
     json_t *o = json_object();
     json_object_set_new(o, "bytes", json_integer((json_int_t)f->bytes));
-    json_object_set_new(o, "page_bytes", json_integer(PAGE_4K));
+    json_object_set_new(o, "page_bytes", json_integer((json_int_t)page_base_bytes()));
     json_object_set_new(o, "thp_enabled", json_string(f->thp_enabled));
     json_object_set_new(o, "directory", json_string(f->dir));
     json_object_set_new(o, "filesystem", json_string(f->fs_type));

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "src/base/interrupt.h"
+#include "src/base/page_sizes.h"
 #include "src/base/utf8_text.h"
 #include "src/report/report.h"
 #include "src/report/report_matrix.h"
@@ -67,6 +68,11 @@ static void write_system(FILE *out, const struct report *rep)
                 (unsigned long long)s->pools[i].free, (unsigned long long)s->pools[i].total);
     }
     fprintf(out, "\n");
+    if (page_base_bytes() != PAGE_4K) { /* said where it is not the usual 4 KB */
+        char base[PAGE_TEXT_LEN], pmd[PAGE_TEXT_LEN];
+        fprintf(out, "Base page: %s; transparent huge page (PMD): %s\n",
+                page_size_text(page_base_bytes(), base), page_size_text(page_pmd_bytes(), pmd));
+    }
     if (s->hugetlb_morecore[0] || s->glibc_malloc_hugetlb[0]) {
         fprintf(out, "Huge page variables:");
         if (s->hugetlb_morecore[0]) fprintf(out, " HUGETLB_MORECORE=%s", s->hugetlb_morecore);

@@ -64,16 +64,18 @@ static void write_backing(FILE *out, const struct run_result *r)
         fprintf(out, "; page size unknown (no smaps entry for the arrays); %s\n", b->how);
         return;
     }
-    char size[32];
+    char size[32], pmd[PAGE_TEXT_LEN];
     format_bytes(b->page_size_bytes, size, sizeof(size));
+    page_size_text(page_pmd_bytes(), pmd);
     if (b->thp_fraction > 0.0 && b->thp_fraction < 1.0)
         fprintf(out,
-                " -> THP: %d%% of the arrays on 2 MB pages, the rest on %s pages, verified in "
+                " -> THP: %d%% of the arrays on %s pages, the rest on %s pages, verified in "
                 "/proc/self/smaps; %s\n",
-                (int)(100.0 * b->thp_fraction), size, b->how);
+                (int)(100.0 * b->thp_fraction), pmd, size, b->how);
     else
-        fprintf(out, " -> %s pages, verified in /proc/self/smaps; %s%s\n", size, b->how,
-                b->thp_fraction > 0.0 ? "; THP: 100% of the arrays on 2 MB pages" : "");
+        fprintf(out, " -> %s pages, verified in /proc/self/smaps; %s%s%s%s\n", size, b->how,
+                b->thp_fraction > 0.0 ? "; THP: 100% of the arrays on " : "",
+                b->thp_fraction > 0.0 ? pmd : "", b->thp_fraction > 0.0 ? " pages" : "");
 }
 
 static const char *store_words(const char *stores)

@@ -9,6 +9,7 @@
 #include "src/base/log.h"
 #include "src/base/page_sizes.h"
 
+/* The 2m pages' boundary (and x86's THP); a PMD of 512 MB would cost too much padding. */
 #define ARRAY_ALIGN PAGE_2M
 
 const char *domain_kind_name(enum domain_kind kind)

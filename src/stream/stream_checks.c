@@ -81,8 +81,9 @@ static void check_locality(const struct team *tm, struct run_result *out)
                            tm->topo->facts.source);
     size_t es = elem_size(cfg->type);
     const char *arrays[3] = {tm->a, tm->b, tm->c};
-    size_t page =
-        out->backing.page_size_bytes > PAGE_4K ? (size_t)out->backing.page_size_bytes : PAGE_4K;
+    size_t page = out->backing.page_size_bytes > page_base_bytes()
+                      ? (size_t)out->backing.page_size_bytes
+                      : (size_t)page_base_bytes();
     char page_words[32];
     format_bytes(page, page_words, sizeof(page_words));
     for (int t = 0; t < tm->team_size && loc->verified; t++) {

@@ -11,6 +11,7 @@
 #include "src/base/utf8_text.h"
 #include "src/measure/report_locality.h"
 #include "src/tlb/report_tlb_words.h"
+#include "src/tlb/tlb_region.h"
 #include "src/tlb/tlb_curve.h"
 
 #define RULE "-------------------------------------------------------------\n"
@@ -46,10 +47,11 @@ static void level_entries(struct line *ln, const struct tlb_sweep *s, size_t i)
 {
     const struct knee_level *l = &s->analysis.levels[i];
     if (l->set_conflict_ways) {
+        char huge[PAGE_TEXT_LEN];
         put(ln,
-            "%u-way set conflict (pages 2 MB apart share one set: the set's associativity, not "
+            "%u-way set conflict (pages %s apart share one set: the set's associativity, not "
             "a TLB size)",
-            l->set_conflict_ways);
+            l->set_conflict_ways, page_size_text(tlb_huge_bytes(), huge));
     } else if (isfinite(l->entries) && l->reuse_sized && !isfinite(l->midpoint)) {
         put(ln, "~%.0f entries (reuse fit; the cyclic sweep's sharp knee at %.0f-%.0f read early)",
             l->entries, l->entries_low, l->entries_high);
@@ -276,13 +278,21 @@ static void write_levels(FILE *out, const struct tlb_sweep *s, double ghz, const
     if (any) fprintf(out, "\n");
 }
 
+static const char *stagger_words(bool stagger, char *buf, size_t len)
+{
+    if (!stagger) return "NOT staggered (line 0 of every page)";
+    snprintf(buf, len, "cache lines staggered (page p uses line p mod %llu)",
+             (unsigned long long)(page_base_bytes() / TLB_LINE_BYTES));
+    return buf;
+}
+
 static void write_header(FILE *out, const struct tlb_result *t)
 {
     const struct tlb_options *o = &t->opts;
     char pg[32];
+    char stagger[96];
     fprintf(out, "TLB probe: %s, %s order, %s\n", mode_name(o->mode), order_word(o->order),
-            o->stagger ? "cache lines staggered (page p uses line p mod 64)"
-                       : "NOT staggered (line 0 of every page)");
+            stagger_words(o->stagger, stagger, sizeof(stagger)));
     if (t->multi) {
         fprintf(out, "Threads: %d at once, each on its own pages, bind %s; Thread:PU", t->threads,
                 t->bind);
@@ -349,6 +359,7 @@ static void write_header(FILE *out, const struct tlb_result *t)
                  l2 = cpuid_tlb_data_entries(c, 2, TLB_PAGE_4K),
                  h1 = cpuid_tlb_data_entries(c, 1, TLB_PAGE_2M),
                  h2 = cpuid_tlb_data_entries(c, 2, TLB_PAGE_2M);
+        /* the sizes the source documents (CPUID: 4 KB and 2 MB), not this kernel's */
         fprintf(out, "4 KB: L1 %u, L2 %u; 2 MB: L1 %u, L2 %u (0 = none reported; %s)\n", l1, l2, h1,
                 h2, c->source);
     }
@@ -388,10 +399,13 @@ static void write_threads(FILE *out, const struct tlb_result *t)
 
 static void write_throughput(FILE *out, const struct tlb_result *t)
 {
+    char small[PAGE_TEXT_LEN], huge[PAGE_TEXT_LEN];
+    page_size_text(page_base_bytes(), small);
+    page_size_text(tlb_huge_bytes(), huge);
     fprintf(out,
             "Page-walk throughput (%d thread%s at once, random independent loads, one per "
-            "4 KB page of 128 MiB per thread):\n",
-            t->threads, t->threads == 1 ? "" : "s");
+            "%s page of 128 MiB per thread):\n",
+            t->threads, t->threads == 1 ? "" : "s", small);
     for (int i = 0; i < 2; i++) {
         const struct tlb_throughput *w = &t->walk[i];
         char pg[32];
@@ -405,12 +419,38 @@ static void write_throughput(FILE *out, const struct tlb_result *t)
                 1e9 * t->threads / w->best_accesses_per_s);
     }
     if (t->walk[0].measured && t->walk[1].measured)
-        fprintf(out, "  2 MB / 4 KB: %.2fx\n",
+        fprintf(out, "  %s / %s: %.2fx\n", huge, small,
                 t->walk[1].best_accesses_per_s / t->walk[0].best_accesses_per_s);
+}
+
+/* The huge sweep's part of the text. */
+static void write_huge(FILE *out, const struct tlb_result *t, double ghz)
+{
+    char small[PAGE_TEXT_LEN], huge[PAGE_TEXT_LEN], huge_iec[PAGE_TEXT_LEN];
+    page_size_text(page_base_bytes(), small);
+    page_size_text(tlb_huge_bytes(), huge);
+    if (t->huge_measured) {
+        fprintf(out, "%s pages (%s, %.0f%% verified in smaps), one access per page:\n", huge,
+                t->huge_backing.how,
+                100.0 * (t->huge_backing.hugetlb_bytes ? 1.0 : t->huge_backing.thp_fraction));
+        write_points(out, &t->huge, ghz, true);
+        if (t->huge.note[0]) fprintf(out, "(%s)\n", t->huge.note);
+        write_levels(out, &t->huge, ghz, page_size_iec(tlb_huge_bytes(), huge_iec));
+        if (t->huge_extends_reach == 0)
+            fprintf(
+                out,
+                "Reach: not extended; these entries hold %s pieces of the %s pages (see below)\n",
+                small, huge);
+    } else {
+        fprintf(out, "%s pages: not measured (%s)\n", huge, t->huge_why);
+    }
 }
 
 void report_tlb_text(FILE *out, const struct tlb_result *t)
 {
+    char small[PAGE_TEXT_LEN], huge[PAGE_TEXT_LEN];
+    page_size_text(page_base_bytes(), small);
+    page_size_text(tlb_huge_bytes(), huge);
     write_header(out, t);
     if (!t->measured) {
         if (t->single_point)
@@ -418,8 +458,9 @@ void report_tlb_text(FILE *out, const struct tlb_result *t)
         else
             fprintf(out,
                     "Planned: sweep 1..%llu pages and its control, refined around each knee; "
-                    "2 MB sweep: %s; page-walk throughput 4 KB vs 2 MB\n",
-                    (unsigned long long)t->max_pages, t->max_huge_pages ? "yes" : t->huge_why);
+                    "%s sweep: %s; page-walk throughput %s vs %s\n",
+                    (unsigned long long)t->max_pages, huge, t->max_huge_pages ? "yes" : t->huge_why,
+                    small, huge);
         fprintf(out, RULE);
         return;
     }
@@ -432,27 +473,16 @@ void report_tlb_text(FILE *out, const struct tlb_result *t)
     } else {
         fprintf(out,
                 "%s pages%s (* = refinement point; control = the same number of cache lines "
-                "in 64x fewer 4 KB pages; translation = the difference):\n",
-                pg, t->multi ? ", thread 0" : "");
+                "in %llux fewer %s pages; translation = the difference):\n",
+                pg, t->multi ? ", thread 0" : "",
+                (unsigned long long)(page_base_bytes() / TLB_LINE_BYTES), small);
         write_points(out, s, ghz, true);
         fprintf(out, RULE);
         write_reuse(out, s);
         write_levels(out, s, ghz, pg);
         if (t->multi) write_threads(out, t);
         fprintf(out, RULE);
-        if (t->huge_measured) {
-            fprintf(out, "2 MB pages (%s, %.0f%% verified in smaps), one access per page:\n",
-                    t->huge_backing.how,
-                    100.0 * (t->huge_backing.hugetlb_bytes ? 1.0 : t->huge_backing.thp_fraction));
-            write_points(out, &t->huge, ghz, true);
-            if (t->huge.note[0]) fprintf(out, "(%s)\n", t->huge.note);
-            write_levels(out, &t->huge, ghz, "2 MiB");
-            if (t->huge_extends_reach == 0)
-                fprintf(out, "Reach: not extended; these entries hold 4 KB pieces of the 2 MB "
-                             "pages (see below)\n");
-        } else {
-            fprintf(out, "2 MB pages: not measured (%s)\n", t->huge_why);
-        }
+        write_huge(out, t, ghz);
         if (t->reach_note[0]) fprintf(out, "Huge pages: %s.\n", t->reach_note);
         fprintf(out, RULE);
         write_throughput(out, t);

@@ -7,6 +7,7 @@
 
 #include "src/base/csv_field.h"
 #include "src/tlb/report_tlb_words.h"
+#include "src/tlb/tlb_region.h"
 
 /* Each field below is empty where its figure was not measured, as in the STREAM CSV. */
 static void csv_points(FILE *out, const char *sweep, int thread, int pu, uint64_t page_bytes,
@@ -87,20 +88,22 @@ void report_tlb_csv(FILE *out, const struct tlb_result *t)
     char sweep[16];
     for (int i = 0; i < t->n_threads; i++) {
         const struct tlb_thread_result *r = &t->per_thread[i];
-        snprintf(sweep, sizeof(sweep), "%s", r->small.page_bytes == PAGE_4K ? "4k" : "main");
+        snprintf(sweep, sizeof(sweep), "%s",
+                 r->small.page_bytes == page_base_bytes() ? "4k" : "main");
         csv_points(out, sweep, r->thread, r->pu, r->small.page_bytes, &r->small.main, ghz);
-        csv_points(out, "control", r->thread, r->pu, PAGE_4K, &r->small.control, ghz);
+        csv_points(out, "control", r->thread, r->pu, page_base_bytes(), &r->small.control, ghz);
         csv_points(out, "reuse", r->thread, r->pu, r->small.page_bytes, &r->small.reuse, ghz);
-        csv_points(out, "reuse_control", r->thread, r->pu, PAGE_4K, &r->small.reuse_control, ghz);
+        csv_points(out, "reuse_control", r->thread, r->pu, page_base_bytes(),
+                   &r->small.reuse_control, ghz);
     }
     if (t->huge_measured)
-        csv_points(out, "2m", 0, t->per_thread[0].pu, PAGE_2M, &t->huge.main, ghz);
+        csv_points(out, "2m", 0, t->per_thread[0].pu, t->huge.page_bytes, &t->huge.main, ghz);
     fputs("# level,sweep,thread,name,entries,entries_upper,hit_ns,miss_penalty_ns,"
           "documented_entries,entries_low,entries_high,entries_method,agrees_with_documented\n",
           out);
     fputs("# cache_knee,sweep,thread,lines_low,lines_high,step_ns,label\n", out);
     for (int i = 0; i < t->n_threads; i++)
-        csv_levels(out, t->per_thread[i].small.page_bytes == PAGE_4K ? "4k" : "main",
+        csv_levels(out, t->per_thread[i].small.page_bytes == page_base_bytes() ? "4k" : "main",
                    t->per_thread[i].thread, &t->per_thread[i].small);
     if (t->huge_measured) csv_levels(out, "2m", 0, &t->huge);
     for (int i = 0; i < 2; i++)

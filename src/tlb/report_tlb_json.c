@@ -7,6 +7,7 @@
 #include "src/base/json_values.h"
 #include "src/measure/report_locality.h"
 #include "src/tlb/report_tlb_words.h"
+#include "src/tlb/tlb_region.h"
 #include "src/tlb/tlb_curve.h"
 
 static json_t *points_json(const struct tlb_curve *c, double ghz, bool control)
@@ -223,14 +224,18 @@ static json_t *huge_json(const struct tlb_result *t, double ghz)
     json_object_set_new(huge, "sweep",
                         t->huge_measured ? sweep_json(&t->huge, ghz, false) : json_null());
     const struct tlb_splinter *sp = &t->splinter;
+    char whole[48], split[48], size[PAGE_TEXT_LEN];
+    snprintf(whole, sizeof(whole), "whole %s translations", page_size_text(tlb_huge_bytes(), size));
+    snprintf(split, sizeof(split), "split into %s translations",
+             page_size_text(page_base_bytes(), size));
     json_object_set_new(huge, "splinter_check",
                         sp->measured
                             ? json_pack("{s:o,s:o,s:o,s:o,s:s}", "pieces", real_or_null(sp->at),
                                         "huge_ns", real_or_null(sp->huge_ns), "small_pages_ns",
                                         real_or_null(sp->small_ns), "control_ns",
                                         real_or_null(sp->control_ns), "verdict",
-                                        sp->verdict == 1   ? "whole 2 MB translations"
-                                        : sp->verdict == 0 ? "split into 4 KB translations"
+                                        sp->verdict == 1   ? whole
+                                        : sp->verdict == 0 ? split
                                                            : "unclear")
                             : json_null());
     json_object_set_new(huge, "extends_reach",

@@ -51,7 +51,7 @@ static void fill_config(const struct tlb_plan *plan, struct tlb_result *out)
     out->splinter.verdict = -1;
     snprintf(out->huge_why, sizeof(out->huge_why), "%s", plan->huge_why);
     for (int i = 0; i < 2; i++)
-        out->walk[i].page_bytes = i ? PAGE_2M : PAGE_4K;
+        out->walk[i].page_bytes = i ? tlb_huge_bytes() : page_base_bytes();
 }
 
 static void locate_threads(const struct tlb_plan *plan, const struct topology *topo,
@@ -112,8 +112,8 @@ static int team_setup(struct tlb_team *tm, int t)
     size_t n = (size_t)plan->max_pages;
     size_t scratch = n * TLB_REUSE_SLOTS;
     if (plan->huge && plan->max_huge_pages > scratch) scratch = (size_t)plan->max_huge_pages;
-    if (!plan->opts.pages && THROUGHPUT_BYTES / PAGE_4K > scratch)
-        scratch = THROUGHPUT_BYTES / PAGE_4K;
+    if (!plan->opts.pages && THROUGHPUT_BYTES / page_base_bytes() > scratch)
+        scratch = THROUGHPUT_BYTES / page_base_bytes();
     w->order = malloc(scratch * sizeof(uint32_t));
     w->offsets = malloc(scratch * sizeof(size_t));
     w->scratch_n = scratch;
@@ -128,8 +128,9 @@ static int team_setup(struct tlb_team *tm, int t)
         tlb_team_fail(tm, "%s", why);
         return -1;
     }
-    tlb_region_touch(&w->main, plan->page_bytes < PAGE_4K ? plan->page_bytes : PAGE_4K);
-    tlb_region_touch(&w->control, PAGE_4K);
+    const size_t small = page_base_bytes();
+    tlb_region_touch(&w->main, plan->page_bytes < small ? plan->page_bytes : small);
+    tlb_region_touch(&w->control, small);
     struct backing_info b;
     backing_verify(SMAPS, w->main.backend, (uintptr_t)w->main.base,
                    (uintptr_t)(w->main.base + w->main.bytes), w->main.how, &b);
@@ -138,11 +139,11 @@ static int team_setup(struct tlb_team *tm, int t)
         sample_locality(tm, &w->main);
     }
     if (strcmp(plan->pages_name, "4k") == 0 && b.verified &&
-        (b.anon_huge_bytes > 0 || b.page_size_bytes != PAGE_4K)) {
+        (b.anon_huge_bytes > 0 || b.page_size_bytes > small)) {
         tlb_team_fail(tm,
-                      "the 4 KB sweep's memory came back %.0f%% on huge pages despite "
+                      "%s's memory came back %.0f%% on huge pages despite "
                       "MADV_NOHUGEPAGE; check /sys/kernel/mm/transparent_hugepage/enabled",
-                      100.0 * b.thp_fraction);
+                      tlb_sweep_name(false), 100.0 * b.thp_fraction);
         return -1;
     }
     return 0;
@@ -165,7 +166,7 @@ static void analyse_all(struct tlb_team *tm)
 {
     struct knee_params p;
     tlb_knee_params(tm->plan, &p);
-    unsigned bit = tm->plan->page_bytes == PAGE_4K ? TLB_PAGE_4K : TLB_PAGE_2M;
+    unsigned bit = tm->plan->page_bytes == page_base_bytes() ? TLB_PAGE_4K : TLB_PAGE_2M;
     for (int u = 0; u < tm->out->n_threads; u++) {
         struct tlb_sweep *s = &tm->out->per_thread[u].small;
         tlb_finish_sweep(s, &s->control, tm->plan, tm->out, bit, &p);
@@ -192,7 +193,7 @@ static void after_reuse(struct tlb_team *tm)
 {
     tlb_reuse_apply(tm);
     tlb_compare_threads(tm->out);
-    tm->phase = "the 2 MB sweep";
+    tm->phase = tlb_sweep_name(true);
     if (tm->plan->huge && !tm->stop) tlb_huge_phase(tm);
     tlb_describe_reach(tm->out);
 }
@@ -233,9 +234,9 @@ static void start_probe(struct tlb_team *tm, int t)
     if (t == 0) {
         tm->out->tsc_ghz = tlb_tsc_ghz();
         tm->out->core_ghz = tlb_core_ghz_estimate();
-        tm->phase = plan->opts.pages              ? "its single point"
-                    : plan->page_bytes == PAGE_4K ? "the 4 KB sweep"
-                                                  : "the sweep";
+        tm->phase = plan->opts.pages                        ? "its single point"
+                    : plan->page_bytes == page_base_bytes() ? tlb_sweep_name(false)
+                                                            : "the sweep";
     }
 #pragma omp barrier
 }
@@ -305,7 +306,7 @@ static void warn_placement(const struct tlb_plan *plan, struct tlb_result *out)
             WARNINGS_ADD(out, "thread %d was not kept on PU %d (ran on %d%s)", t, plan->pus[t],
                          r->pu, r->migrated ? ", then moved" : "");
     }
-    if (plan->page_bytes > PAGE_4K && out->backing.verified &&
+    if (plan->page_bytes > page_base_bytes() && out->backing.verified &&
         out->backing.page_size_bytes < plan->page_bytes)
         WARNINGS_ADD(out,
                      "--pages %s: smaps shows %llu-byte pages under the sweep, not %llu: the "

@@ -57,19 +57,19 @@ void tlb_build_point(const struct tlb_team *tm, struct tlb_worker *w, int thread
     const struct tlb_options *o = &tm->plan->opts;
     size_t n = (size_t)x;
     if (set == TLB_SET_HUGE && kind == 0)
-        tlb_chain_build(&w->chain, o->mode, w->huge_tp.base, n, TLB_LAYOUT_SPREAD, PAGE_2M,
+        tlb_chain_build(&w->chain, o->mode, w->huge_tp.base, n, TLB_LAYOUT_SPREAD, tlb_huge_bytes(),
                         o->stagger, o->order, tlb_point_seed(x, 2, thread), w->order, w->offsets);
     else if (set == TLB_SET_REUSE)
         tlb_chain_build_reuse(&w->chain, kind == 0 ? w->main.base : w->control.base, n,
                               TLB_REUSE_SLOTS, kind == 0 ? TLB_LAYOUT_SPREAD : TLB_LAYOUT_DENSE,
-                              kind == 0 ? tm->plan->page_bytes : PAGE_4K,
+                              kind == 0 ? tm->plan->page_bytes : page_base_bytes(),
                               tlb_point_seed(x, 3 + kind, thread), w->order, w->offsets);
     else if (kind == 0)
         tlb_chain_build(&w->chain, o->mode, w->main.base, n, TLB_LAYOUT_SPREAD,
                         tm->plan->page_bytes, o->stagger, o->order, tlb_point_seed(x, 0, thread),
                         w->order, w->offsets);
     else
-        tlb_chain_build(&w->chain, o->mode, w->control.base, n, TLB_LAYOUT_DENSE, PAGE_4K,
+        tlb_chain_build(&w->chain, o->mode, w->control.base, n, TLB_LAYOUT_DENSE, page_base_bytes(),
                         o->stagger, o->order, tlb_point_seed(x, 1, thread), w->order, w->offsets);
 }
 

@@ -24,24 +24,25 @@ static void huge_dropped(struct tlb_result *out, struct tlb_worker *w)
     tlb_region_release(&w->huge_tp);
 }
 
-/* Thread 0's huge pages for the 2 MB sweep, touched and confirmed; false (the reason in
+/* Thread 0's huge pages for the huge sweep, touched and confirmed; false (the reason in
  * out->huge_why) when there are none. */
 static bool huge_region_ready(struct tlb_team *tm, size_t n)
 {
     struct tlb_result *out = tm->out;
     struct tlb_worker *w = &tm->w[0];
     char why[300];
-    if (tlb_region_alloc_huge(&w->huge_tp, n * PAGE_2M, why, sizeof(why)) != 0) {
+    if (tlb_region_alloc_huge(&w->huge_tp, n * tlb_huge_bytes(), why, sizeof(why)) != 0) {
         snprintf(out->huge_why, sizeof(out->huge_why), "%.230s", why);
         return false;
     }
-    if (!tlb_region_touch(&w->huge_tp, PAGE_2M)) {
+    if (!tlb_region_touch(&w->huge_tp, tlb_huge_bytes())) {
         tm->stop = true;
         huge_dropped(out, w);
         return false;
     }
     backing_verify(SMAPS, w->huge_tp.backend, (uintptr_t)w->huge_tp.base,
-                   (uintptr_t)(w->huge_tp.base + n * PAGE_2M), w->huge_tp.how, &out->huge_backing);
+                   (uintptr_t)(w->huge_tp.base + n * tlb_huge_bytes()), w->huge_tp.how,
+                   &out->huge_backing);
     if (tlb_huge_confirmed(&out->huge_backing, 0.99, out->huge_why, sizeof(out->huge_why)) != 0) {
         tlb_region_release(&w->huge_tp);
         return false;
@@ -83,7 +84,7 @@ static bool huge_sweep(struct tlb_team *tm, size_t n)
     const struct tlb_plan *plan = tm->plan;
     struct tlb_result *out = tm->out;
     struct tlb_sweep *s = &out->huge;
-    s->page_bytes = PAGE_2M;
+    s->page_bytes = tlb_huge_bytes();
     tm->nx = tlb_sweep_grid(n, tm->xs, GRID_MAX);
     tm->refined = false;
     struct knee_params p;
@@ -94,7 +95,7 @@ static bool huge_sweep(struct tlb_team *tm, size_t n)
         if (tlb_measure_into(tm, 0, TLB_SET_HUGE, false, &s->main,
                              pass == 0 ? NULL : &small->control) != 0)
             return false;
-        if (tm->stop) { /* a part of a 2 MB sweep is not reported: the 4 KB one is */
+        if (tm->stop) { /* a part of a huge sweep is not reported: the small one is */
             huge_dropped(out, &tm->w[0]);
             return false;
         }
@@ -108,9 +109,9 @@ static bool huge_sweep(struct tlb_team *tm, size_t n)
     return true;
 }
 
-/* The splinter check: 512 distinct 4 KB pieces of one 2 MB page, against 512 separate 4 KB
- * pages and the control, re-measured in the same rounds so that other work on the machine
- * weighs on all three alike. */
+/* The splinter check: 512 distinct base-page pieces of one huge page (4 KB of 2 MB), against
+ * 512 separate base pages and the control, re-measured in the same rounds so that other work on the
+ * machine weighs on all three alike. */
 static void splinter_check(struct tlb_team *tm)
 {
     const struct tlb_options *o = &tm->plan->opts;
@@ -126,8 +127,9 @@ static void splinter_check(struct tlb_team *tm)
         for (int which = 0; which < 3; which++) {
             char *base = which == 0 ? w->huge_tp.base : which == 1 ? w->main.base : w->control.base;
             tlb_chain_build(&w->chain, o->mode, base, (size_t)at,
-                            which == 2 ? TLB_LAYOUT_DENSE : TLB_LAYOUT_SPREAD, PAGE_4K, o->stagger,
-                            o->order, tlb_point_seed(at, 3 + which, 0), w->order, w->offsets);
+                            which == 2 ? TLB_LAYOUT_DENSE : TLB_LAYOUT_SPREAD, page_base_bytes(),
+                            o->stagger, o->order, tlb_point_seed(at, 3 + which, 0), w->order,
+                            w->offsets);
             uint64_t chunk = tlb_calibrate(&w->chain, CHUNK_TARGET_S);
             struct tlb_sample smp;
             tlb_sample_run(&w->chain, chunk, CHUNKS_PER_SAMPLE, &smp);
@@ -162,25 +164,29 @@ void tlb_describe_reach(struct tlb_result *out)
     size_t len = sizeof(out->reach_note), used = 0;
     struct tlb_sweep *small = &out->per_thread[0].small;
     const struct tlb_splinter *sp = &out->splinter;
+    char H[PAGE_TEXT_LEN], S[PAGE_TEXT_LEN];
+    page_size_text(tlb_huge_bytes(), H);
+    page_size_text(page_base_bytes(), S);
     if (!out->huge_measured) {
         out->huge_extends_reach = -1;
         return;
     }
     if (sp->verdict == 0) {
         out->huge_extends_reach = 0;
-        for (size_t i = 0; i < TLB_LEVELS_MAX; i++) /* entries x 2 MiB would be a fiction */
+        for (size_t i = 0; i < TLB_LEVELS_MAX; i++) /* entries x huge pages: a fiction */
             out->huge.reach_bytes[i] = NAN;
         used += (size_t)snprintf(
             s + used, len - used,
-            "2 MB pages are translated in 4 KB pieces here: %.0f distinct 4 KB pieces of one 2 MB "
-            "page cost %.2f ns per access, %s %.0f separate 4 KB pages (%.2f ns) and far more "
+            "%s pages are translated in %s pieces here: %.0f distinct %s pieces of one %s "
+            "page cost %.2f ns per access, %s %.0f separate %s pages (%.2f ns) and far more "
             "than the control (%.2f ns)",
-            sp->at, sp->huge_ns, sp->huge_ns > 1.15 * sp->small_ns ? "more than" : "as much as",
-            sp->at, sp->small_ns, sp->control_ns);
-        snprintf(s + used, len - used, "%s; huge pages do not extend the TLB reach",
-                 out->cpuid.hypervisor
-                     ? " (a VM whose host backs guest memory with 4 KB pages splits them)"
-                     : "");
+            H, S, sp->at, S, H, sp->huge_ns,
+            sp->huge_ns > 1.15 * sp->small_ns ? "more than" : "as much as", sp->at, S, sp->small_ns,
+            sp->control_ns);
+        snprintf(s + used, len - used, "%s%s%s; huge pages do not extend the TLB reach",
+                 out->cpuid.hypervisor ? " (a VM whose host backs guest memory with " : "",
+                 out->cpuid.hypervisor ? S : "",
+                 out->cpuid.hypervisor ? " pages splits them)" : "");
         return;
     }
     const struct tlb_sweep *huge = &out->huge;
@@ -192,19 +198,19 @@ void tlb_describe_reach(struct tlb_result *out)
         format_bytes((uint64_t)small_reach, a, sizeof(a));
         format_bytes((uint64_t)huge_reach, b, sizeof(b));
         snprintf(s, len,
-                 "2 MB pages are translated whole (%.0f pieces of one 2 MB page cost %.2f ns, like "
-                 "the control's %.2f ns); first-level reach %s with 2 MB pages against %s with "
-                 "4 KB pages",
-                 sp->at, sp->huge_ns, sp->control_ns, b, a);
+                 "%s pages are translated whole (%.0f pieces of one %s page cost %.2f ns, like "
+                 "the control's %.2f ns); first-level reach %s with %s pages against %s with "
+                 "%s pages",
+                 H, sp->at, H, sp->huge_ns, sp->control_ns, b, H, a, S);
         return;
     }
     out->huge_extends_reach = -1;
     if (sp->measured)
         snprintf(s, len,
-                 "unclear whether 2 MB pages are translated whole: %.0f pieces of one 2 MB page "
-                 "cost %.2f ns, between separate 4 KB pages (%.2f ns) and the control (%.2f ns)",
-                 sp->at, sp->huge_ns, sp->small_ns, sp->control_ns);
+                 "unclear whether %s pages are translated whole: %.0f pieces of one %s page "
+                 "cost %.2f ns, between separate %s pages (%.2f ns) and the control (%.2f ns)",
+                 H, sp->at, H, sp->huge_ns, S, sp->small_ns, sp->control_ns);
     else
-        snprintf(s, len, "the 4 KB sweep shows no translation cost at %.0f pages to compare with",
-                 SPLINTER_N);
+        snprintf(s, len, "%s shows no translation cost at %.0f pages to compare with",
+                 tlb_sweep_name(false), SPLINTER_N);
 }

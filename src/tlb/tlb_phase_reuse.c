@@ -118,5 +118,5 @@ void tlb_reuse_apply(struct tlb_team *tm)
 {
     for (int t = 0; t < tm->out->n_threads; t++)
         tlb_reuse_size(&tm->out->per_thread[t].small, &tm->out->cpuid,
-                       tm->plan->page_bytes == PAGE_4K ? TLB_PAGE_4K : TLB_PAGE_2M);
+                       tm->plan->page_bytes == page_base_bytes() ? TLB_PAGE_4K : TLB_PAGE_2M);
 }

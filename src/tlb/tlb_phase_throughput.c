@@ -26,14 +26,15 @@ static void prepare_region(struct tlb_team *tm, int t, int which, struct tlb_reg
         failed = 2;
     struct backing_info b = {0};
     if (!failed) {
-        tlb_region_touch(r, which ? PAGE_2M : PAGE_4K);
+        tlb_region_touch(r, which ? tlb_huge_bytes() : page_base_bytes());
         backing_verify(SMAPS, r->backend, (uintptr_t)r->base, (uintptr_t)(r->base + r->bytes),
                        r->how, &b);
         if (which && tlb_huge_confirmed(&b, 0.9, why, sizeof(why)) != 0) {
             failed = 3;
         } else if (!which && b.verified && b.anon_huge_bytes > 0) {
-            snprintf(why, sizeof(why), "the 4 KB region came back %.0f%% on huge pages",
-                     100.0 * b.thp_fraction);
+            char small[PAGE_TEXT_LEN];
+            snprintf(why, sizeof(why), "the %s region came back %.0f%% on huge pages",
+                     page_size_text(page_base_bytes(), small), 100.0 * b.thp_fraction);
             failed = 3;
         }
     }
@@ -52,7 +53,7 @@ static void size_rounds(struct tlb_team *tm, int t, const bool go[2],
                         struct tlb_region *const regions[2], size_t pos[2])
 {
     struct tlb_worker *w = &tm->w[t];
-    const size_t pages = THROUGHPUT_BYTES / PAGE_4K;
+    const size_t pages = THROUGHPUT_BYTES / page_base_bytes();
     for (int which = 0; which < 2; which++) {
         if (!go[which]) continue;
         w->sink += tlb_walk_loads(regions[which]->base, w->order, pages, &pos[which], pages);
@@ -71,7 +72,7 @@ static void time_rounds(struct tlb_team *tm, int t, const bool go[2],
                         struct tlb_region *const regions[2], size_t pos[2], double rates[2][1000])
 {
     struct tlb_worker *w = &tm->w[t];
-    const size_t pages = THROUGHPUT_BYTES / PAGE_4K;
+    const size_t pages = THROUGHPUT_BYTES / page_base_bytes();
     uint64_t accesses[2] = {tm->tp_accesses[0], tm->tp_accesses[1]};
     for (unsigned k = 0; k < tm->plan->opts.repeat && !tlb_team_should_stop(tm); k++) {
         for (int which = 0; which < 2; which++) {
@@ -119,7 +120,7 @@ void tlb_throughput_phase(struct tlb_team *tm, int t)
     struct tlb_worker *w = &tm->w[t];
     if (tlb_team_should_stop(tm)) return;
     if (t == 0) tm->phase = "its page-walk throughput phase";
-    tlb_shuffle(w->order, THROUGHPUT_BYTES / PAGE_4K, 0x7157ull + (uint64_t)t);
+    tlb_shuffle(w->order, THROUGHPUT_BYTES / page_base_bytes(), 0x7157ull + (uint64_t)t);
     struct tlb_region *const regions[2] = {&w->small_tp, &w->huge_tp};
     size_t pos[2] = {0, 0};
     for (int which = 0; which < 2; which++)

@@ -20,7 +20,7 @@
 static uint64_t pages_stride(const char *name)
 {
     const struct mem_backend *b = mem_backend_find(name);
-    return b && b->page_bytes ? b->page_bytes : PAGE_4K;
+    return b && b->page_bytes ? b->page_bytes : page_base_bytes();
 }
 
 static int plan_single_cpu(const struct tlb_request *o, const struct topology *topo,
@@ -200,24 +200,24 @@ static int check_memory(const struct tlb_request *o, const struct sys_info *sys,
     return EXIT_OK;
 }
 
-/* The 2 MB sweep's pages: --tlb-max-pages / 8 at most, fewer where memory is short (the
+/* The huge sweep's pages: --tlb-max-pages / 8 at most, fewer where memory is short (the
  * reason in plan->huge_why). */
 static uint64_t huge_pages_that_fit(const struct sys_info *sys, struct tlb_plan *plan,
                                     uint64_t need, const struct memory_budget *budget)
 {
     uint64_t max = plan->max_pages / 8 < HUGE_MAX_PAGES ? plan->max_pages / 8 : HUGE_MAX_PAGES;
-    /* its pages live beside the 4 KB sweep's, not beside the throughput regions */
+    /* its pages live beside the small sweep's, not beside the throughput regions */
     uint64_t base = need - throughput_bytes(plan);
     uint64_t cap = max;
     if (sys->mem_available_bytes)
-        cap = (uint64_t)(HUGE_MEM_SHARE * (double)sys->mem_available_bytes / PAGE_2M);
-    uint64_t room = budget->usable > base ? (budget->usable - base) / PAGE_2M : 0;
+        cap = (uint64_t)(HUGE_MEM_SHARE * (double)sys->mem_available_bytes / tlb_huge_bytes());
+    uint64_t room = budget->usable > base ? (budget->usable - base) / tlb_huge_bytes() : 0;
     if (budget->usable && room < cap && room < max) {
         char why[200];
         memory_budget_describe(budget, why, sizeof(why));
         snprintf(plan->huge_why, sizeof(plan->huge_why),
-                 "stopped at %llu pages instead of %llu (beside the 4 KB sweep): %.140s",
-                 (unsigned long long)room, (unsigned long long)max, why);
+                 "stopped at %llu pages instead of %llu (beside %s): %.140s",
+                 (unsigned long long)room, (unsigned long long)max, tlb_sweep_name(false), why);
         return room;
     }
     if (cap < max) {
@@ -231,10 +231,11 @@ static uint64_t huge_pages_that_fit(const struct sys_info *sys, struct tlb_plan 
     return max;
 }
 
-/* The 2 MB sweep: one thread, a 4 KB main sweep, THP not off. */
+/* The huge sweep: one thread, a base-page main sweep, THP not off. */
 static void plan_huge_sweep(const struct sys_info *sys, struct tlb_plan *plan, uint64_t need,
                             const struct memory_budget *budget)
 {
+    char size[PAGE_TEXT_LEN];
     if (plan->opts.pages) {
         snprintf(plan->huge_why, sizeof(plan->huge_why), "single point (--tlb-pages)");
         return;
@@ -244,7 +245,7 @@ static void plan_huge_sweep(const struct sys_info *sys, struct tlb_plan *plan, u
                  "not with --threads (it needs up to 8 GiB per thread); run without -t for it");
         return;
     }
-    if (plan->page_bytes != PAGE_4K) {
+    if (plan->page_bytes != page_base_bytes()) {
         snprintf(plan->huge_why, sizeof(plan->huge_why), "the sweep itself uses --pages %s",
                  plan->pages_name);
         return;
@@ -252,14 +253,15 @@ static void plan_huge_sweep(const struct sys_info *sys, struct tlb_plan *plan, u
     if (strcmp(sys->thp_enabled, "never") == 0) {
         snprintf(plan->huge_why, sizeof(plan->huge_why),
                  "transparent huge pages are off (/sys/kernel/mm/transparent_hugepage/enabled "
-                 "is [never]); echo madvise there to measure 2 MB pages");
+                 "is [never]); echo madvise there to measure %s pages",
+                 page_size_text(tlb_huge_bytes(), size));
         return;
     }
     uint64_t max = huge_pages_that_fit(sys, plan, need, budget);
     if (max < 8) {
         snprintf(plan->huge_why, sizeof(plan->huge_why),
-                 "only %llu 2 MB pages would fit the sweep (--tlb-max-pages / 8, memory)",
-                 (unsigned long long)max);
+                 "only %llu %s pages would fit the sweep (--tlb-max-pages / 8, memory)",
+                 (unsigned long long)max, page_size_text(tlb_huge_bytes(), size));
         return;
     }
     plan->huge = true;

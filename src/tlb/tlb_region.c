@@ -33,14 +33,30 @@ int tlb_region_alloc_small(struct tlb_region *r, size_t bytes, const char *pages
     return 0;
 }
 
-/* Memory on 2 MB pages: the hugetlb pool ("2m") when it can serve it, else transparent huge
- * pages ("thp", 2 MB-aligned and advised); never silently small pages. */
+uint64_t tlb_huge_bytes(void)
+{
+    return page_pmd_bytes();
+}
+
+const char *tlb_sweep_name(bool huge)
+{
+    static char names[2][48];
+    char size[PAGE_TEXT_LEN];
+    snprintf(names[huge], sizeof(names[huge]), "the %s sweep",
+             page_size_text(huge ? tlb_huge_bytes() : page_base_bytes(), size));
+    return names[huge];
+}
+
+/* Memory on PMD-sized pages: the hugetlb pool ("2m", where 2 MB is the PMD size) when it can
+ * serve it, else transparent huge pages ("thp", PMD-aligned and advised); never silently small
+ * pages. */
 int tlb_region_alloc_huge(struct tlb_region *r, size_t bytes, char *why, size_t why_len)
 {
     memset(r, 0, sizeof(*r));
     static const char *const names[] = {"2m", "thp"};
-    char reasons[2][200] = {"", ""};
-    for (size_t i = 0; i < 2; i++) {
+    char reasons[2][200] = {"", ""}, size[PAGE_TEXT_LEN];
+    if (tlb_huge_bytes() != PAGE_2M) snprintf(reasons[0], sizeof(reasons[0]), "not the PMD size");
+    for (size_t i = tlb_huge_bytes() == PAGE_2M ? 0 : 1; i < 2; i++) {
         const struct mem_backend *b = mem_backend_find(names[i]);
         if (b && b->probe(&mem_env_system, bytes, reasons[i], sizeof(reasons[i])) == 0 &&
             b->alloc(&r->mr, bytes, reasons[i], sizeof(reasons[i])) == 0) {
@@ -51,13 +67,14 @@ int tlb_region_alloc_huge(struct tlb_region *r, size_t bytes, char *why, size_t 
             return 0;
         }
     }
-    snprintf(why, why_len, "no 2 MB pages: 2m: %.120s; thp: %.120s", reasons[0], reasons[1]);
+    snprintf(why, why_len, "no %s pages: 2m: %.120s; thp: %.120s",
+             page_size_text(tlb_huge_bytes(), size), reasons[0], reasons[1]);
     return -1;
 }
 
 /* Pre-touch: every page written once by the thread that will use it, so demand-zero faults
  * happen before timing (seed 000 pitfall 4). Checks for a signal every 16 MiB; false when one
- * came (a 2 MB sweep's region is gigabytes). */
+ * came (a huge sweep's region is gigabytes). */
 bool tlb_region_touch(struct tlb_region *r, size_t step)
 {
     const size_t check = 16u << 20;

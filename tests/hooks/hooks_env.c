@@ -4,7 +4,12 @@
  *   MEMBENCH_TEST_BROKEN_KERNEL=NAME  run a deliberately wrong NAME kernel (broken_kernel.c)
  *   MEMBENCH_TEST_SLOW_STORES=KIND    kernels with KIND (normal or nt) stores take 4x their time
  *   MEMBENCH_TEST_VERIFY_AS=BACKEND   judge the pages as if --pages BACKEND was asked for
- *   MEMBENCH_TEST_SYS_ROOT=ROOT       the fault probe reads ROOT/kernel/mm/... for /sys
+ *   MEMBENCH_TEST_SYS_ROOT=ROOT       the fault probe reads ROOT/kernel/mm/... for /sys, and so
+ *                                     do the page sizes (src/base/page_sizes.h: the hugetlb
+ *                                     sizes offered, hpage_pmd_size)
+ *   MEMBENCH_TEST_PAGE_SIZE=BYTES     the base page counts as BYTES (4096, 16384 or 65536): what
+ *                                     membench says and strides by; the kernel still maps its
+ *                                     own pages, which the smaps checks report as they are
  *   MEMBENCH_TEST_TOPOLOGY_IS_MACHINE=1  a HWLOC_XMLFILE / HWLOC_SYNTHETIC topology counts as
  *                                     this machine: --acceptance runs on it (not refused)
  *   MEMBENCH_TEST_RATE_SCALE=RANK:kernel=factor[,kernel=factor][;RANK:...]
@@ -46,6 +51,7 @@
 #include <strings.h>
 
 #include "hugepages/backend.h"
+#include "src/base/page_sizes.h"
 #include "src/base/test_hooks.h"
 #include "src/stream/stream_hooks.h"
 #include "tests/hooks/broken_kernel.h"
@@ -185,6 +191,20 @@ static void slow_repetition_hook(const char *value)
     stream.slow_factor = factor;
 }
 
+static void page_size_hook(const char *sys_root)
+{
+    const char *value = variable("MEMBENCH_TEST_PAGE_SIZE");
+    uint64_t base = 0;
+    if (value) {
+        if (strcmp(value, "4096") == 0 || strcmp(value, "16384") == 0 ||
+            strcmp(value, "65536") == 0)
+            base = strtoull(value, NULL, 10);
+        else
+            usage_error("MEMBENCH_TEST_PAGE_SIZE", value, "give 4096, 16384 or 65536");
+    }
+    if (base || sys_root) page_sizes_inject(base, sys_root, NULL);
+}
+
 __attribute__((constructor)) static void install_test_hooks(void)
 {
     const char *value;
@@ -195,6 +215,7 @@ __attribute__((constructor)) static void install_test_hooks(void)
             usage_error("MEMBENCH_TEST_VERIFY_AS", value, "name a --pages backend such as 2m");
     }
     hooks.sys_root = variable("MEMBENCH_TEST_SYS_ROOT");
+    page_size_hook(hooks.sys_root);
     if ((value = variable("MEMBENCH_TEST_TOPOLOGY_IS_MACHINE"))) {
         if (strcmp(value, "1") != 0 && strcmp(value, "0") != 0)
             usage_error("MEMBENCH_TEST_TOPOLOGY_IS_MACHINE", value, "give 1 (or 0)");

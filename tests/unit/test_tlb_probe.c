@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "kernels/tlb_probe.h"
+#include "src/base/page_sizes.h"
 
 static void spread_offsets(void **state)
 {
@@ -25,39 +26,89 @@ static void spread_offsets(void **state)
     assert_int_equal(tlb_layout_bytes(TLB_LAYOUT_SPREAD, 10, 4096), 40960);
 }
 
-/* The control: n lines in ceil(n/64) pages, every line used once, element i on line i mod 64
- * like the sweep (so the same count per cache set and page offset), consecutive elements in
- * different pages except where the line wraps around. */
-static void dense_offsets(void **state)
+/* The control at base page B (L = B/64 lines a page): n lines in ceil(n/L) pages, every line used
+ * once, element i on line i mod L like the sweep (so the same count per cache set and page
+ * offset), consecutive elements in different pages except where the line wraps around. */
+static void dense_offsets_at(size_t B)
 {
-    (void)state;
-    static const size_t sizes[] = {1, 7, 64, 65, 100, 768, 1000, 4096, 5000};
+    const size_t L = B / 64;
+    page_sizes_inject(B, NULL, NULL);
+    static const size_t sizes[] = {1, 7, 64, 65, 100, 768, 1000, 4096, 5000, 70000};
     for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
-        size_t n = sizes[s], pages = (n + 63) / 64;
-        assert_int_equal(tlb_layout_bytes(TLB_LAYOUT_DENSE, n, 4096), pages * 4096);
-        char *seen = calloc(pages * 64, 1);
-        size_t per_set[64] = {0}, same_page = 0;
+        size_t n = sizes[s], pages = (n + L - 1) / L;
+        assert_int_equal(tlb_layout_bytes(TLB_LAYOUT_DENSE, n, B), pages * B);
+        char *seen = calloc(pages * L, 1);
+        size_t *per_set = calloc(L, sizeof(size_t)), same_page = 0;
         for (size_t i = 0; i < n; i++) {
-            size_t off = tlb_element_offset(TLB_LAYOUT_DENSE, i, n, 4096, true);
+            size_t off = tlb_element_offset(TLB_LAYOUT_DENSE, i, n, B, true);
             assert_int_equal(off % 64, 0);
-            assert_true(off < pages * 4096);
+            assert_true(off < pages * B);
             assert_int_equal(seen[off / 64], 0);
             seen[off / 64] = 1;
-            per_set[(off / 64) % 64]++;
-            assert_int_equal((off % 4096) / 64, i % 64);
+            per_set[(off / 64) % L]++;
+            assert_int_equal((off % B) / 64, i % L);
             if (i > 0 && pages > 1)
-                same_page +=
-                    off / 4096 == tlb_element_offset(TLB_LAYOUT_DENSE, i - 1, n, 4096, true) / 4096;
+                same_page += off / B == tlb_element_offset(TLB_LAYOUT_DENSE, i - 1, n, B, true) / B;
         }
         size_t lo = n, hi = 0;
-        for (int k = 0; k < 64; k++) {
+        for (size_t k = 0; k < L; k++) {
             lo = per_set[k] < lo ? per_set[k] : lo;
             hi = per_set[k] > hi ? per_set[k] : hi;
         }
-        assert_true(hi - lo <= 1 || n < 64);
-        assert_true(same_page <= n / 64 + 1); /* only where the line wraps around */
+        assert_true(hi - lo <= 1 || n < L);
+        assert_true(same_page <= n / L + 1); /* only where the line wraps around */
         free(seen);
+        free(per_set);
     }
+    page_sizes_inject(4096, NULL, NULL);
+}
+
+static void dense_offsets(void **state)
+{
+    (void)state;
+    dense_offsets_at(4096);
+}
+
+static void dense_offsets_16k(void **state)
+{
+    (void)state;
+    dense_offsets_at(16384);
+}
+
+static void dense_offsets_64k(void **state)
+{
+    (void)state;
+    dense_offsets_at(65536);
+}
+
+/* The sweep at a 64 KB base page: one element per 64 KB page, staggered over its 1024 lines. */
+static void spread_offsets_64k(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < 2000; i++) {
+        size_t off = tlb_element_offset(TLB_LAYOUT_SPREAD, i, 2000, 65536, true);
+        assert_int_equal(off / 65536, i);
+        assert_int_equal((off % 65536) / 64, i % 1024);
+    }
+    assert_int_equal(tlb_layout_bytes(TLB_LAYOUT_SPREAD, 10, 65536), 655360);
+}
+
+/* The page-walk loads stride by the base page: at 16 KB, page i's word is at i * 16 KB. */
+static void walk_loads_16k(void **state)
+{
+    (void)state;
+    enum { N = 16, B = 16384 };
+    page_sizes_inject(B, NULL, NULL);
+    char *mem = aligned_alloc(B, N * B);
+    memset(mem, 0, N * B);
+    for (size_t i = 0; i < N; i++)
+        *(uint32_t *)(mem + i * B + (i % 64) * 64) = (uint32_t)i + 1;
+    uint32_t order[N];
+    tlb_shuffle(order, N, 3);
+    size_t pos = 0;
+    assert_int_equal(tlb_walk_loads(mem, order, N, &pos, N), N * (N + 1) / 2);
+    free(mem);
+    page_sizes_inject(4096, NULL, NULL);
 }
 
 static void shuffle_is_permutation(void **state)
@@ -170,6 +221,7 @@ static void inc_visits_every_element(void **state)
 static void samples_and_loads(void **state)
 {
     (void)state;
+    page_sizes_inject(4096, NULL, NULL);
     enum { N = 32 };
     char *mem = aligned_alloc(4096, N * 4096);
     memset(mem, 0, N * 4096);
@@ -195,11 +247,17 @@ static void samples_and_loads(void **state)
     free(mem);
 }
 
+/* The tests write 4 KB where they mean the base page, whatever the machine's is. */
 int main(void)
 {
+    page_sizes_inject(4096, NULL, NULL);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(spread_offsets),
         cmocka_unit_test(dense_offsets),
+        cmocka_unit_test(dense_offsets_16k),
+        cmocka_unit_test(dense_offsets_64k),
+        cmocka_unit_test(spread_offsets_64k),
+        cmocka_unit_test(walk_loads_16k),
         cmocka_unit_test(shuffle_is_permutation),
         cmocka_unit_test(chase_is_one_cycle),
         cmocka_unit_test(inc_visits_every_element),

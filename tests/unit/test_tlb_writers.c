@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "src/base/page_sizes.h"
 #include "tests/unit/golden.h"
 #include "tests/unit/tlb_recorded.h"
 
@@ -409,6 +410,40 @@ static void reuse_fit_failed(void **state)
     json_decref(o);
 }
 
+/* A sweep on a 64 KB base page with 512 MB PMD pages (arm64): every size in the text, the CSV
+ * and the JSON is the machine's; only the CPUID line keeps the sizes CPUID documents. */
+static void sweep_64k(void **state)
+{
+    (void)state;
+    page_sizes_inject(65536, "/nonexistent", NULL); /* no hpage_pmd_size: 64 KB -> 512 MB */
+    struct tlb_result t = sweep_result();
+    for (int i = 0; i < t.n_threads; i++)
+        t.per_thread[i].small.page_bytes = 65536;
+    t.backing.page_size_bytes = 65536;
+    t.huge.page_bytes = t.huge_backing.page_size_bytes = 512ull << 20;
+    t.walk[0].page_bytes = 65536;
+    t.walk[1].page_bytes = 512ull << 20;
+    t.reach_note[0] = '\0'; /* the fixture's own words, of a 4 KB machine */
+    char *text = tlb_written(report_tlb_text, &t, NULL);
+    assert_non_null(strstr(text, "(page p uses line p mod 1024)"));
+    assert_non_null(strstr(text, "in 1024x fewer 64 KB pages"));
+    assert_non_null(strstr(text, "512 MB pages ("));
+    assert_non_null(strstr(text, "one per 64 KB page of 128 MiB"));
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        if (strstr(line, "documented TLBs")) continue;
+        for (const char *p = line; (p = strstr(p, "4 KB")) != NULL; p++)
+            if (!(p > line && p[-1] >= '0' && p[-1] <= '9')) fail_msg("%s", line);
+        assert_null(strstr(line, " 2 MB"));
+    }
+    free(text);
+    char *csv = tlb_written(report_tlb_csv, &t, NULL);
+    assert_non_null(strstr(csv, "\n4k,0,"));
+    assert_non_null(strstr(csv, ",65536,"));
+    assert_non_null(strstr(csv, ",536870912,"));
+    free(csv);
+    page_sizes_inject(4096, NULL, NULL);
+}
+
 static void single_point(void **state)
 {
     (void)state;
@@ -527,12 +562,14 @@ static void nothing_omitted(void **state)
     json_decref(doc);
 }
 
+/* The goldens are of a 4 KB base page, whatever the machine's is. */
 int main(void)
 {
+    page_sizes_inject(4096, NULL, NULL);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(sweep),           cmocka_unit_test(reuse_fit_failed),
-        cmocka_unit_test(single_point),    cmocka_unit_test(planned),
-        cmocka_unit_test(nothing_omitted),
+        cmocka_unit_test(sweep),        cmocka_unit_test(reuse_fit_failed),
+        cmocka_unit_test(single_point), cmocka_unit_test(planned),
+        cmocka_unit_test(sweep_64k),    cmocka_unit_test(nothing_omitted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
