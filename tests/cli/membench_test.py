@@ -1,7 +1,10 @@
 """Shared helpers for the membench command-line tests (stdlib only)."""
 
+import atexit
 import json
 import os
+import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -22,6 +25,12 @@ BIN = os.environ.get("MEMBENCH_BIN") or os.path.join(
 #: only with the tests (-DMEMBENCH_TEST_HOOKS=ON) and never installed.
 HOOKED_BIN = os.environ.get("MEMBENCH_HOOKED_BIN") or os.path.join(
     os.path.dirname(BIN), "membench-hooked")
+
+#: The command the binaries under test run under: MEMBENCH_TEST_EMULATOR split as a shell would,
+#: e.g. "qemu-aarch64 -L /" for the aarch64 cross build, "qemu-x86_64" for the native one (the
+#: same user-mode emulation); empty for a native run.
+EMULATOR = shlex.split(os.environ.get("MEMBENCH_TEST_EMULATOR", ""))
+UNDER_EMULATION = bool(EMULATOR)
 
 #: The prefix of the hook variables, which only membench-hooked reads.
 HOOK_PREFIX = "MEMBENCH_TEST_"
@@ -50,6 +59,42 @@ DEFAULT_ENV = {"OMP_NUM_THREADS": "2", "LC_ALL": "C"}
 #: (HWLOC_SYNTHETIC, HWLOC_XMLFILE) the tests plan for its PUs: 2 there.
 THREADS = min(2, USABLE_CPUS)
 _DESCRIBED = ("HWLOC_SYNTHETIC", "HWLOC_XMLFILE")
+
+
+def command(binary):
+    """The argv prefix that starts binary: under the emulator when there is one."""
+    return EMULATOR + [binary]
+
+
+_launchers = {}
+
+
+def launcher(binary):
+    """One executable path that starts binary, for what takes a path and not an argv (MEMBENCH=
+    of the scripts, shell commands, wrappers that exec it): binary itself natively, else a
+    script that execs the emulator on it (in a scratch directory removed at exit)."""
+    if not UNDER_EMULATION:
+        return binary
+    if binary not in _launchers:
+        if not _launchers:
+            scratch = tempfile.mkdtemp(prefix="membench-emulated-")
+            atexit.register(shutil.rmtree, scratch, True)
+            _launchers[None] = scratch
+        path = os.path.join(_launchers[None], "%d-%s" % (len(_launchers), os.path.basename(binary)))
+        os.mkdir(path)
+        path = os.path.join(path, os.path.basename(binary))
+        with open(path, "w") as f:
+            f.write("#!/bin/sh\nexec %s \"$@\"\n" % shlex.join(command(binary)))
+        os.chmod(path, 0o755)
+        _launchers[binary] = path
+    return _launchers[binary]
+
+
+def skip_under_emulation(test, why):
+    """Skip test (or, from setUpClass, its class) under MEMBENCH_TEST_EMULATOR, saying why: for
+    tests whose point is timing or what emulation cannot give."""
+    if UNDER_EMULATION:
+        raise unittest.SkipTest("under emulation (%s): %s" % (" ".join(EMULATOR), why))
 
 
 def skip_unless_cpus(test, n, why=""):
@@ -110,7 +155,8 @@ def run(args, env_extra=None, timeout=120, cwd=None, wrapper=(), binary=None):
     env_extra sets a MEMBENCH_TEST_* hook (only that test build has them); binary overrides."""
     binary = binary or binary_for(env_extra)
     try:
-        proc = subprocess.run(list(wrapper) + [binary] + list(args), env=make_env(env_extra),
+        proc = subprocess.run(list(wrapper) + command(binary) + list(args),
+                              env=make_env(env_extra),
                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, timeout=timeout, cwd=cwd)
     except subprocess.TimeoutExpired as exc:
@@ -136,7 +182,8 @@ def start_paused(args, point, env_extra=None, wrapper=(), **popen_kw):
     tests/hooks/hooks_env.c): whatever is sent to it now arrives while that phase runs. Resume
     it with resume(). An event, not a guessed delay: the same on a fast or a loaded machine."""
     env = dict(env_extra or {}, MEMBENCH_TEST_PAUSE_AT=point)
-    proc = subprocess.Popen(list(wrapper) + [binary_for(env)] + list(args), env=make_env(env),
+    proc = subprocess.Popen(list(wrapper) + command(binary_for(env)) + list(args),
+                            env=make_env(env),
                             stdin=popen_kw.pop("stdin", subprocess.DEVNULL),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen_kw)
     lines = []

@@ -257,8 +257,8 @@ class ClusterTest(MpiTestCase):
     def cluster(self, repetitions):
         env = {"MEMBENCH_TEST_RATES": "*:triad=10000;2:triad=4000",
                "MEMBENCH_TEST_SLOW_REPETITION": repetitions}
-        cmd = ["mpirun", "--bind-to", "core:overload-allowed", "-np", "5",
-               membench_test.binary_for(env)] + self.MPI_ARGS
+        cmd = (["mpirun", "--bind-to", "core:overload-allowed", "-np", "5"]
+               + membench_test.command(membench_test.binary_for(env)) + self.MPI_ARGS)
         proc = subprocess.run(cmd, env=mpi_env(env), capture_output=True, text=True,
                               timeout=240)
         try:

@@ -258,7 +258,7 @@ class DocsCommandsTest(unittest.TestCase):
         cls.commands, cls.skipped = shown_commands()
         cls.scratch = tempfile.TemporaryDirectory(prefix="membench-docs-")
         cls.dir = cls.scratch.name
-        ref = subprocess.run([MEMBENCH, "-s", str(SIZE), "-n", "3", "-q",
+        ref = subprocess.run(membench_test.command(MEMBENCH) + ["-s", str(SIZE), "-n", "3", "-q",
                               "--save-reference", "node-ref.json"], cwd=cls.dir,
                              capture_output=True, text=True, timeout=TIME_LIMIT_S)
         if ref.returncode != 0:
@@ -293,7 +293,7 @@ class DocsCommandsTest(unittest.TestCase):
         for script in scripts:
             name = os.path.basename(script)
             with self.subTest(script=name), tempfile.TemporaryDirectory() as cwd:
-                env = dict(os.environ, MEMBENCH=MEMBENCH)
+                env = dict(os.environ, MEMBENCH=membench_test.launcher(MEMBENCH))
                 proc = subprocess.run([script, "--help"], cwd=cwd, env=env,
                                       capture_output=True, text=True, timeout=30)
                 what = "%s --help: exit %d\n%s%s" % (name, proc.returncode, proc.stdout,
@@ -331,7 +331,7 @@ class DocsCommandsTest(unittest.TestCase):
         full_env.update({k: os.path.join(ROOT, v) if os.path.exists(os.path.join(ROOT, v))
                          and "/" in v else v for k, v in env.items()})  # a repository file
         start = time.monotonic()
-        proc = subprocess.run([MEMBENCH] + args, cwd=self.dir, env=full_env,
+        proc = subprocess.run(membench_test.command(MEMBENCH) + args, cwd=self.dir, env=full_env,
                               capture_output=True, text=True, timeout=TIME_LIMIT_S)
         if os.environ.get("DOCS_COMMANDS_TIMES"):
             sys.stderr.write("%6.2f s membench %s\n" % (time.monotonic() - start, " ".join(args)))

@@ -226,7 +226,8 @@ class HealthCheckTest(SlurmCase):
         """A reference far above the machine: the reason says 'below reference'."""
         membench_test.skip_unless_all_cpus(self, "a passing health check (membench --acceptance)")
         ref = os.path.join(self.tmp.name, "ref.json")
-        proc = subprocess.run([membench_test.binary_for(TOPOLOGY_HOOK), "--acceptance",
+        proc = subprocess.run(membench_test.command(membench_test.binary_for(TOPOLOGY_HOOK))
+                              + ["--acceptance",
                                "--time-limit", "20",
                                "--save-reference", ref], env=self.membench_env(),
                               capture_output=True, text=True, timeout=120)
@@ -413,7 +414,8 @@ class HealthCheckProgramTest(MembenchTestCase):
         # are passed on here (without them TSan reports libomp's own accesses, exit 66)
         sanitizer = ["export %s=%s" % (k, shlex.quote(v)) for k, v in sorted(os.environ.items())
                      if k.endswith("SAN_OPTIONS")]
-        return ["MEMBENCH=" + shlex.quote(membench_test.binary_for(TOPOLOGY_HOOK)),
+        binary = membench_test.launcher(membench_test.binary_for(TOPOLOGY_HOOK))
+        return ["MEMBENCH=" + shlex.quote(binary),
                 "MEMBENCH_EXPECT=" + expect, "MEMBENCH_TIME_LIMIT=10",
                 "export HWLOC_XMLFILE=%s HWLOC_THISSYSTEM=1 MEMBENCH_TEST_TOPOLOGY_IS_MACHINE=1"
                 % shlex.quote(self.topology)] + sanitizer
