@@ -706,6 +706,8 @@ class RealMembenchTest(HealthCheckCase):
             self.skipTest("this membench-hooked has no MEMBENCH_TEST_SLOW_REPETITION hook "
                           "(helper 'confidence' adds it with exit 5)")
         membench_test.skip_unless_all_cpus(self, "the acceptance profile")
+        membench_test.skip_under_emulation(self, "the verdict rests on the spread of measured "
+                                           "repetitions: " + membench_test.TIMING)
         self.set_reason(OWN_DRAIN)
         # Triad 10% below its floor, one repetition 4x as long: a 75% spread explains it
         rates = "*:copy=10000,scale=10000,add=10000,triad=9000"
