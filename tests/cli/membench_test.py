@@ -103,6 +103,8 @@ def skip_under_emulation(test, why):
 #: mmap and mbind calls succeed natively and fail emulated, for x86-64 and aarch64 guests).
 NO_HUGETLB = ("qemu-user's mmap refuses MAP_HUGETLB (EINVAL), so no hugetlb page can be mapped "
               "while the host's pool offers them")
+NO_THP = ("qemu-user 7.2 ignores madvise (MADV_HUGEPAGE never reaches the kernel): the arrays "
+          "get no transparent huge pages")
 NO_MBIND = "qemu-user does not implement mbind and move_pages (ENOSYS): no NUMA placement"
 TIMING = "the emulator runs membench 5-20x slower and unevenly, so a test of timing cannot hold"
 
