@@ -99,12 +99,13 @@ def skip_under_emulation(test, why):
         raise unittest.SkipTest("under emulation (%s): %s" % (" ".join(EMULATOR), why))
 
 
-#: Why some runs cannot work under qemu-user 7.2 (checked with a small C program: the same
-#: mmap and mbind calls succeed natively and fail emulated, for x86-64 and aarch64 guests).
+#: Why some runs cannot work under qemu-user 7.2 (checked with small C programs: the same
+#: mmap, madvise and mbind calls work natively and not emulated, x86-64 and aarch64 guests).
 NO_HUGETLB = ("qemu-user's mmap refuses MAP_HUGETLB (EINVAL), so no hugetlb page can be mapped "
               "while the host's pool offers them")
-NO_THP = ("qemu-user 7.2 ignores madvise (MADV_HUGEPAGE never reaches the kernel): the arrays "
-          "get no transparent huge pages")
+NO_MADVISE = ("qemu-user 7.2 drops madvise(%s): it returns 0 and the kernel never sees it "
+              "(of the advice, only MADV_DONTNEED is passed on)")
+NO_THP = NO_MADVISE % "MADV_HUGEPAGE" + ": the arrays get no transparent huge pages"
 NO_MBIND = "qemu-user does not implement mbind and move_pages (ENOSYS): no NUMA placement"
 TIMING = "the emulator runs membench 5-20x slower and unevenly, so a test of timing cannot hold"
 
