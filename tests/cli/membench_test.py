@@ -116,6 +116,16 @@ def hugetlb_pool_offered():
     return bool(pool and pool["available"])
 
 
+def emulated_args(args):
+    """args as run: under emulation a --latency run that names no --pages gets --pages 4k where
+    membench would map hugetlb pages (NO_HUGETLB); which pages it picks is tested natively."""
+    args = list(args)
+    if UNDER_EMULATION and "--latency" in args and not any(
+            a == "--pages" or a.startswith("--pages=") for a in args) and hugetlb_pool_offered():
+        args += ["--pages", "4k"]
+    return args
+
+
 def skip_if_hugetlb_under_emulation(test):
     """Skip test under emulation when membench would map hugetlb pages: the host has a pool."""
     if hugetlb_pool_offered():
@@ -204,7 +214,7 @@ def run(args, env_extra=None, timeout=120, cwd=None, wrapper=(), binary=None):
     env_extra sets a MEMBENCH_TEST_* hook (only that test build has them); binary overrides."""
     binary = binary or binary_for(env_extra)
     try:
-        proc = subprocess.run(list(wrapper) + command(binary) + list(args),
+        proc = subprocess.run(list(wrapper) + command(binary) + emulated_args(args),
                               env=make_env(env_extra),
                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, timeout=timeout, cwd=cwd)
@@ -231,7 +241,7 @@ def start_paused(args, point, env_extra=None, wrapper=(), **popen_kw):
     tests/hooks/hooks_env.c): whatever is sent to it now arrives while that phase runs. Resume
     it with resume(). An event, not a guessed delay: the same on a fast or a loaded machine."""
     env = dict(env_extra or {}, MEMBENCH_TEST_PAUSE_AT=point)
-    proc = subprocess.Popen(list(wrapper) + command(binary_for(env)) + list(args),
+    proc = subprocess.Popen(list(wrapper) + command(binary_for(env)) + emulated_args(args),
                             env=make_env(env),
                             stdin=popen_kw.pop("stdin", subprocess.DEVNULL),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen_kw)

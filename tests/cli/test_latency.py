@@ -14,10 +14,6 @@ import membench_test  # noqa: E402
 from membench_test import describe, run  # noqa: E402
 
 SMALL = ["--latency", "--latency-size", "8MiB"]
-#: The measuring runs: under emulation on 4 KB pages where membench would map hugetlb ones
-#: (membench_test.NO_HUGETLB); the choice of pages is tested natively.
-RUN = SMALL + (["--pages", "4k"] if membench_test.UNDER_EMULATION
-               and membench_test.hugetlb_pool_offered() else [])
 KEYS = {"measured", "idle_ns", "idle_ns_min", "idle_ns_max", "idle_cycles", "core_ghz",
         "core_ghz_source", "repetitions", "hops_per_repetition", "validated", "why",
         "buffer_bytes", "size_rule", "llc_bytes", "pages", "page_size_bytes", "backing", "cpu",
@@ -31,7 +27,7 @@ _cache = {}
 def small_json(case):
     """One run shared by the JSON tests."""
     if "doc" not in _cache:
-        _cache["doc"] = case.run_json(RUN)
+        _cache["doc"] = case.run_json(SMALL)
     return _cache["doc"]
 
 
@@ -117,7 +113,7 @@ class LatencyOneCoreTest(membench_test.MembenchTestCase):
         if not taskset:
             self.skipTest("taskset not installed")
         cpu = str(min(os.sched_getaffinity(0)))
-        args = RUN + ["--format", "json"]
+        args = SMALL + ["--format", "json"]
         rc, out, err = run(args, wrapper=[taskset, "-c", cpu])
         self.assertEqual(rc, 0, describe(args, rc, out, err))
         lat = json.loads(out)["latency"]
@@ -168,7 +164,7 @@ class LatencyFormatsTest(membench_test.MembenchTestCase):
     """Text, -q and CSV."""
 
     def test_text_line(self):
-        out, _ = self.run_ok(RUN)
+        out, _ = self.run_ok(SMALL)
         m = re.search(r"^Latency: idle ([0-9.]+) ns \((?:([0-9]+) cycles at ([0-9.]+) GHz "
                       r"measured|cycles unknown[^)]*)\), buffer 8\.0 MiB on (2 MiB|4 KiB) pages, "
                       r"CPU ([0-9]+), memory node 0$", out, re.M)
@@ -177,9 +173,9 @@ class LatencyFormatsTest(membench_test.MembenchTestCase):
         self.assertRegex(out, r"Loaded latency: ")
 
     def test_quiet_and_csv(self):
-        out, _ = self.run_ok(RUN + ["-q"])
+        out, _ = self.run_ok(SMALL + ["-q"])
         self.assertRegex(out, r"^latency: idle_ns=[0-9.]+ ", out)
-        out, _ = self.run_ok(RUN + ["--format", "csv"])
+        out, _ = self.run_ok(SMALL + ["--format", "csv"])
         lines = out.splitlines()
         self.assertEqual(lines[0], "kind,delay,bandwidth_mbps,ns,cycles,cpu,mem_node,"
                                    "buffer_bytes,page_size_bytes")
