@@ -82,7 +82,7 @@ def launcher(binary):
             scratch = tempfile.mkdtemp(prefix="membench-emulated-")
             atexit.register(shutil.rmtree, scratch, True)
             _launchers[None] = scratch
-        path = os.path.join(_launchers[None], "%d-%s" % (len(_launchers), os.path.basename(binary)))
+        path = os.path.join(_launchers[None], str(len(_launchers)))
         os.mkdir(path)
         path = os.path.join(path, os.path.basename(binary))
         with open(path, "w") as f:
@@ -146,14 +146,17 @@ def skip_if_emulated_llc_unknown(rc, err):
 
 
 def skip_unless_llc_known(test):
-    """Skip test when membench cannot size arrays by the last-level cache here: hwloc and sysfs
-    report no cache (an emulated CPU shows none; some VMs have no sysfs cache directory), and
-    membench rightly exits 3 asking for --size. One --dry-run finds out, once per process."""
+    """Under emulation, skip test when membench cannot size arrays by the last-level cache: the
+    emulated CPU shows no cache and the host may have no sysfs cache directory (hwloc and sysfs
+    report none), and membench rightly exits 3 asking for --size. One --dry-run finds out."""
+    if not UNDER_EMULATION:
+        return
     if "line" not in _llc:
         rc, _, err = run(["--dry-run", "--triad"], timeout=120)
         _llc["line"] = err.strip() if rc == 3 and err.startswith(_LLC_UNKNOWN) else None
     if _llc["line"]:
-        raise unittest.SkipTest("needs the last-level cache size, unknown here: " + _llc["line"])
+        raise unittest.SkipTest("under emulation the last-level cache is unknown here: "
+                                + _llc["line"])
 
 
 def skip_unless_cpus(test, n, why=""):
