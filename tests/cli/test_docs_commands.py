@@ -251,13 +251,16 @@ QUIET_LINE = re.compile(
     r"|(?:PASS|FAIL) \d+ of \d+ checks.*)$")
 
 
-def cannot_run_here(args):
+def cannot_run_here(args, env):
     """Why the command cannot show its documented shape here, or None: under emulation no
     hugetlb mapping (--latency maps such pages when the host has a pool) and no NUMA placement;
     the acceptance profile sizes its arrays by the last-level cache, unknown on some machines."""
     if membench_test.UNDER_EMULATION:
         if "--latency" in args and not option_values(args, "--pages") \
                 and membench_test.hugetlb_pool_offered():
+            return "under emulation: " + membench_test.NO_HUGETLB
+        if any(p in ("2m", "1g") for v in option_values(args, "--pages", "--faults-backing")
+               for p in v.split(",")) or env.get("HUGETLB_MORECORE") == "yes":
             return "under emulation: " + membench_test.NO_HUGETLB
         if "numa" in option_values(args, "--matrix"):
             return "under emulation: " + membench_test.NO_MBIND
@@ -335,7 +338,7 @@ class DocsCommandsTest(unittest.TestCase):
             if key in seen:
                 continue
             seen.add(key)
-            why = cannot_run_here(args)
+            why = cannot_run_here(args, env)
             if why:
                 sys.stderr.write("skipped %s: %s (%s)\n" % (where, " ".join(shown), why))
                 continue
