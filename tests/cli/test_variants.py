@@ -34,6 +34,9 @@ def isas():
         found.append("avx2")
     if "avx512f" in flags:
         found.append("avx512")
+    if membench_test.UNDER_EMULATION:  # /proc/cpuinfo is the host's, not the emulated CPU's
+        found = [i for i in found
+                 if membench_test.run(["--isa", i, "--size", "1000", "--dry-run"])[0] == 0]
     return found
 
 
