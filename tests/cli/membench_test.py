@@ -3,6 +3,7 @@
 import atexit
 import json
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -133,14 +134,15 @@ def skip_if_hugetlb_under_emulation(test):
 
 
 _llc = {}
-_LLC_UNKNOWN = "membench: the last-level cache size is unknown"
+_LLC_UNKNOWN = re.compile(r"membench: (--latency: )?the last-level cache (of PU \d+ |size )?is "
+                          r"unknown \(hwloc and sysfs report none\)")
 
 
 def skip_if_emulated_llc_unknown(rc, err):
     """Under emulation, skip a test whose run without --size ended in exit 3 because the
     last-level cache is unknown: the emulated CPU shows no cache (hwloc and sysfs report none
     on a host without /sys/devices/system/cpu/cpu0/cache), so membench rightly asks for --size."""
-    if UNDER_EMULATION and rc == 3 and err.startswith(_LLC_UNKNOWN):
+    if UNDER_EMULATION and rc == 3 and _LLC_UNKNOWN.match(err):
         raise unittest.SkipTest("under emulation the last-level cache is unknown here, so a run "
                                 "without --size exits 3: " + err.strip())
 
@@ -153,7 +155,7 @@ def skip_unless_llc_known(test):
         return
     if "line" not in _llc:
         rc, _, err = run(["--dry-run", "--triad"], timeout=120)
-        _llc["line"] = err.strip() if rc == 3 and err.startswith(_LLC_UNKNOWN) else None
+        _llc["line"] = err.strip() if rc == 3 and _LLC_UNKNOWN.match(err) else None
     if _llc["line"]:
         raise unittest.SkipTest("under emulation the last-level cache is unknown here: "
                                 + _llc["line"])
