@@ -81,6 +81,7 @@ class StoreChoice(mt.MembenchTestCase):
             self.assertEqual(r["bytes_estimated_traffic"], WORDS[r["kernel"]] * n * 8)
 
     def test_text_names_the_choice_and_both_rates(self):
+        mt.skip_under_emulation(self, CHOICE)
         _, out, _ = mt.run(SMALL, env_extra={"MEMBENCH_TEST_SLOW_STORES": "normal"})
         self.assertRegex(out, r"Stores: non-temporal \(auto: whole repetitions on the first one ran "
                               r"[0-9.]+ MB/s nt vs [0-9.]+ normal\)\n  each kernel in the "
@@ -184,6 +185,7 @@ class ReferenceStores(mt.ReferenceFileCase):
     def test_a_mixed_reference_is_rerun_kernel_by_kernel(self):
         """A reference records each kernel's kind (profile.kernel_stores); auto runs those,
         even where a measurement would now choose otherwise."""
+        mt.skip_under_emulation(self, CHOICE)
         ref = self.ref
         self.run_ok(SMALL + ["--save-reference", ref],
                     env_extra={"MEMBENCH_TEST_SLOW_STORES": "Copy:nt,Scale:nt,Add:nt,Triad:normal"})
