@@ -27,6 +27,10 @@ class MpiTestCase(MembenchTestCase):
             self.skipTest("not an MPI build (configure with -DMEMBENCH_MPI=ON)")
         if not shutil.which("mpirun"):
             self.skipTest("mpirun not installed (apt-get install openmpi-bin)")
+        membench_test.skip_under_emulation(
+            self, "not tried: every rank would be an emulated process under the host's mpirun, "
+            "and the cluster tests' deadlines and verdicts rest on timing (" + membench_test.TIMING
+            + ")")
 
 
 #: Runs argv[2:] and samples its CPU time (utime + stime from /proc) every 0.1 s into the file

@@ -52,6 +52,8 @@ BIN = os.environ.get("MEMBENCH_BIN") or os.path.join(BUILD, "membench")
 HOOKED_BIN = os.environ.get("MEMBENCH_HOOKED_BIN") or os.path.join(BUILD, "membench-hooked")
 MPI_BIN = os.environ.get("MEMBENCH_MPI_BIN") or os.path.join(ROOT, "build-mpi", "membench")
 MPI_HOOKED_BIN = os.path.join(os.path.dirname(MPI_BIN), "membench-hooked")
+#: The emulator the binaries run under (as membench_test.EMULATOR), empty for a native run.
+EMULATOR = shlex.split(os.environ.get("MEMBENCH_TEST_EMULATOR", ""))
 
 DOCS = ["README.md"] + sorted(os.path.relpath(p, ROOT)
                               for p in glob.glob(os.path.join(ROOT, "docs", "*.md")))
@@ -196,9 +198,9 @@ def argv_of(command):
     out = []
     for w in words:
         if w in ("membench", "./build/membench", "build/membench"):
-            out.append(HOOKED_BIN if hooked else BIN)
+            out += EMULATOR + [HOOKED_BIN if hooked else BIN]
         elif w.endswith("build-mpi/membench"):
-            out.append(MPI_HOOKED_BIN if hooked else MPI_BIN)
+            out += EMULATOR + [MPI_HOOKED_BIN if hooked else MPI_BIN]
         else:
             out.append(w)
     return env, out

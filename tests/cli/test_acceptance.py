@@ -25,6 +25,8 @@ class ProfileTest(MembenchTestCase):
             if need > 0.9 * plan["system"]["mem_available_bytes"]:
                 self.skipTest("ThreadSanitizer keeps shadow memory for every byte: the profile's "
                               "arrays would need about %.0f GiB here" % (need / 2**30))
+        membench_test.skip_under_emulation(self, "the profile's STREAM-rule arrays on every CPU "
+                                           "within --time-limit 20: " + membench_test.TIMING)
         start = time.monotonic()
         doc = self.run_json(["--acceptance", "--expect", "triad=1000", "--time-limit", "20"],
                             env_extra={"OMP_NUM_THREADS": None}, timeout=120)
@@ -54,6 +56,8 @@ class ProfileTest(MembenchTestCase):
         self.assertGreaterEqual(doc["runs"][0]["repetitions_done"], 2)
 
     def test_time_limit_cuts_repetitions_not_arrays(self):
+        membench_test.skip_under_emulation(self, "--time-limit 3 kept within 8 s on 480 MB of "
+                                           "arrays: " + membench_test.TIMING)
         start = time.monotonic()
         doc = self.run_json(["--triad", "--size", "20000000", "-n", "100000", "--time-limit",
                              "3"])
@@ -297,6 +301,7 @@ class ReferenceTest(membench_test.ReferenceFileCase):
         self.assertEqual([f for f in os.listdir(self.dir.name)], [], "no temporary left")
 
     def test_unwritable_reference_fails_before_measuring(self):
+        membench_test.skip_unless_llc_known(self)  # checked first: exit 3 names it
         start = time.monotonic()
         self.assert_error(["--save-reference", "/nonexistent/dir/ref.json"], 2,
                           ["/nonexistent/dir/ref.json"])

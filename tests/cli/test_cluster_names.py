@@ -23,8 +23,8 @@ class ClusterNamesTest(MpiTestCase):
 
     def mpirun(self, args):
         env_extra = {"MEMBENCH_TEST_HOSTNAMES": ",".join(NAMES)}
-        cmd = ["mpirun", "--bind-to", "none", "-np", "2",
-               membench_test.binary_for(env_extra)] + args
+        cmd = (["mpirun", "--bind-to", "none", "-np", "2"]
+               + membench_test.command(membench_test.binary_for(env_extra)) + args)
         proc = subprocess.run(cmd, env=cluster_case.mpi_env(env_extra), capture_output=True,
                               text=True, timeout=120, stdin=subprocess.DEVNULL)
         self.assertIn(proc.returncode, (0, 1), proc.stderr)

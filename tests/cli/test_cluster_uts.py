@@ -138,7 +138,7 @@ class UtsMpirunTest(UtsCases, MpiTestCase):
 
     def launch(self, ranks, per, hooks):
         cmd = (["mpirun", "--bind-to", "none", "-np", str(ranks)] + uts_prefix(per)
-               + [membench_test.binary_for(hooks)] + ARGS)
+               + membench_test.command(membench_test.binary_for(hooks)) + ARGS)
         proc = subprocess.run(cmd, env=mpi_env(hooks), capture_output=True, text=True,
                               timeout=120)
         return proc.returncode, proc.stdout, proc.stderr
@@ -160,7 +160,8 @@ class UtsSrunTest(UtsCases, MembenchTestCase):
 
     def launch(self, ranks, per, hooks):
         cmd = (["-n", str(ranks), "-O", "-c", str(os.cpu_count() or 1), "--mpi=pmix",
-                "--cpu-bind=none"] + uts_prefix(per) + [membench_test.binary_for(hooks)] + ARGS)
+                "--cpu-bind=none"] + uts_prefix(per)
+               + membench_test.command(membench_test.binary_for(hooks)) + ARGS)
         try:
             proc = self.slurm.srun(cmd, timeout=120, base_env=membench_test.make_env(hooks))
         except subprocess.TimeoutExpired:

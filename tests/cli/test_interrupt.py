@@ -64,8 +64,9 @@ class InterruptTest(MembenchTestCase):
         """The product binary, without hooks: the signal once run 1 has touched its arrays (its
         resident memory says so: an event, not a delay)."""
         args = ["--triad", "-t", "1", "--size", "20000000", "-n", "100000"]
-        proc = subprocess.Popen([membench_test.BIN] + args, env=membench_test.make_env(),
-                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        proc = subprocess.Popen(membench_test.command(membench_test.BIN) + args,
+                                env=membench_test.make_env(), stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True)
         self.addCleanup(proc.kill)
         arrays = 3 * 20000000 * 8

@@ -150,6 +150,7 @@ class LatencyPagesTest(membench_test.MembenchTestCase):
         self.assert_error(SMALL + ["--pages", name], 3, ["--latency", "--pages " + name] + words)
 
     def test_automatic_pages_say_which(self):
+        membench_test.skip_if_hugetlb_under_emulation(self)
         lat = small_json(self)["latency"]
         pool = membench_test.hugepage_pool(2048)
         if pool and pool["available"] >= 4:
@@ -181,6 +182,7 @@ class LatencyFormatsTest(membench_test.MembenchTestCase):
         self.assertTrue(lines[1].startswith("idle,,,"), out)
 
     def test_dry_run_measures_nothing(self):
+        membench_test.skip_unless_llc_known(self)
         out, _ = self.run_ok(["--latency", "--dry-run"])
         self.assertIn("Latency (planned): chase", out)
         self.assertIn("4x the", out)

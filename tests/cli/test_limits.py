@@ -53,7 +53,7 @@ class CgroupLimitTest(MembenchTestCase):
 
     def run_in_cgroup(self, args):
         script = 'echo $$ > "%s/cgroup.procs" && exec "$@"' % self.cg
-        cmd = ["sh", "-c", script, "sh", membench_test.BIN] + args
+        cmd = ["sh", "-c", script, "sh"] + membench_test.command(membench_test.BIN) + args
         return subprocess.run(cmd, env=membench_test.make_env(), capture_output=True, text=True,
                               timeout=60)
 

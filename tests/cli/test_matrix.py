@@ -97,6 +97,10 @@ class PlannedMatrixTest(MembenchTestCase):
 class MeasuredMatrixTest(MembenchTestCase):
     """On this machine."""
 
+    def setUp(self):
+        super().setUp()
+        membench_test.skip_under_emulation(self, membench_test.NO_MBIND)
+
     def test_json_cells_rates_and_locality(self):
         doc = self.run_json(MATRIX)
         nodes = doc["system"]["numa_nodes"]

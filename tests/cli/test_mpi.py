@@ -17,7 +17,8 @@ class MpiTest(MpiTestCase):
 
     def mpirun(self, np, args, extra=()):
         env = mpi_env()
-        cmd = ["mpirun", "-np", str(np), *extra, membench_test.BIN] + list(args)
+        cmd = (["mpirun", "-np", str(np), *extra] + membench_test.command(membench_test.BIN)
+               + list(args))
         return subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=180)
 
     def test_one_row_per_node(self):

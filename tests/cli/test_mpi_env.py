@@ -57,7 +57,7 @@ class MpiEnvironmentTest(MpiTestCase):
                 if v is not None:
                     cmd += ["-x", "%s=%s" % (k, v)]
             cmd += ["sh", "-c", RANK_STATUS, "sh", self.dir] + (wrapper[0] if wrapper else [])
-            cmd += [binary] + argv
+            cmd += membench_test.command(binary) + argv
         proc = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True, start_new_session=True)
         try:

@@ -40,7 +40,8 @@ class MpiProtocolTest(MpiTestCase):
         for i, (np, argv) in enumerate(apps):
             if i:
                 cmd.append(":")
-            cmd += ["-np", str(np)] + [binary if a == "MEMBENCH" else a for a in argv]
+            cmd += ["-np", str(np)] + [w for a in argv for w in (
+                membench_test.command(binary) if a == "MEMBENCH" else [a])]
         started = time.monotonic()
         proc = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True, start_new_session=True)

@@ -56,7 +56,8 @@ class MpiVerdictTest(MpiTestCase):
         binary = membench_test.binary_for(env)
         cmd = ["mpirun"] + BIND
         for i, (n, prefix) in enumerate(contexts or [(np, [])]):
-            cmd += ([":"] if i else []) + ["-np", str(n)] + prefix + [binary] + list(args)
+            cmd += (([":"] if i else []) + ["-np", str(n)] + prefix
+                    + membench_test.command(binary) + list(args))
         return subprocess.run(cmd, env=mpi_env(env), capture_output=True, text=True,
                               timeout=240)
 
@@ -212,8 +213,9 @@ class HostnameTest(MembenchTestCase):
         self.addCleanup(os.unlink, f.name)
         name = b"cn\xff\xc3-x"
         env = membench_test.make_env()
-        proc = subprocess.run([sys.executable, f.name, name.hex(),
-                               membench_test.BIN, "-t", "1", "--size", "500000", "-n", "3",
+        proc = subprocess.run([sys.executable, f.name, name.hex()]
+                              + membench_test.command(membench_test.BIN)
+                              + ["-t", "1", "--size", "500000", "-n", "3",
                                "--format", "json"],
                               env=env, capture_output=True, text=True, timeout=120)
         self.assertEqual(proc.returncode, 0, proc.stderr)

@@ -128,8 +128,8 @@ class OpenMPVariablesTest(MembenchTestCase):
             for case in ({"OMP_PROC_BIND": "true"}, {"OMP_PLACES": "cores"}):
                 text = ",".join(str(c) for c in cpus)
                 with self.subTest(taskset=text, env=label(case)):
-                    args = ["taskset", "-c", text, membench_test.BIN] + SMALL + [
-                        "--copy", "-t", "2", "--format", "json"]
+                    args = (["taskset", "-c", text] + membench_test.command(membench_test.BIN)
+                            + SMALL + ["--copy", "-t", "2", "--format", "json"])
                     proc = subprocess.run(args, env=membench_test.make_env(case),
                                           capture_output=True, text=True, timeout=120)
                     self.assertEqual(proc.returncode, 0, proc.stderr)

@@ -157,7 +157,8 @@ class OutputFilesTest(membench_test.ScratchDirCase):
             f.write("keep\n")
         inode = os.stat(path).st_ino
         with open(path, "a") as log:
-            proc = subprocess.run([membench_test.BIN] + QUICK + ["-o", "/dev/fd/1"],
+            proc = subprocess.run(membench_test.command(membench_test.BIN) + QUICK
+                                  + ["-o", "/dev/fd/1"],
                                   env=membench_test.make_env(), stdout=log,
                                   stderr=subprocess.PIPE, text=True, timeout=60)
         self.assertEqual(proc.returncode, 0, proc.stderr)
@@ -255,7 +256,8 @@ class OutputFilesTest(membench_test.ScratchDirCase):
         for fmt in ("json", "text", "csv"):
             with self.subTest(format=fmt):
                 with open("/dev/full", "w") as full:  # the shell's '> /dev/full'
-                    proc = subprocess.run([membench_test.BIN] + big + ["--format", fmt],
+                    proc = subprocess.run(membench_test.command(membench_test.BIN) + big
+                                          + ["--format", fmt],
                                           env=membench_test.make_env(), stdout=full,
                                           stderr=subprocess.PIPE, text=True, timeout=60)
                 self.assertEqual(proc.returncode, 3, proc.stderr)
@@ -265,8 +267,9 @@ class OutputFilesTest(membench_test.ScratchDirCase):
         r, w = os.pipe()
         os.close(r)  # like '| head -c0' after head has gone
         try:
-            proc = subprocess.run([membench_test.BIN] + QUICK, env=membench_test.make_env(),
-                                  stdout=w, stderr=subprocess.PIPE, text=True, timeout=60)
+            proc = subprocess.run(membench_test.command(membench_test.BIN) + QUICK,
+                                  env=membench_test.make_env(), stdout=w,
+                                  stderr=subprocess.PIPE, text=True, timeout=60)
         finally:
             os.close(w)
         self.assertEqual(proc.returncode, 3, proc.stderr)

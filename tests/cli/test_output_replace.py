@@ -75,8 +75,8 @@ class ReplaceTest(membench_test.ScratchDirCase):
                 os.setgroups([])
                 os.setgid(nobody.pw_gid)
                 os.setuid(nobody.pw_uid)
-        proc = subprocess.run([membench_test.HOOKED_BIN] + args, env=env, cwd="/",
-                              stdin=subprocess.DEVNULL, capture_output=True, text=True,
+        proc = subprocess.run(membench_test.command(membench_test.HOOKED_BIN) + args, env=env,
+                              cwd="/", stdin=subprocess.DEVNULL, capture_output=True, text=True,
                               timeout=60, preexec_fn=pre)
         return proc.returncode, proc.stdout, proc.stderr
 

@@ -80,6 +80,7 @@ class BackingTest(membench_test.MembenchTestCase):
     def test_thp(self):
         """--pages thp: 2 MiB transparent huge pages covering the arrays, verified."""
         skip_unless_thp(self)
+        membench_test.skip_under_emulation(self, membench_test.NO_THP)
         b = self.backing("thp")["backing"]
         self.assertIs(b["verified"], True)
         self.assertEqual(b["thp_fraction"], 1.0, b)
@@ -90,6 +91,7 @@ class BackingTest(membench_test.MembenchTestCase):
     def test_2m(self):
         """--pages 2m: hugetlb 2 MiB pages from the pool, verified; how names the call."""
         skip_unless_2m_pool(self)
+        membench_test.skip_under_emulation(self, membench_test.NO_HUGETLB)
         b = self.backing("2m")["backing"]
         self.assertIs(b["verified"], True)
         self.assertEqual(b["page_size_bytes"], 2 * MIB)
@@ -99,6 +101,7 @@ class BackingTest(membench_test.MembenchTestCase):
 
     def test_2m_text(self):
         """The text report's Pages: line names the verified page size."""
+        membench_test.skip_under_emulation(self, membench_test.NO_HUGETLB)
         skip_unless_2m_pool(self)
         out, _ = self.run_ok(["--pages", "2m"] + SMALL)
         self.assertRegex(out, r"(?m)^Pages: 2m -> 2\.0 MiB pages, verified in /proc/self/smaps; ")
@@ -196,6 +199,7 @@ class MorecoreTest(membench_test.MembenchTestCase):
 
     def test_morecore_yes_picks_2m(self):
         skip_unless_2m_pool(self)
+        membench_test.skip_under_emulation(self, membench_test.NO_HUGETLB)
         args = SMALL + ["--format", "json"]
         rc, out, err = run(args, env_extra={"HUGETLB_MORECORE": "yes"})
         msg = describe(args, rc, out, err)
@@ -282,6 +286,8 @@ class HugectlTest(membench_test.MembenchTestCase):
         if not self.HUGECTL:
             self.skipTest("hugectl not installed (Debian: libhugetlbfs-bin)")
         skip_unless_2m_pool(self)
+        membench_test.skip_under_emulation(self, "hugectl preloads the host's libhugetlbfs into "
+                                           "the emulator, and " + membench_test.NO_HUGETLB)
 
     def run_hugectl(self, args):
         rc, out, err = run(args, wrapper=[self.HUGECTL, "--heap"])
@@ -322,6 +328,7 @@ class ABTest(membench_test.MembenchTestCase):
 
     def test_4k_2m_text(self):
         skip_unless_2m_pool(self)
+        membench_test.skip_under_emulation(self, membench_test.NO_HUGETLB)
         self.check_text(["4k", "2m"])
 
     def test_4k_thp_text(self):

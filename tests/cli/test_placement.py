@@ -193,8 +193,8 @@ class RealBindingTest(MembenchTestCase):
         if not shutil.which("taskset"):
             self.skipTest("taskset not installed")
         cpu = min(os.sched_getaffinity(0))
-        args = ["taskset", "-c", str(cpu), membench_test.BIN, "--copy", "--size", "1000000",
-                "-n", "3", "-t", "2", "--format", "json"]
+        args = ["taskset", "-c", str(cpu)] + membench_test.command(membench_test.BIN) + [
+            "--copy", "--size", "1000000", "-n", "3", "-t", "2", "--format", "json"]
         proc = subprocess.run(args, env=membench_test.make_env(), capture_output=True,
                               text=True, timeout=60)
         self.assertEqual(proc.returncode, 0, proc.stderr)

@@ -194,6 +194,8 @@ class HugetlbFaultsTest(membench_test.MembenchTestCase):
 
     def test_2m(self):
         args = ["--faults", "--faults-backing", "2m", "--faults-size", "16"]
+        if free_2m_pages() >= 8:
+            membench_test.skip_under_emulation(self, membench_test.NO_HUGETLB)
         if free_2m_pages() < 8:
             line = self.assert_error(args, 3, ["--faults-backing 2m", "nr_hugepages"])
             self.assertIn("echo", line)
@@ -299,6 +301,8 @@ class MajorFaultsTest(membench_test.MembenchTestCase):
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def test_major_faults_and_readahead(self):
+        membench_test.skip_under_emulation(self, membench_test.NO_MADVISE % "MADV_RANDOM"
+                                           + ": readahead makes the cold faults minor ones")
         args = ["--faults", "--faults-backing", "file", "--faults-size", "16",
                 "--faults-dir", self.dir, "--format", "json"]
         rc, out, err = run(args, timeout=120)

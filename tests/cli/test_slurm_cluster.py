@@ -60,7 +60,8 @@ class SrunClusterTest(MembenchTestCase):
         returns (rc, stdout, stderr, seconds). A step still running at timeout fails."""
         binary = membench_test.binary_for(hooks)
         cmd = ["-n", str(ntasks), "-O", "-c", str(os.cpu_count() or 1), "--mpi=pmix",
-               "--cpu-bind=none"] + [binary if a == "MEMBENCH" else a for a in args]
+               "--cpu-bind=none"] + [w for a in args for w in (
+                   membench_test.command(binary) if a == "MEMBENCH" else [a])]
         started = time.monotonic()
         try:
             proc = self.slurm.srun(cmd, timeout=timeout, base_env=membench_test.make_env(hooks))
@@ -123,7 +124,7 @@ class SrunClusterTest(MembenchTestCase):
         args = ["--time-limit", "3", "--tolerance", "90", "-s", "20000000", "-n", "3", "-t", "1"]
         hooks = {"MEMBENCH_TEST_HOSTNAMES": "node-a,node-b,node-c",
                  "MEMBENCH_TEST_STOP_RANK": "1", "MEMBENCH_TEST_CLUSTER_GRACE": str(GRACE_S)}
-        binary = membench_test.binary_for(hooks)
+        binary = membench_test.launcher(membench_test.binary_for(hooks))
         limited = os.path.join(self.dir, "limited.sh")
         with open(limited, "w") as f:
             f.write('#!/bin/sh\nulimit -d 300000 && exec "$@"\n')
@@ -146,7 +147,7 @@ class SrunClusterTest(MembenchTestCase):
         """--multi-prog gives task 1 another --size: every task exits 2, one line from rank 0
         names the rank and the option, nothing is measured or written."""
         out = os.path.join(self.dir, "never.txt")
-        base = [membench_test.BIN, "-t", "1", "-n", "3", "-o", out]
+        base = membench_test.command(membench_test.BIN) + ["-t", "1", "-n", "3", "-o", out]
         conf = self.multi_prog(["0 %s -s 2000000" % " ".join(base),
                                 "1 %s -s 3000000" % " ".join(base)])
         rc, stdout, err, _ = self.srun(2, ["--multi-prog", conf])
@@ -163,7 +164,8 @@ class SrunClusterTest(MembenchTestCase):
         """--multi-prog launches task 1 with another OMP_NUM_THREADS: every task exits 2, one
         line from rank 0 names the rank, the variable and both values; nothing is written."""
         out = os.path.join(self.dir, "never.txt")
-        base = [membench_test.BIN, "--mpi-per-rank", "-s", "2000000", "-n", "3", "-o", out]
+        base = membench_test.command(membench_test.BIN) + ["--mpi-per-rank", "-s", "2000000",
+                                                          "-n", "3", "-o", out]
         conf = self.multi_prog(["0 env OMP_NUM_THREADS=1 %s" % " ".join(base),
                                 "1 env OMP_NUM_THREADS=2 %s" % " ".join(base)])
         rc, stdout, err, _ = self.srun(2, ["--multi-prog", conf])

@@ -34,8 +34,9 @@ class TextNamesTest(membench_test.MembenchTestCase):
     def run_named(self, args):
         machine = socket.gethostname()
         try:
-            proc = subprocess.run(["unshare", "--uts", sys.executable, "-c", SET_NAME, HOSTILE,
-                                   membench_test.BIN] + args, env=membench_test.make_env(),
+            proc = subprocess.run(["unshare", "--uts", sys.executable, "-c", SET_NAME, HOSTILE]
+                                  + membench_test.command(membench_test.BIN) + args,
+                                  env=membench_test.make_env(),
                                   capture_output=True, text=True, timeout=60)
         except OSError as exc:
             self.skipTest("unshare cannot run: %s" % exc)

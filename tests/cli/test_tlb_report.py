@@ -23,8 +23,9 @@ def run_on_tty(args):
     import pty  # noqa: F401  (POSIX only: the pty module documents os.openpty)
     master, slave = os.openpty()
     with tempfile.TemporaryFile() as out:
-        proc = subprocess.Popen([membench_test.BIN] + list(args), env=membench_test.make_env(),
-                                stdin=subprocess.DEVNULL, stdout=out, stderr=slave)
+        proc = subprocess.Popen(membench_test.command(membench_test.BIN) + list(args),
+                                env=membench_test.make_env(), stdin=subprocess.DEVNULL,
+                                stdout=out, stderr=slave)
         os.close(slave)
         got = []
         while True:  # read as it comes, so that the terminal never fills up

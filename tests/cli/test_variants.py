@@ -3,6 +3,7 @@ thread counts 1..4 and offsets all validate; byte accounting and the tuned label
 stores; auto is left to the measurement (test_store_choice.py); with an ISA masked
 off through GLIBC_TUNABLES (as on a CPU without it) dispatch falls back to the next widest."""
 
+import functools
 import os
 import sys
 
@@ -27,6 +28,7 @@ def cpu_flags():
     return set()
 
 
+@functools.lru_cache(maxsize=None)
 def isas():
     flags = cpu_flags()
     found = ["sse2"]
@@ -34,6 +36,9 @@ def isas():
         found.append("avx2")
     if "avx512f" in flags:
         found.append("avx512")
+    if membench_test.UNDER_EMULATION:  # /proc/cpuinfo is the host's, not the emulated CPU's
+        found = [i for i in found
+                 if membench_test.run(["--isa", i, "--size", "1000", "--dry-run"])[0] == 0]
     return found
 
 
