@@ -41,12 +41,24 @@ static void table_rows(void **state)
                 assert_non_null(kernel_function(k, isa, STORES_NT, t));
             }
     }
-    assert_true(isa_supported(ISA_SSE2));
     enum isa isa;
     assert_int_equal(isa_parse("avx2", &isa), 0);
     assert_int_equal(isa, ISA_AVX2);
-    assert_int_equal(isa_parse("neon", &isa), -1);
+    assert_int_equal(isa_parse("neon", &isa), 0); /* a name of any architecture */
+    assert_int_equal(isa, ISA_NEON);
+    assert_int_equal(isa_parse("avx1024", &isa), -1);
     assert_true(isa_supported(isa_best()));
+    assert_true(isa_compiled(ISA_SCALAR) && isa_supported(ISA_SCALAR));
+    assert_false(isa_has_nt(ISA_SCALAR));
+    assert_true(isa_compiled(isa_best()) && isa_has_nt(isa_best()) == (isa_best() != ISA_SCALAR));
+    assert_true(strstr(isa_build_list(), "scalar") != NULL);
+#if defined(__x86_64__)
+    assert_false(isa_compiled(ISA_NEON) || isa_compiled(ISA_SVE));
+    assert_string_equal(isa_build_list(), "sse2, avx2, avx512, scalar");
+#elif defined(__aarch64__)
+    assert_false(isa_compiled(ISA_SSE2) || isa_compiled(ISA_AVX512));
+    assert_string_equal(isa_build_list(), "scalar, neon, sve");
+#endif
 }
 
 static void byte_counts(void **state)
