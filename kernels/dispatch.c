@@ -35,6 +35,12 @@ bool isa_has_nt(enum isa isa)
     return isa != ISA_SCALAR;
 }
 
+size_t isa_vector_bytes(enum isa isa)
+{
+    const struct isa_arch_isa *a = arch_isa(isa);
+    return a ? a->vector_bytes() : 0;
+}
+
 enum isa isa_best(void)
 {
     for (int i = 0; i < isa_arch_this.n_isas; i++)

@@ -12,6 +12,7 @@ struct isa_arch_isa {
     enum isa isa;
     bool (*supported)(void); /* the CPU has it and the OS saves its registers */
     kernel_lookup_fn lookup;
+    size_t (*vector_bytes)(void); /* one vector register's bytes, on this CPU */
 };
 
 struct isa_arch {

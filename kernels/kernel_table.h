@@ -61,6 +61,9 @@ bool isa_supported(enum isa isa);
 /* Its "nt" variants are non-temporal stores (scalar's are normal stores). */
 bool isa_has_nt(enum isa isa);
 enum isa isa_best(void);
+/* Bytes in one of the ISA's vector registers on this CPU (SVE's is the CPU's choice); 0 for
+ * scalar or an ISA not compiled. */
+size_t isa_vector_bytes(enum isa isa);
 /* The name of any ISA of any architecture ("sse2", "neon", "scalar", ...) -> 0 and *isa;
  * else -1. */
 int isa_parse(const char *text, enum isa *isa);

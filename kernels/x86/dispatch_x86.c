@@ -35,10 +35,25 @@ static bool has_sse2(void)
     return true; /* every x86-64 CPU */
 }
 
+static size_t bytes_64(void)
+{
+    return 64;
+}
+
+static size_t bytes_32(void)
+{
+    return 32;
+}
+
+static size_t bytes_16(void)
+{
+    return 16;
+}
+
 static const struct isa_arch_isa x86_isas[] = {
-    {ISA_AVX512, has_avx512, kernel_lookup_avx512},
-    {ISA_AVX2, has_avx2, kernel_lookup_avx2},
-    {ISA_SSE2, has_sse2, kernel_lookup_sse2},
+    {ISA_AVX512, has_avx512, kernel_lookup_avx512, bytes_64},
+    {ISA_AVX2, has_avx2, kernel_lookup_avx2, bytes_32},
+    {ISA_SSE2, has_sse2, kernel_lookup_sse2, bytes_16},
 };
 
 const struct isa_arch isa_arch_this = {"x86-64", x86_isas,
