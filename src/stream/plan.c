@@ -391,11 +391,11 @@ static int check_nt_available(struct run_config *r, const struct stream_options 
         any_nt |= (r->kernel_mask & (1u << k)) && r->kernel_stores[k] == STORES_NT;
     if (!any_nt && strcmp(r->stores_requested, "auto") == 0) r->stores = "normal";
     if (!any_nt) return EXIT_OK;
-    log_error("%s: the %s kernels have no non-temporal stores (plain C stores normally); %s",
-              r->stores_from_reference ? "--reference ran nt stores" : "--stores nt",
-              isa_name(r->isa),
-              o->isa_forced_by ? "use --stores normal or another --isa"
-                               : "use --stores normal: this build has no vector kernels");
+    log_error(
+        "%s: the %s kernels have no non-temporal stores (plain C stores normally); %s",
+        r->stores_from_reference ? "--reference ran nt stores" : "--stores nt", isa_name(r->isa),
+        isa_best() != ISA_SCALAR ? "use --stores normal or another --isa"
+                                 : "use --stores normal (no vector ISA of this build runs here)");
     return o->isa_forced_by ? EXIT_USAGE : EXIT_RESOURCE;
 }
 
