@@ -54,6 +54,13 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 # The Depends line (libc6, libgomp1, libhwloc15, libhugetlbfs0, libjansson4 and, in an MPI
 # build, Open MPI) comes from dpkg-shlibdeps reading the binary, so it cannot drift.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# The target's architecture, not the build machine's (dpkg's default): a cross build
+# (cmake/toolchain-aarch64.cmake) makes an arm64 package.
+if(MEMBENCH_ARCH MATCHES "^(aarch64|arm64)$")
+    set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE arm64)
+elseif(MEMBENCH_ARCH MATCHES "^(x86_64|amd64)$")
+    set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE amd64)
+endif()
 # membench-healthcheck needs scontrol; python3 lets it name the failed check; membench-plot
 # needs python3 and gnuplot.
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "slurm-client, python3, gnuplot-nox | gnuplot")

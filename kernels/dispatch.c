@@ -1,49 +1,51 @@
-/* Runtime choice of the kernel variant: the widest vector ISA the CPU has, unless forced.
- * "Has" is glibc's view where it offers one (2.33+): the CPU reports the feature, the kernel
- * saves its registers, and GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX512F,... has not masked it, so
- * one environment variable turns an ISA off for membench as for the C library itself. */
+/* Runtime choice of the kernel variant: the widest vector ISA of this build's architecture
+ * that the CPU has (kernels/x86/, kernels/arm/ say which), unless forced; scalar everywhere. */
+#include <stdio.h>
 #include <string.h>
 
-#if defined(__has_include)
-#if __has_include(<sys/platform/x86.h>)
-#include <sys/platform/x86.h>
-#define HAS_AVX512F() CPU_FEATURE_ACTIVE(AVX512F)
-#define HAS_AVX2() CPU_FEATURE_ACTIVE(AVX2)
-#endif
-#endif
-#ifndef HAS_AVX512F
-#define HAS_AVX512F() (__builtin_cpu_init(), __builtin_cpu_supports("avx512f"))
-#define HAS_AVX2() (__builtin_cpu_init(), __builtin_cpu_supports("avx2"))
-#endif
+#include "kernels/isa_arch.h"
 
-#include "kernels/kernel_table.h"
-
-kernel_fn kernel_lookup_avx512(enum kernel_id k, enum store_kind stores, enum elem_type type);
-kernel_fn kernel_lookup_avx2(enum kernel_id k, enum store_kind stores, enum elem_type type);
-kernel_fn kernel_lookup_sse2(enum kernel_id k, enum store_kind stores, enum elem_type type);
-
-static const char *const names[ISA_COUNT] = {"sse2", "avx2", "avx512"};
+static const char *const names[ISA_COUNT] = {"sse2", "avx2", "avx512", "scalar", "neon", "sve"};
 
 const char *isa_name(enum isa isa)
 {
     return names[isa];
 }
 
+static const struct isa_arch_isa *arch_isa(enum isa isa)
+{
+    for (int i = 0; i < isa_arch_this.n_isas; i++)
+        if (isa_arch_this.isas[i].isa == isa) return &isa_arch_this.isas[i];
+    return NULL;
+}
+
+bool isa_compiled(enum isa isa)
+{
+    return isa == ISA_SCALAR || arch_isa(isa) != NULL;
+}
+
 bool isa_supported(enum isa isa)
 {
-    switch (isa) {
-    case ISA_AVX512: return HAS_AVX512F();
-    case ISA_AVX2: return HAS_AVX2();
-    case ISA_SSE2: return true; /* every x86-64 CPU */
-    default: return false;
-    }
+    const struct isa_arch_isa *a = arch_isa(isa);
+    return isa == ISA_SCALAR || (a && a->supported());
+}
+
+bool isa_has_nt(enum isa isa)
+{
+    return isa != ISA_SCALAR;
+}
+
+size_t isa_vector_bytes(enum isa isa)
+{
+    const struct isa_arch_isa *a = arch_isa(isa);
+    return a ? a->vector_bytes() : 0;
 }
 
 enum isa isa_best(void)
 {
-    for (int i = ISA_COUNT - 1; i > 0; i--)
-        if (isa_supported((enum isa)i)) return (enum isa)i;
-    return ISA_SSE2;
+    for (int i = 0; i < isa_arch_this.n_isas; i++)
+        if (isa_arch_this.isas[i].supported()) return isa_arch_this.isas[i].isa;
+    return ISA_SCALAR;
 }
 
 int isa_parse(const char *text, enum isa *isa)
@@ -56,12 +58,26 @@ int isa_parse(const char *text, enum isa *isa)
     return -1;
 }
 
+const char *isa_build_arch(void)
+{
+    return isa_arch_this.name;
+}
+
+const char *isa_build_list(void)
+{
+    static char list[64];
+    if (list[0]) return list;
+    size_t used = 0;
+    for (int i = 0; i < ISA_COUNT; i++)
+        if (isa_compiled((enum isa)i) && used < sizeof(list))
+            used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s", used ? ", " : "",
+                                     names[i]);
+    return list;
+}
+
 kernel_fn kernel_function(enum kernel_id k, enum isa isa, enum store_kind stores,
                           enum elem_type type)
 {
-    switch (isa) {
-    case ISA_AVX512: return kernel_lookup_avx512(k, stores, type);
-    case ISA_AVX2: return kernel_lookup_avx2(k, stores, type);
-    default: return kernel_lookup_sse2(k, stores, type);
-    }
+    const struct isa_arch_isa *a = arch_isa(isa);
+    return a ? a->lookup(k, stores, type) : kernel_lookup_scalar(k, stores, type);
 }

@@ -19,7 +19,8 @@ enum kernel_id { KERNEL_LIST(KERNEL_ENUM) KERNEL_COUNT };
 
 enum store_kind { STORES_NORMAL, STORES_NT };
 
-enum isa { ISA_SSE2, ISA_AVX2, ISA_AVX512, ISA_COUNT };
+/* Every architecture's ISAs in one list; a build compiles its own and scalar (isa_compiled). */
+enum isa { ISA_SSE2, ISA_AVX2, ISA_AVX512, ISA_SCALAR, ISA_NEON, ISA_SVE, ISA_COUNT };
 
 /* One thread's share [begin, end) of a pass over the arrays a, b, c with scalar q. Called
  * inside the runner's parallel region; no OpenMP inside. Reductions return their partial
@@ -53,10 +54,23 @@ kernel_fn kernel_function(enum kernel_id k, enum isa isa, enum store_kind stores
                           enum elem_type type);
 
 const char *isa_name(enum isa isa);
+/* This build has the ISA's kernels: its architecture's ISAs and scalar. */
+bool isa_compiled(enum isa isa);
+/* Compiled, and the CPU has it. */
 bool isa_supported(enum isa isa);
+/* Its "nt" variants are non-temporal stores (scalar's are normal stores). */
+bool isa_has_nt(enum isa isa);
 enum isa isa_best(void);
-/* "avx512", "avx2", "sse2" -> 0 and *isa; else -1. */
+/* Bytes in one of the ISA's vector registers on this CPU (SVE's is the CPU's choice); 0 for
+ * scalar or an ISA not compiled. */
+size_t isa_vector_bytes(enum isa isa);
+/* The name of any ISA of any architecture ("sse2", "neon", "scalar", ...) -> 0 and *isa;
+ * else -1. */
 int isa_parse(const char *text, enum isa *isa);
+/* "x86-64", "aarch64", or the architecture a portable build was made for. */
+const char *isa_build_arch(void);
+/* This build's ISAs as "sse2, avx2, avx512, scalar". */
+const char *isa_build_list(void);
 
 /* Bytes STREAM credits per pass: (words read + words written) x n x element size. */
 uint64_t kernel_bytes_counted(const struct kernel_desc *k, uint64_t n, enum elem_type type);

@@ -1,9 +1,8 @@
 /* Both element types of one ISA's kernels, and the ISA's lookup function. The including file
- * defines ISA (avx512|avx2|sse2), OP(name, suffix) naming its intrinsics (_mm512_##name##_##
- * suffix), VEC_D and VEC_F (its vector types), W_D and W_F (elements per vector) and
- * HSUM_D(v), HSUM_F(v) (horizontal sums as double). */
-
-#define FENCE() _mm_sfence()
+ * defines ISA (avx512|avx2|sse2|scalar|neon|sve), OP(name, suffix) naming its operations
+ * (_mm512_##name##_##suffix, or wrappers), VEC_D and VEC_F (its vector types), W_D and W_F
+ * (elements per vector, a constant or, for SVE, a run-time value), HSUM_D(v), HSUM_F(v)
+ * (horizontal sums as double) and FENCE() (see kernels/simd_template.h). */
 
 #define SUF double
 #define T double

@@ -1,8 +1,9 @@
 /* Kernel bodies for one ISA and one element type, written once for every row of kernels/
  * kernel_list.h. The including file defines:
- *   ISA (avx512|avx2|sse2), SUF (double|float), T, V (vector type), W (elements per vector),
- *   LOADU, STOREU, STREAM (aligned non-temporal store), SET1, VADD, VMUL, ZERO, HSUM (to
- *   double) and FENCE() (orders the non-temporal stores before what follows).
+ *   ISA, SUF (double|float), T, V (vector type), W (elements per vector; may be a run-time
+ *   value), LOADU, STOREU, STREAM (aligned non-temporal store), SET1, VADD, VMUL, ZERO, HSUM
+ *   (to double) and FENCE() (orders the non-temporal stores before what follows); and
+ *   NT_ALIGN_BYTES when sizeof(V) is not the alignment to peel to (SVE's sizeless vectors).
  * Every kernel works on one thread's range [begin, end) of the arrays; non-temporal variants
  * peel scalar elements until the destination is vector-aligned and end with FENCE() so the
  * stores are globally visible before the caller stops the timer. */
@@ -15,7 +16,11 @@
  * accurate for any n, and the work stays vectorised. */
 #define REDUCE_BLOCK 1024
 
+#ifdef NT_ALIGN_BYTES
+#define MISALIGNED(p) (((uintptr_t)(p)) & (NT_ALIGN_BYTES - 1))
+#else
 #define MISALIGNED(p) (((uintptr_t)(p)) & (sizeof(V) - 1))
+#endif
 
 #include "kernels/kernel_scalar.h"
 #define SCALAR(name) KERNEL_SCALAR(name, SUF)

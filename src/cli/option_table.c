@@ -92,8 +92,11 @@ int option_force_isa(struct options *o, const char *source, const char *arg)
 {
     enum isa isa;
     if (isa_parse(arg, &isa) != 0)
-        return option_error("%s '%.100s': unknown instruction set; use avx512, avx2 or sse2",
-                            source, arg);
+        return option_error("%s '%.100s': unknown instruction set; this %s build has %s", source,
+                            arg, isa_build_arch(), isa_build_list());
+    if (!isa_compiled(isa))
+        return option_error("%s %s: not an ISA of this %s build (%s)", source, arg,
+                            isa_build_arch(), isa_build_list());
     o->stream.isa = isa;
     o->stream.isa_forced_by = source;
     return 0;
@@ -404,9 +407,10 @@ const struct option_row option_table[] = {
      "as STREAM's rules ask",
      AT(stream.stores), COUNT(stream.n_stores), .choices = stores, .applies = MEASURE_STREAM,
      .flags = OPTF_PROFILE},
-    {"isa", 0, ARG_CUSTOM, "avx512|avx2|sse2",
-     "force a kernel variant (default: the widest the CPU has;\n"
-     "also MEMBENCH_ISA)",
+    {"isa", 0, ARG_CUSTOM, "NAME",
+     "force a kernel variant: avx512|avx2|sse2 (x86-64),\n"
+     "sve|neon (aarch64), scalar (plain C, every build);\n"
+     "default: the widest the CPU has; also MEMBENCH_ISA",
      .set = set_isa, .show = show_isa, .applies = MEASURE_STREAM, .flags = OPTF_PROFILE},
     {"format", 0, ARG_CHOICE, NULL,
      "output format (default text); openmetrics = Prometheus\n"

@@ -382,6 +382,24 @@ static int choose_isa(const struct stream_options *o, enum isa *isa)
     return EXIT_RESOURCE;
 }
 
+/* An ISA without non-temporal stores (scalar): auto runs normal stores (run_describe says
+ * why), and nt asked for, by --stores or by the --reference, is refused. */
+static int check_nt_available(struct run_config *r, const struct stream_options *o)
+{
+    if (isa_has_nt(r->isa)) return EXIT_OK;
+    bool any_nt = false;
+    for (int k = 0; k < KERNEL_COUNT; k++)
+        any_nt |= (r->kernel_mask & (1u << k)) && r->kernel_stores[k] == STORES_NT;
+    if (!any_nt && strcmp(r->stores_requested, "auto") == 0) r->stores = "normal";
+    if (!any_nt) return EXIT_OK;
+    log_error(
+        "%s: the %s kernels have no non-temporal stores (plain C stores normally); %s",
+        r->stores_from_reference ? "--reference ran nt stores" : "--stores nt", isa_name(r->isa),
+        isa_best() != ISA_SCALAR ? "use --stores normal or another --isa"
+                                 : "use --stores normal (no vector ISA of this build runs here)");
+    return o->isa_forced_by ? EXIT_USAGE : EXIT_RESOURCE;
+}
+
 /* A planned run's arrays, ISA and stores, and whether memory and its backing can serve it. */
 static int finish_run(const struct stream_request *req, const struct sys_info *sys, enum isa isa,
                       struct run_config *r)
@@ -401,6 +419,8 @@ static int finish_run(const struct stream_request *req, const struct sys_info *s
         r->llc_bytes && r->array_bytes < STREAM_LLC_MULTIPLE * (double)r->llc_bytes;
     r->isa = isa;
     choose_stores(r, req);
+    int rc = check_nt_available(r, req->opts);
+    if (rc != EXIT_OK) return rc;
     if (req->acceptance && r->below_stream_rule) {
         log_error("--size %s is below the STREAM rule (4x the LLC in use); acceptance never "
                   "measures cache-inflated rates: drop --size or make it larger",

@@ -19,12 +19,20 @@
 #include "src/stream/stream_hooks.h"
 #include "src/stream/stream_team.h"
 
+/* --stores auto's choice; on an ISA without non-temporal stores there is nothing to choose. */
+static void init_store_choice(struct store_choice *c, const struct run_config *cfg)
+{
+    store_choice_init(c, cfg->stores_requested, cfg->stores_from_reference, cfg->kernel_mask);
+    if (c->method != STORES_MEASURED || isa_has_nt(cfg->isa)) return;
+    c->method = STORES_NOT_MEASURED;
+    c->why = "this ISA has no non-temporal stores: normal stores";
+}
+
 void run_describe(const struct run_config *cfg, const struct topology *topo, struct run_result *out)
 {
     memset(out, 0, sizeof(*out));
     out->config = *cfg;
-    store_choice_init(&out->stores_choice, cfg->stores_requested, cfg->stores_from_reference,
-                      cfg->kernel_mask);
+    init_store_choice(&out->stores_choice, cfg);
     if (out->stores_choice.method == STORES_MEASURED) { /* until run_stream measures */
         out->stores_choice.method = STORES_NOT_MEASURED;
         out->stores_choice.why = "not run: auto times both store kinds on the first repetition";
@@ -199,8 +207,7 @@ static void default_placement(unsigned nt, struct run_result *out)
 static void choose_kernels(struct team *tm, struct run_result *out)
 {
     const struct run_config *cfg = tm->cfg;
-    store_choice_init(&out->stores_choice, cfg->stores_requested, cfg->stores_from_reference,
-                      cfg->kernel_mask);
+    init_store_choice(&out->stores_choice, cfg);
     for (int s = STORES_NORMAL; s <= STORES_NT; s++)
         for (int k = 0; k < KERNEL_COUNT; k++)
             tm->fns_kind[s][k] = kernel_variant((enum kernel_id)k, cfg, (enum store_kind)s);

@@ -70,7 +70,7 @@ CASES = [
      ["--bind", "compakt", "compact, scatter, none"]),
     ("per_domain_unknown", ["--per-domain", "socket"], None,
      ["--per-domain", "socket", "numa|package|llc"]),
-    ("isa_unknown", ["--isa", "neon"], None, ["--isa", "neon", "avx512, avx2 or sse2"]),
+    ("isa_unknown", ["--isa", "avx1024"], None, ["--isa", "avx1024", "unknown", "scalar"]),
     ("isa_env_unknown", [], {"MEMBENCH_ISA": "avx1024"}, ["MEMBENCH_ISA", "avx1024"]),
     # Messages that pointed the wrong way (issue 26).
     ("size_hexadecimal", ["-s", "0x100000"], None, ["--size", "'0x100000' is hexadecimal"]),

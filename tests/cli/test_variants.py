@@ -115,6 +115,21 @@ class VariantTest(MembenchTestCase):
         out, _ = self.run_ok(["--triad", "--stores", "normal", "--size", "100000", "-n", "3"])
         self.assertNotIn("TUNED", out)
 
+    def test_scalar_isa_has_no_nt_stores(self):
+        """scalar (plain C, every build) validates every kernel; auto runs normal stores and
+        says why, and nt asked for is refused rather than run as normal stores."""
+        self.run_variant("scalar", "normal", 100003, 2, 1)
+        self.run_variant("scalar", "normal", 4099, 3, 5, "float")
+        doc = self.run_json(ALL_KERNELS + ["--isa", "scalar", "--size", "100003", "-n", "3"])
+        run = doc["runs"][0]
+        self.assertTrue(run["validation"]["passed"])
+        self.assertEqual((run["config"]["stores"], run["config"]["tuned"]), ("normal", False))
+        self.assertEqual(run["config"]["stores_requested"], "auto")
+        out, _ = self.run_ok(["--isa", "scalar", "--triad", "--size", "100000", "-n", "3"])
+        self.assertIn("Stores: auto, this ISA has no non-temporal stores: normal stores", out)
+        self.assert_error(["--isa", "scalar", "--stores", "nt", "--dry-run"], 2,
+                          ["--stores nt", "scalar", "no non-temporal stores", "--stores normal"])
+
     def test_isa_from_environment(self):
         doc = self.run_json(["--dry-run"], env_extra={"MEMBENCH_ISA": "sse2"})
         self.assertEqual(doc["runs"][0]["config"]["isa"], "sse2")

@@ -1,4 +1,5 @@
-/* STREAM and extra kernels compiled for avx512; chosen at run time by kernels/dispatch.c. */
+/* STREAM and extra kernels compiled for avx512; chosen at run time by
+ * kernels/x86/dispatch_x86.c. */
 #pragma GCC target("avx512f")
 #include <immintrin.h>
 #include <stdint.h>
@@ -13,4 +14,5 @@
 #define W_F 16
 #define HSUM_D(v) _mm512_reduce_add_pd(v)
 #define HSUM_F(v) (double)_mm512_reduce_add_ps(v)
+#define FENCE() _mm_sfence()
 #include "kernels/simd_instances.h"

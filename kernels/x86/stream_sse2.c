@@ -1,4 +1,4 @@
-/* STREAM and extra kernels compiled for sse2; chosen at run time by kernels/dispatch.c. */
+/* STREAM and extra kernels compiled for sse2; chosen at run time by kernels/x86/dispatch_x86.c. */
 #include <immintrin.h>
 #include <stdint.h>
 
@@ -23,4 +23,5 @@ static inline double hsum_128(__m128 v)
 #define W_F 4
 #define HSUM_D(v) hsum_128d(v)
 #define HSUM_F(v) hsum_128(v)
+#define FENCE() _mm_sfence()
 #include "kernels/simd_instances.h"

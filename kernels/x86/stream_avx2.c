@@ -1,4 +1,4 @@
-/* STREAM and extra kernels compiled for avx2; chosen at run time by kernels/dispatch.c. */
+/* STREAM and extra kernels compiled for avx2; chosen at run time by kernels/x86/dispatch_x86.c. */
 #pragma GCC target("avx2")
 #include <immintrin.h>
 #include <stdint.h>
@@ -26,4 +26,5 @@ static inline double hsum_256(__m256 v)
 #define W_F 8
 #define HSUM_D(v) hsum_256d(v)
 #define HSUM_F(v) hsum_256(v)
+#define FENCE() _mm_sfence()
 #include "kernels/simd_instances.h"
