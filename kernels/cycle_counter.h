@@ -40,6 +40,9 @@ static inline uint64_t cycle_counter_read_ordered(void)
     return 0;
 }
 #endif
+#ifndef CORE_CLOCK_ADD_CHAIN
+#define CORE_CLOCK_ADD_CHAIN 0 /* no dependent-add chain to estimate the core clock with */
+#endif
 
 /* What the architecture documents about its counter (no measurement). */
 struct cycle_counter_facts {

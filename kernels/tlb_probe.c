@@ -210,15 +210,14 @@ double tlb_tsc_ghz(void)
 
 double tlb_core_ghz_estimate(void)
 {
-#if defined(__x86_64__)
+#if CORE_CLOCK_ADD_CHAIN
     enum { CHUNKS = 200, ITERS = 500 };
     double ghz[CHUNKS];
     uint64_t x = 0, one = 1;
     for (int k = 0; k < CHUNKS; k++) {
         double t0 = timer_now();
         for (int i = 0; i < ITERS; i++)
-            /* register, not immediate, operands: some cores fold immediate adds at rename */
-            __asm__ volatile(".rept 100\n\tadd %1, %0\n\t.endr" : "+r"(x) : "r"(one));
+            x = core_clock_add_chain_100(x, one);
         double dt = timer_now() - t0;
         ghz[k] = dt > 0 ? 100.0 * ITERS / dt * 1e-9 : 0.0;
     }

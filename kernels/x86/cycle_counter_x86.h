@@ -25,4 +25,13 @@ static inline uint64_t cycle_counter_read_ordered(void)
     return __rdtscp(&aux);
 }
 
+/* 100 dependent adds, one core cycle each on x86-64 cores: the TLB probe's core-clock estimate.
+ * Register, not immediate, operands: some cores fold immediate adds at rename. */
+#define CORE_CLOCK_ADD_CHAIN 1
+static inline uint64_t core_clock_add_chain_100(uint64_t x, uint64_t one)
+{
+    __asm__ volatile(".rept 100\n\tadd %1, %0\n\t.endr" : "+r"(x) : "r"(one));
+    return x;
+}
+
 #endif

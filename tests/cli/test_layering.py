@@ -12,6 +12,7 @@ import glob
 import os
 import re
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -117,6 +118,43 @@ def cycles(graph):
     return found
 
 
+#: What only one architecture has: its headers, inline assembly, its CPU-feature builtins.
+ARCH_CODE = {
+    "x86": re.compile(r'^\s*#\s*include\s*<(immintrin|x86intrin|cpuid|x86gprintrin|'
+                      r'sys/platform/x86)\.h>|__builtin_ia32_|__builtin_cpu_(supports|init)'
+                      r'|\b__rdtscp?\s*\(|\b_mm(256|512)?_\w+\s*\(', re.M),
+    "arm": re.compile(r'^\s*#\s*include\s*<(arm_neon|arm_sve|arm_acle|asm/hwcap)\.h>'
+                      r'|\bHWCAP2?_\w+|\bsv\w+_[fsu]\d+\w*\s*\(|\bv\w+q_[fsu]\d+\s*\(', re.M),
+}
+#: Inline assembly with instructions in it ("" alone is a compiler barrier, on every target).
+ASM = re.compile(r'\b(__asm__|asm)\s*(volatile|__volatile__)?\s*\(\s*"(?!")')
+
+
+def arch_of(rel):
+    """The architecture whose folder holds a file (x86/ or arm/ anywhere in its path)."""
+    parts = rel.split("/")[:-1]
+    return next((a for a in ARCH_CODE if a in parts), None)
+
+
+def arch_violations(root=ROOT):
+    """Files outside an x86/ or arm/ folder that use one architecture's code, or inside one
+    that use another's."""
+    found = []
+    for rel in sources(root):
+        with open(os.path.join(root, rel), encoding="utf-8") as f:
+            text = re.sub(r"/\*.*?\*/|//[^\n]*", "", f.read(), flags=re.S)
+        home = arch_of(rel)
+        for arch, pattern in ARCH_CODE.items():
+            m = pattern.search(text)
+            if m and arch != home:
+                found.append("%s: %r is %s code; it belongs under an %s/ folder (docs/design.md, "
+                             "Architectures)" % (rel, m.group(0).strip(), arch, arch))
+        m = ASM.search(text)
+        if m and home is None:
+            found.append("%s: inline assembly outside an architecture folder (x86/, arm/)" % rel)
+    return found
+
+
 class LayeringTest(unittest.TestCase):
 
     def test_the_scan_sees_the_sources(self):
@@ -137,6 +175,32 @@ class LayeringTest(unittest.TestCase):
         found = cycles(folder_graph())
         if found:
             self.fail("include cycles between folders:\n  %s" % "\n  ".join(found))
+
+    def test_architecture_code_lives_in_its_folder(self):
+        found = arch_violations()
+        if found:
+            self.fail("%d file(s) use one architecture's code outside its folder:\n  %s"
+                      % (len(found), "\n  ".join(found)))
+
+    def test_the_architecture_check_catches_stray_code(self):
+        with tempfile.TemporaryDirectory() as root:
+            files = {"kernels/stream.c": "#include <immintrin.h>\n",
+                     "kernels/arm/neon.c": "#include <arm_neon.h>\nx = vld1q_f64(p);\n",
+                     "kernels/arm/mixed.c": "t = __rdtsc();\n",
+                     "src/sys/clock.c": 'asm volatile("mrs %0, cntvct_el0" : "=r"(t));\n',
+                     "kernels/sink.c": '__asm__ volatile("" : : "r"(sum));\n',
+                     "src/sys/x86/cpuid.c": "#include <cpuid.h>\n/* not <arm_neon.h> */\n"}
+            for rel, text in files.items():
+                os.makedirs(os.path.dirname(os.path.join(root, rel)), exist_ok=True)
+                with open(os.path.join(root, rel), "w") as f:
+                    f.write(text)
+            found = "\n".join(arch_violations(root))
+            self.assertIn("kernels/stream.c: '#include <immintrin.h>' is x86 code", found)
+            self.assertIn("kernels/arm/mixed.c: '__rdtsc(' is x86 code", found)
+            self.assertIn("src/sys/clock.c: inline assembly", found)
+            self.assertNotIn("neon.c", found)
+            self.assertNotIn("sink.c", found)
+            self.assertNotIn("cpuid.c", found)
 
     def test_the_check_catches_a_forbidden_include_and_a_cycle(self):
         """The checker itself: a base file including a stream header is named, and two folders
