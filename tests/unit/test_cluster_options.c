@@ -98,7 +98,7 @@ static void every_option_is_described(void **state)
     }
     free(text);
     const char *custom[][3] = {{"--bind", "0,1", "--bind 0,1"},
-                               {"--isa", "sse2", "--isa sse2"},
+                               {"--isa", "scalar", "--isa scalar"},
                                {"--peak", "102.4", "--peak 102.40000000000001"},
                                {"--faults-size", "128", "--faults-size 128MiB"},
                                {"--faults-backing", "2m", "--faults-backing 2m"}};
