@@ -38,6 +38,7 @@ struct cpuid_tlb_entry {
 struct cpuid_tlb_info {
     char vendor[13];                  /* aarch64: the MIDR implementer's name ("ARM") */
     unsigned family, model, stepping; /* aarch64: MIDR implementer and part number */
+    bool from_midr;                   /* family and model are MIDR fields (aarch64) */
     bool hypervisor;
     /* "CPUID leaf 0x18", "CPUID leaf 0x2", "CPUID 0x80000005/6/19"; aarch64: the core and the
      * manual its row cites */

@@ -349,9 +349,14 @@ static void write_header(FILE *out, const struct tlb_result *t)
     }
     const struct cpuid_tlb_info *c = &t->cpuid;
     char vendor[TEXT_PRINTABLE_CAP(sizeof(c->vendor))];
-    fprintf(out, "CPU model: %s family %u model %u%s; documented TLBs: ",
-            text_printable(vendor, sizeof(vendor), c->vendor), c->family, c->model,
-            c->hypervisor ? " (under a hypervisor)" : "");
+    text_printable(vendor, sizeof(vendor), c->vendor);
+    if (!c->from_midr)
+        fprintf(out, "CPU model: %s family %u model %u", vendor, c->family, c->model);
+    else if (c->family || c->model)
+        fprintf(out, "CPU model: %s implementer 0x%02x part 0x%03x", vendor, c->family, c->model);
+    else
+        fprintf(out, "CPU model: unknown");
+    fprintf(out, "%s; documented TLBs: ", c->hypervisor ? " (under a hypervisor)" : "");
     if (c->n == 0) {
         fprintf(out, "unknown (%s)\n", c->why);
     } else {

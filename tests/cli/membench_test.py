@@ -22,6 +22,23 @@ TESTS_DIR = os.environ.get("TESTS_DIR") or os.path.dirname(_HERE)
 BIN = os.environ.get("MEMBENCH_BIN") or os.path.join(
     os.path.dirname(TESTS_DIR), "build", "membench")
 
+
+def _elf_machine(path):
+    """The architecture a binary is built for, from its ELF header's e_machine."""
+    try:
+        with open(path, "rb") as f:
+            header = f.read(20)
+    except OSError:
+        return None
+    if header[:4] != b"\x7fELF":
+        return None
+    machine = int.from_bytes(header[18:20], "little" if header[5] == 1 else "big")
+    return {62: "x86-64", 183: "aarch64"}.get(machine, "other")
+
+
+#: What the binary under test was built for ("x86-64", "aarch64", "other"), whatever runs it.
+BUILD_ARCH = _elf_machine(BIN)
+
 #: membench-hooked: membench with the MEMBENCH_TEST_* fault injection of tests/hooks/, built
 #: only with the tests (-DMEMBENCH_TEST_HOOKS=ON) and never installed.
 HOOKED_BIN = os.environ.get("MEMBENCH_HOOKED_BIN") or os.path.join(

@@ -17,6 +17,12 @@ def list65(item):
 
 
 # (name, arguments, extra environment, the exact stderr line); every one exits 2.
+#: An ISA of another architecture than the build's, and the build's own list (docs/design.md).
+FOREIGN_ISA, BUILD_ISAS = {
+    "x86-64": ("neon", "sse2, avx2, avx512, scalar"),
+    "aarch64": ("sse2", "scalar, neon, sve"),
+}.get(membench_test.BUILD_ARCH, ("sse2", "scalar"))
+
 ERRORS = [
     ('unknown_long', ['--bogus'], None,
      "membench: unknown option '--bogus'; see membench --help"),
@@ -82,10 +88,12 @@ ERRORS = [
      "membench: --bind: unknown binding 'weird'; use compact, scatter, none or a PU list like 0,2,4-7; see membench --help"),
     ('bind_65', ['--bind', list65('none')], None,
      'membench: --bind: more than 64 values; see membench --help'),
-    ('isa_neon', ['--isa', 'neon'], None,
-     "membench: --isa neon: not an ISA of this x86-64 build (sse2, avx2, avx512, scalar); see membench --help"),
-    ('isa_env_neon', [], {'MEMBENCH_ISA': 'neon'},
-     "membench: MEMBENCH_ISA neon: not an ISA of this x86-64 build (sse2, avx2, avx512, scalar); see membench --help"),
+    ('isa_foreign', ['--isa', FOREIGN_ISA], None,
+     "membench: --isa %s: not an ISA of this %s build (%s); see membench --help"
+     % (FOREIGN_ISA, membench_test.BUILD_ARCH, BUILD_ISAS)),
+    ('isa_env_foreign', [], {'MEMBENCH_ISA': FOREIGN_ISA},
+     "membench: MEMBENCH_ISA %s: not an ISA of this %s build (%s); see membench --help"
+     % (FOREIGN_ISA, membench_test.BUILD_ARCH, BUILD_ISAS)),
     ('peak_zero', ['--peak', '0'], None,
      "membench: --peak '0': give the theoretical peak in GB/s, e.g. --peak 102.4; see membench --help"),
     ('tolerance_200', ['--tolerance', '200'], None,
@@ -108,9 +116,9 @@ ERRORS = [
      'membench: --acceptance is a fixed profile (all physical cores, scatter, STREAM-rule arrays, the four kernels, double, auto stores, offset 0) and -t/--threads changes it; drop -t/--threads, or check that run with --expect/--reference instead; see membench --help'),
     ('acceptance_kernel', ['--acceptance', '--dot'], None,
      'membench: --acceptance is a fixed profile (all physical cores, scatter, STREAM-rule arrays, the four kernels, double, auto stores, offset 0) and --dot changes it; drop --dot, or check that run with --expect/--reference instead; see membench --help'),
-    ('acceptance_isa', ['--acceptance', '--isa', 'sse2'], None,
+    ('acceptance_isa', ['--acceptance', '--isa', 'scalar'], None,
      'membench: --acceptance is a fixed profile (all physical cores, scatter, STREAM-rule arrays, the four kernels, double, auto stores, offset 0) and --isa changes it; drop --isa, or check that run with --expect/--reference instead; see membench --help'),
-    ('acceptance_isa_env', ['--acceptance'], {'MEMBENCH_ISA': 'sse2'},
+    ('acceptance_isa_env', ['--acceptance'], {'MEMBENCH_ISA': 'scalar'},
      'membench: --acceptance is a fixed profile and MEMBENCH_ISA changes its kernels; unset MEMBENCH_ISA; see membench --help'),
     ('expect_probe_only', ['--tlb', '--expect', 'triad=1'], None,
      'membench: --expect applies to the kernels, not to --tlb (what this run measures); add a kernel (e.g. --triad), or drop --expect; see membench --help'),

@@ -59,6 +59,7 @@ static void cortex_a76_row(void **state)
     assert_string_equal(info.vendor, "ARM");
     assert_int_equal(info.family, 0x41);
     assert_int_equal(info.model, 0xd0b);
+    assert_true(info.from_midr);
     assert_int_equal(cpuid_tlb_data_entries(&info, 1, TLB_PAGE_4K), 48);
     assert_int_equal(cpuid_tlb_data_entries(&info, 1, TLB_PAGE_64K), 48);
     assert_int_equal(cpuid_tlb_data_entries(&info, 2, TLB_PAGE_4K), 1280);

@@ -444,6 +444,29 @@ static void sweep_64k(void **state)
     page_sizes_inject(4096, NULL, NULL);
 }
 
+/* aarch64 names its core by the MIDR (hex, as /proc/cpuinfo shows it), never by x86's family. */
+static void midr_model_line(void **state)
+{
+    (void)state;
+    struct tlb_result t = sweep_result();
+    memset(&t.cpuid, 0, sizeof(t.cpuid));
+    t.cpuid.from_midr = true;
+    snprintf(t.cpuid.vendor, sizeof(t.cpuid.vendor), "ARM");
+    t.cpuid.family = 0x41;
+    t.cpuid.model = 0xd0b;
+    snprintf(t.cpuid.why, sizeof(t.cpuid.why), "part not in the table");
+    char *text = tlb_written(report_tlb_text, &t, NULL);
+    assert_non_null(strstr(text, "CPU model: ARM implementer 0x41 part 0xd0b; documented TLBs: "
+                                 "unknown (part not in the table)"));
+    assert_null(strstr(text, "family"));
+    free(text);
+    t.cpuid.vendor[0] = '\0';
+    t.cpuid.family = t.cpuid.model = 0;
+    text = tlb_written(report_tlb_text, &t, NULL);
+    assert_non_null(strstr(text, "CPU model: unknown; documented TLBs: unknown"));
+    free(text);
+}
+
 static void single_point(void **state)
 {
     (void)state;
@@ -567,9 +590,10 @@ int main(void)
 {
     page_sizes_inject(4096, NULL, NULL);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(sweep),        cmocka_unit_test(reuse_fit_failed),
-        cmocka_unit_test(single_point), cmocka_unit_test(planned),
-        cmocka_unit_test(sweep_64k),    cmocka_unit_test(nothing_omitted),
+        cmocka_unit_test(sweep),           cmocka_unit_test(reuse_fit_failed),
+        cmocka_unit_test(single_point),    cmocka_unit_test(planned),
+        cmocka_unit_test(sweep_64k),       cmocka_unit_test(midr_model_line),
+        cmocka_unit_test(nothing_omitted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -125,6 +125,7 @@ static const struct midr_row *find_row(struct midr_part p)
 void midr_tlb_lookup(const struct midr_part *parts, int n, struct cpuid_tlb_info *out)
 {
     memset(out, 0, sizeof(*out));
+    out->from_midr = true;
     if (n == 0) {
         snprintf(out->why, sizeof(out->why), NOT_EXPOSED " (no 'CPU part' in /proc/cpuinfo)");
         return;
