@@ -3,9 +3,13 @@
 
 /* Words and figures that every TLB writer (report_tlb*.c) says the same way. */
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "src/tlb/tlb_result.h"
+
+/* "CPU model: ...; documented TLBs: ..." (report_tlb_documented.c). */
+void report_tlb_documented_text(FILE *out, const struct cpuid_tlb_info *c);
 
 static inline const char *mode_word(enum tlb_mode m)
 {
