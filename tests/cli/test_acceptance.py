@@ -151,6 +151,7 @@ class CgroupCpusTest(MembenchTestCase):
             self.skipTest("a cpuset of one CPU restricts nothing on a 1-CPU machine")
         if not shutil.which("sh"):
             self.skipTest("needs sh to move the run into the cgroup")
+        membench_test.skip_unless_llc_known(self)  # --acceptance sizes arrays by the LLC
         try:
             self.cgroup = CpusetCgroup()
         except OSError as exc:

@@ -48,7 +48,7 @@ HONOURED = {
     # --faults-backing, --shootdown unmaps 4 KB pages)
     "--pages": (["4k"], KERNELS | {"tlb", "latency"}),
     "--stores": (["normal"], KERNELS),
-    "--isa": (["sse2"], KERNELS),
+    "--isa": (["scalar"], KERNELS),
     "--format": (["json"], ALL),
     "--output": (["{dir}/out"], ALL),
     "--metrics-file": (["{dir}/metrics.prom"], ALL),

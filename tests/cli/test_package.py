@@ -158,7 +158,8 @@ class InstallTest(BuildTreeCase):
                 licence = f.read()
             self.assertIn("BSD 3-Clause License", licence)
             self.assertIn("Copyright (c) 2026, the membench developers", licence)
-            out = check([os.path.join(prefix, "bin/membench"), "--version"])
+            out = check(membench_test.command(os.path.join(prefix, "bin/membench")) +
+                        ["--version"])
             self.assertTrue(out.startswith("membench "), out)
             out = check([os.path.join(prefix, "bin/membench-plot"), "--help"])
             self.assertTrue(out.startswith("Usage: membench-plot "), out)

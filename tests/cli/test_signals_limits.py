@@ -173,7 +173,7 @@ class CgroupCase(MembenchTestCase):
         return ["sh", "-c", 'echo $$ > "%s/cgroup.procs" && exec "$@"' % self.cg, "sh"] + argv
 
     def run_in_cgroup(self, args):
-        proc = subprocess.run(self.in_cgroup([membench_test.BIN] + args),
+        proc = subprocess.run(self.in_cgroup(membench_test.command(membench_test.BIN) + args),
                               env=membench_test.make_env(), stdin=subprocess.DEVNULL,
                               capture_output=True, text=True, timeout=120)
         return proc.returncode, proc.stdout, proc.stderr

@@ -28,8 +28,18 @@ def cpu_flags():
     return set()
 
 
+#: The ISA every CPU of the build's architecture has (x86-64: SSE2, aarch64: NEON).
+BASE_ISA = {"x86-64": "sse2", "aarch64": "neon"}.get(membench_test.BUILD_ARCH, "scalar")
+X86 = membench_test.BUILD_ARCH == "x86-64"
+
+
 @functools.lru_cache(maxsize=None)
 def isas():
+    """This CPU's ISAs of the build, narrowest first (scalar aside)."""
+    if not X86:
+        wider = {"aarch64": ["sve"]}.get(membench_test.BUILD_ARCH, [])
+        return [BASE_ISA] + [i for i in wider if membench_test.run(
+            ["--isa", i, "--size", "1000", "--dry-run"])[0] == 0]
     flags = cpu_flags()
     found = ["sse2"]
     if "avx2" in flags:
@@ -90,7 +100,7 @@ class VariantTest(MembenchTestCase):
     def test_byte_accounting_follows_stores(self):
         n = 200000
         for stores in ("normal", "nt"):
-            run = self.run_variant("sse2", stores, n, 2, 0)
+            run = self.run_variant(BASE_ISA, stores, n, 2, 0)
             for r in run["results"]:
                 read, written = WORDS[r["kernel"]]
                 self.assertEqual(r["bytes_counted"], (read + written) * n * 8, r["kernel"])
@@ -131,10 +141,13 @@ class VariantTest(MembenchTestCase):
                           ["--stores nt", "scalar", "no non-temporal stores", "--stores normal"])
 
     def test_isa_from_environment(self):
-        doc = self.run_json(["--dry-run"], env_extra={"MEMBENCH_ISA": "sse2"})
-        self.assertEqual(doc["runs"][0]["config"]["isa"], "sse2")
+        doc = self.run_json(["--dry-run"], env_extra={"MEMBENCH_ISA": BASE_ISA})
+        self.assertEqual(doc["runs"][0]["config"]["isa"], BASE_ISA)
 
     def test_missing_isa_falls_back_to_the_next_widest(self):
+        if not X86:
+            self.skipTest("GLIBC_TUNABLES masks x86 ISAs only; this build is %s"
+                          % membench_test.BUILD_ARCH)
         if not glibc_masks_isas():
             self.skipTest("glibc older than 2.33: GLIBC_TUNABLES cannot mask an ISA")
         have = isas()
@@ -153,6 +166,9 @@ class VariantTest(MembenchTestCase):
                           dict(env, MEMBENCH_ISA=top))
 
     def test_sse2_when_every_wider_isa_is_masked(self):
+        if not X86:
+            self.skipTest("GLIBC_TUNABLES masks x86 ISAs only; this build is %s"
+                          % membench_test.BUILD_ARCH)
         if not glibc_masks_isas():
             self.skipTest("glibc older than 2.33: GLIBC_TUNABLES cannot mask an ISA")
         doc = self.run_json(ALL_KERNELS + ["--size", "1000003", "-n", "3", "-t", "3",

@@ -81,7 +81,7 @@ class ProfileTest(VerdictTestCase):
                    (["--size", "8xLLC"], "--size"), (["--bind", "compact"], "--bind"),
                    (["--type", "float"], "--type"), (["--stores", "normal"], "--stores"),
                    (["--offset", "3"], "--offset"), (["--triad"], "--triad"),
-                   (["--dot"], "--dot"), (["--isa", "sse2"], "--isa"),
+                   (["--dot"], "--dot"), (["--isa", "scalar"], "--isa"),
                    (["--faults"], "--faults"), (["--tlb"], "--tlb")]
         for extra, name in refused:
             with self.subTest(option=extra):
@@ -90,7 +90,7 @@ class ProfileTest(VerdictTestCase):
         with self.subTest(option="MEMBENCH_ISA"):
             self.assert_error(["--acceptance", "--dry-run"], 2,
                               ["--acceptance", "fixed profile", "unset MEMBENCH_ISA"],
-                              env_extra={"MEMBENCH_ISA": "sse2"})
+                              env_extra={"MEMBENCH_ISA": "scalar"})
         # What does not change what is measured stays allowed.
         allowed = ["-n", "5", "--pages", "4k", "--per-domain", "numa", "--tolerance", "3",
                    "--time-limit", "10", "--peak", "100", "--expect", "triad=1"]
