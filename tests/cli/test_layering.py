@@ -1,11 +1,12 @@
 """The layering rule of docs/design.md, checked on every #include "..." of the sources:
 
     src/base <- src/sys <- {kernels, affinity, hugepages} <- src/measure
-             <- {src/stream, src/tlb, src/probes, src/latency}
+             <- {the measurements: src/stream, src/tlb, src/probes, src/latency, ...}
              <- {src/verdict, src/report} <- src/cli <- {src/node, src/cluster, src/main.c}
 
 A folder includes only folders of lower tiers and itself; folders of one tier may include each
-other only where no folder-level include cycle results (and no cycle at all is allowed)."""
+other only where no folder-level include cycle results (and no cycle at all is allowed). A
+folder that defines a measurement (a const struct measurement) is of the measurements' tier."""
 
 import collections
 import glob
@@ -18,22 +19,27 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import membench_test  # noqa: E402
 from membench_test import TESTS_DIR  # noqa: E402
+from test_measurements import definitions  # noqa: E402
 
 ROOT = os.path.dirname(TESTS_DIR)
 
+#: The tier of every folder that defines a measurement (a const struct measurement): a new
+#: measurement's folder takes it without an edit here.
+MEASUREMENT_TIER = 4
 #: Folder -> tier; a file belongs to the longest folder that holds it.
 TIERS = {
     "src/base": 0,
     "src/sys": 1,
     "kernels": 2, "affinity": 2, "hugepages": 2,
     "src/measure": 3,
-    "src/stream": 4, "src/tlb": 4, "src/probes": 4, "src/latency": 4,
     "src/verdict": 5, "src/report": 5,
     "src/cli": 6,
     "src/node": 7, "src/cluster": 7, "src": 7, "tests/hooks": 7,
 }
-TIER_NAMES = ["base", "sys", "kernels/affinity/hugepages", "measure", "stream/tlb/probes/latency",
-              "verdict/report", "cli", "node/cluster/main"]
+TIERS.update((folder, MEASUREMENT_TIER) for folder in definitions(ROOT))
+TIER_NAMES = ["base", "sys", "kernels/affinity/hugepages", "measure",
+              "measurements (stream/tlb/probes/latency)", "verdict/report", "cli",
+              "node/cluster/main"]
 #: Headers generated into the build tree.
 GENERATED = {"version.h"}
 #: (file, header): why it is allowed for now. Keep this empty.
@@ -210,6 +216,11 @@ class LayeringTest(unittest.TestCase):
         self.assertEqual(folder_of("src/base/log.c"), "src/base")
         self.assertEqual(folder_of("src/main.c"), "src")
         self.assertEqual(folder_of("kernels/dispatch.c"), "kernels")
+
+    def test_a_measurement_folder_takes_its_tier_from_its_descriptor(self):
+        for folder in ("src/stream", "src/tlb", "src/probes", "src/latency"):
+            self.assertEqual(TIERS[folder], MEASUREMENT_TIER, folder)
+        self.assertEqual(TIERS["src/measure"], MEASUREMENT_TIER - 1)
 
 
 if __name__ == "__main__":
