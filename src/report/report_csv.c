@@ -5,22 +5,43 @@
 #include "src/stream/run_profile.h"
 
 /* The CSV layout: a column named as a row of the run profile (run_profile.c, .csv) is that
- * row's value, written from the table; the others are the CSV's own. */
-static const char *header = "run,threads,bind,pages,page_size_bytes,stores,type,array_elements,"
+ * row's value, written from the table; the others are the CSV's own. A row with a column that
+ * the layout does not name is appended after schema, in the table's order. */
+static const char *layout = "run,threads,bind,pages,page_size_bytes,stores,type,array_elements,"
                             "array_bytes,offset,ntimes,kernel,best_rate_mbps,avg_time_s,"
                             "min_time_s,max_time_s,bytes_counted,bytes_estimated_traffic,"
                             "validated,below_stream_rule,isa,tuned,local_fraction,cpu_node,"
-                            "mem_node,hostname,start_time,membench_version,schema\n";
+                            "mem_node,hostname,start_time,membench_version,schema";
 
-/* The run profile's row at column col (from 1) of the header; NULL for the CSV's own. */
+/* The run profile's row at column col (from 1) of the layout; NULL for the CSV's own. */
 static const struct profile_field *profile_column(int col)
 {
-    const char *name = header;
+    const char *name = layout;
     for (int i = 1; i < col && name; i++)
         if ((name = strchr(name, ',')) != NULL) name++;
     if (!name) return NULL;
-    const struct profile_field *f = run_profile_find(name, strcspn(name, ",\n"));
+    const struct profile_field *f = run_profile_find(name, strcspn(name, ","));
     return f && f->csv ? f : NULL;
+}
+
+/* Whether a row's column comes after schema: the layout does not name it. */
+static bool appended(const struct profile_field *f)
+{
+    if (!f->csv) return false;
+    size_t len = strlen(f->key);
+    for (const char *name = layout;; name++) {
+        if (strncmp(name, f->key, len) == 0 && (name[len] == ',' || name[len] == '\0'))
+            return false;
+        if ((name = strchr(name, ',')) == NULL) return true;
+    }
+}
+
+static void write_header(FILE *out)
+{
+    fputs(layout, out);
+    for (size_t i = 0; i < run_profile_rows; i++)
+        if (appended(&run_profile[i])) fprintf(out, ",%s", run_profile[i].key);
+    fputc('\n', out);
 }
 
 /* The CSV layout's version: within one, columns are only appended, never moved or renamed. */
@@ -38,23 +59,36 @@ static void write_provenance(FILE *out, const struct report *rep)
     fprintf(out, ",%d", CSV_SCHEMA);
 }
 
+/* One profile value, after its comma. */
+static void profile_cell(FILE *out, const struct profile_field *f, const struct run_config *c)
+{
+    struct profile_value v;
+    profile_value_of(f, c, &v);
+    fputc(',', out);
+    if (v.kind == VALUE_NUMBER)
+        fprintf(out, "%lld", v.number);
+    else if (v.kind == VALUE_BOOL)
+        fputs(v.number ? "true" : "false", out);
+    else if (v.kind == VALUE_TEXT && v.text)
+        csv_field(out, v.text); /* a --bind list holds commas */
+}
+
 /* The run profile's columns from *col + 1 up to the next of the CSV's own, each after a
  * comma; *col becomes the last written. */
 static void profile_columns(FILE *out, const struct run_config *c, int *col)
 {
     const struct profile_field *f;
     while ((f = profile_column(*col + 1)) != NULL) {
-        struct profile_value v;
-        profile_value_of(f, c, &v);
-        fputc(',', out);
-        if (v.kind == VALUE_NUMBER)
-            fprintf(out, "%lld", v.number);
-        else if (v.kind == VALUE_BOOL)
-            fputs(v.number ? "true" : "false", out);
-        else if (v.kind == VALUE_TEXT && v.text)
-            csv_field(out, v.text); /* a --bind list holds commas */
+        profile_cell(out, f, c);
         ++*col;
     }
+}
+
+/* The columns after schema: the profile rows the layout does not name. */
+static void appended_columns(FILE *out, const struct run_config *c)
+{
+    for (size_t i = 0; i < run_profile_rows; i++)
+        if (appended(&run_profile[i])) profile_cell(out, &run_profile[i], c);
 }
 
 /* The columns up to ntimes, and the comma after it. */
@@ -76,7 +110,7 @@ int report_write_csv(FILE *out, const struct report *rep)
 {
     /* probes alone: only their tables */
     bool stream_table = rep->n_runs > 0 || rep->n_parts == 0;
-    if (stream_table) fputs(header, out);
+    if (stream_table) write_header(out);
     for (size_t i = 0; i < rep->n_runs; i++) {
         const struct run_result *r = &rep->runs[i];
         for (int k = 0; k < r->n_results; k++) {
@@ -100,8 +134,7 @@ int report_write_csv(FILE *out, const struct report *rep)
             col++;
             profile_columns(out, &r->config, &col);
             write_provenance(out, rep);
-            col += 4;
-            profile_columns(out, &r->config, &col); /* a profile column appended after schema */
+            appended_columns(out, &r->config);
             fputc('\n', out);
         }
     }

@@ -8,6 +8,14 @@
     .ref_at = offsetof(struct reference_profile, member),                                          \
     .ref_size = sizeof(((struct reference_profile *)0)->member), .ref_max = (max)
 
+/* A header that defines RUN_PROFILE_EXTRA as more rows: the build of the test that a run
+ * parameter's outputs are one row (tests/unit/extra_profile_row.h) names one. */
+#ifdef MEMBENCH_EXTRA_PROFILE_ROW
+#include MEMBENCH_EXTRA_PROFILE_ROW
+#else
+#define RUN_PROFILE_EXTRA
+#endif
+
 /* In the JSON config's order; a new reference key goes after the last one. */
 const struct profile_field run_profile[] = {
     {"threads", true, true, 1, "threads", true, PROFILE_UINT, RUN(threads), REF(threads, 1 << 20)},
@@ -41,7 +49,7 @@ const struct profile_field run_profile[] = {
     /* a reference's: each kernel's store kind, and the topology it was measured on */
     {"kernel_stores", false, false, 6, NULL, false, PROFILE_CALLER, .at = 0},
     {"topology", false, false, 11, "topology", false, PROFILE_CALLER, .at = 0, REF(topology, 0)},
-};
+    RUN_PROFILE_EXTRA};
 const size_t run_profile_rows = sizeof(run_profile) / sizeof(run_profile[0]);
 
 static const void *member(const struct run_config *c, size_t at)

@@ -50,7 +50,7 @@ enum profile_null {
 struct profile_field {
     const char *key;   /* in the JSON config, the CSV header and a reference's "profile" */
     bool json;         /* in the JSON report's "config" (at this row's place) */
-    int csv;           /* its CSV column, counting from 1 ("run"); 0: not in the CSV */
+    bool csv;          /* a CSV column: where the CSV's layout names it, else appended */
     int ref;           /* its place in a reference's "profile", from 1; 0: not recorded */
     const char *check; /* the acceptance check that compares it with a reference's; NULL none */
     bool paired;       /* page A/B comparison: runs pair only when it is equal */
