@@ -428,7 +428,7 @@ static void bad_option(const struct parser *p, const char *typed, int optopt_cod
 
 bool cli_measures_something(const struct options *o)
 {
-    return o->stream.kernel_mask || o->probes.mask || o->tlb.enabled || o->latency.enabled;
+    return option_measures(o) != 0;
 }
 
 enum cli_action cli_parse(int argc, char **argv, struct options *o)

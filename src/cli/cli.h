@@ -47,8 +47,8 @@ enum cli_action { CLI_RUN, CLI_EXIT_OK, CLI_EXIT_USAGE };
  * CLI_EXIT_USAGE after a one-line error on stderr. */
 enum cli_action cli_parse(int argc, char **argv, struct options *opts);
 
-/* Whether the options ask for any measurement: a STREAM kernel, a probe, --tlb or --latency.
- * cli_parse makes a run that asks for none the four STREAM kernels. */
+/* Whether the options ask for any measurement (any bit of option_measures). cli_parse makes
+ * a run that asks for none the four STREAM kernels. */
 bool cli_measures_something(const struct options *o);
 
 void cli_print_help(FILE *out);
