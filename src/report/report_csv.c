@@ -13,12 +13,19 @@ static const char *layout = "run,threads,bind,pages,page_size_bytes,stores,type,
                             "validated,below_stream_rule,isa,tuned,local_fraction,cpu_node,"
                             "mem_node,hostname,start_time,membench_version,schema";
 
-/* The run profile's row at column col (from 1) of the layout; NULL for the CSV's own. */
-static const struct profile_field *profile_column(int col)
+/* The name of column col (from 1) of the layout, up to its comma; NULL past the last. */
+static const char *layout_name(int col)
 {
     const char *name = layout;
     for (int i = 1; i < col && name; i++)
         if ((name = strchr(name, ',')) != NULL) name++;
+    return name;
+}
+
+/* The run profile's row at column col (from 1) of the layout; NULL for the CSV's own. */
+static const struct profile_field *profile_column(int col)
+{
+    const char *name = layout_name(col);
     if (!name) return NULL;
     const struct profile_field *f = run_profile_find(name, strcspn(name, ","));
     return f && f->csv ? f : NULL;
@@ -28,12 +35,9 @@ static const struct profile_field *profile_column(int col)
 static bool appended(const struct profile_field *f)
 {
     if (!f->csv) return false;
-    size_t len = strlen(f->key);
-    for (const char *name = layout;; name++) {
-        if (strncmp(name, f->key, len) == 0 && (name[len] == ',' || name[len] == '\0'))
-            return false;
-        if ((name = strchr(name, ',')) == NULL) return true;
-    }
+    for (int col = 1; layout_name(col); col++)
+        if (profile_column(col) == f) return false;
+    return true;
 }
 
 static void write_header(FILE *out)
