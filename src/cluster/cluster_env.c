@@ -10,7 +10,7 @@
 #include "src/stream/plan.h"
 
 /* Compared across the measuring ranks: a name ending in '_' is every variable of that prefix.
- * tests/cli/test_mpi_env.py fails when membench reads a variable that is in neither table. */
+ * tests/cluster/test_mpi_env.py fails when membench reads a variable that is in neither table. */
 const struct run_variable run_variables[] = {
     {"OMP_", "libgomp/libomp (OMP_NUM_THREADS: membench's default thread count, src/stream/plan.c; "
              "OMP_PROC_BIND, OMP_PLACES: the binding; OMP_THREAD_LIMIT, OMP_DYNAMIC, "

@@ -1,3 +1,4 @@
+/* ctest: LABELS hugetlb */
 /* The backends on this machine: lengths rounded to the page size, alignment, and what
  * /proc/self/smaps says after touching; that alloc() touches nothing and leaves the advice
  * in place. Backings this machine cannot give are skipped. */

@@ -1,3 +1,5 @@
+# ctest: LABELS vm
+# ctest: PROCESSORS 2
 """membench on an emulated 2-socket machine (QEMU TCG): 2 packages x 2 cores x 2 hardware
 threads, one NUMA node and one L3 per package. hwloc reads the guest kernel's real sysfs;
 membench binds for real. Structure, placement and locality only: rates in an emulator mean

@@ -1,3 +1,5 @@
+# ctest: LABELS vm
+# ctest: PROCESSORS 2
 """membench on an emulated 2-socket machine with two NUMA nodes per socket (as sub-NUMA
 clustering or AMD's NPS2 make them): 2 packages x 2 cores, one core and one node per OS CPU,
 one L3 per package shared by two nodes (QEMU TCG). Structure and placement only."""

@@ -1,3 +1,4 @@
+# ctest: LABELS vm
 """The VM harness itself: the initramfs holds what membench needs, and a guest that does not
 power off in time fails with its console instead of hanging ctest."""
 

@@ -1,0 +1,211 @@
+# ctest: LABELS timing hugetlb
+"""--time-limit bounds every measurement, not only STREAM's repetitions: the TLB probe, the
+latency measurement and each probe stop at their next check once the limit has passed, report
+what they finished and exit 0 with a "time limit" warning, as a STREAM run the limit cuts does.
+Every long loop of the latency set-up (first touch, the chase order, its links) answers a
+signal. A run stopped early names what it kept; one that kept nothing writes no report and
+leaves the previous -o file as it was.
+
+Nothing here depends on the machine's speed: membench-hooked stops itself at a named point
+(MEMBENCH_TEST_PAUSE_AT) and a signal is sent while it is stopped there; for the time limit,
+MEMBENCH_TEST_TIME_LIMIT_AT makes a limit far too long to pass by itself count as passed at
+that point, and the next check inside that phase must find it passed."""
+
+import json
+import os
+import signal
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+import membench_test  # noqa: E402
+from membench_test import MembenchTestCase  # noqa: E402
+
+#: A --time-limit (seconds) that no phase here reaches by itself, on any machine.
+LIMIT_S = 3600
+#: Seconds after resuming within which membench must have exited: it stops at its next check,
+#: milliseconds away; the rest is slack for a loaded machine and for releasing memory. Without
+#: the checks these runs go on for 10 to 90 s.
+BOUND_S = 8.0
+ANNOUNCE = {"MEMBENCH_TEST_ANNOUNCE": "1"}
+OLD_REPORT = '{"previous": "report"}\n'
+
+
+class StopEarlyCase(MembenchTestCase):
+
+    def finish(self, proc, before, args):
+        sent = time.monotonic()
+        try:
+            out, err = proc.communicate(timeout=180)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+        took = time.monotonic() - sent
+        err = before + err
+        return proc.returncode, out, err, took, membench_test.describe(args, proc.returncode, out,
+                                                                       err)
+
+    def past_limit(self, args, point):
+        """membench-hooked with --time-limit LIMIT_S, which passes at point, where it stops
+        until resumed (so that the time to end is timed from there)."""
+        args = args + ["--time-limit", str(LIMIT_S)]
+        proc, before = membench_test.start_paused(args, point,
+                                                  {"MEMBENCH_TEST_TIME_LIMIT_AT": point})
+        membench_test.resume(proc)
+        return self.finish(proc, before, args)
+
+    def interrupted(self, args, point, sig, env_extra=None):
+        proc, before = membench_test.start_paused(args, point, env_extra)
+        membench_test.resume(proc, sig)
+        return self.finish(proc, before, args)
+
+    def assert_cut(self, rc, out, err, took, msg, kept):
+        """Exit 0, the warning, the JSON's kept saying what was kept, soon after the limit."""
+        self.assertEqual(rc, 0, msg)
+        self.assertLess(took, BOUND_S, "ended %.1f s after its limit\n%s" % (took, msg))
+        doc = json.loads(out)
+        self.assertFalse(doc["interrupted"], msg)
+        prefix = "time limit (--time-limit %d s): " % LIMIT_S
+        self.assertEqual(doc["kept"][:len(prefix)], prefix, msg)
+        self.assertIn(kept, doc["kept"], msg)
+        self.assertIn("membench: warning: " + prefix, err, msg)
+        return doc
+
+
+class TimeLimitTest(StopEarlyCase):
+
+    def test_tlb_probe(self):
+        rc, out, err, took, msg = self.past_limit(["--tlb", "--format", "json"], "tlb point 3")
+        doc = self.assert_cut(rc, out, err, took, msg,
+                              "the TLB probe stopped in the 4 KB sweep at ")
+        self.assertIn("reporting the 3 points measured", doc["kept"], msg)
+        self.assertEqual(len(doc["tlb"]["points"]), 3, msg)
+
+    def test_latency_in_its_chase_order(self):
+        rc, out, err, took, msg = self.past_limit(
+            ["--latency", "--latency-size", "64MiB", "--format", "json"], "latency chase order")
+        doc = self.assert_cut(rc, out, err, took, msg,
+                              "the latency measurement was cut by --time-limit in its chase "
+                              "order, before the first repetition; no latency is reported")
+        lat = doc["latency"]
+        self.assertFalse(lat["measured"], msg)
+        self.assertIsNone(lat["idle_ns"], msg)
+        self.assertEqual(lat["loaded"], [], msg)
+
+    def test_latency_quiet_line_says_not_measured(self):
+        rc, out, err, _, msg = self.past_limit(["--latency", "--latency-size", "64MiB", "-q"],
+                                               "latency chase links")
+        self.assertEqual(rc, 0, msg)
+        self.assertRegex(out, r"^latency: not_measured buffer_bytes=\d+ ", msg)
+
+    def test_latency_in_its_loaded_curve(self):
+        membench_test.skip_unless_cpus(self, 2, "the loaded curve needs a second core")
+        rc, out, err, took, msg = self.past_limit(
+            ["--latency", "--latency-size", "64MiB", "--format", "json"], "latency step 3")
+        doc = self.assert_cut(rc, out, err, took, msg,
+                              "the latency measurement stopped in the loaded curve after 2 of "
+                              "10 steps; reporting the idle latency and those steps")
+        self.assertTrue(doc["latency"]["measured"], msg)
+        self.assertEqual(len(doc["latency"]["loaded"]), 2, msg)
+        self.assertEqual(doc["latency"]["loaded_why"], "cut by --time-limit after 2 of 10 steps",
+                         msg)
+
+    def test_faults_probe(self):
+        rc, out, err, took, msg = self.past_limit(
+            ["--faults", "--faults-backing", "4k", "--format", "json"], "faults probe")
+        self.assert_cut(rc, out, err, took, msg, "the faults probe stopped between backings; "
+                        "reporting the 0 backings measured")
+
+    def test_shootdown_probe(self):
+        rc, out, err, took, msg = self.past_limit(["--shootdown", "--format", "json"],
+                                                  "shootdown probe")
+        doc = self.assert_cut(rc, out, err, took, msg, "the shootdown probe stopped after 0 of ")
+        self.assertEqual(doc["shootdown"]["runs"], [], msg)
+
+    def test_timer_probe(self):
+        rc, out, err, took, msg = self.past_limit(["--timer", "--format", "json"], "timer probe")
+        doc = self.assert_cut(rc, out, err, took, msg, "the timer probe stopped before it "
+                              "finished; its clocks are not reported")
+        self.assertNotIn("clocks", doc["timer"], "a half-measured clock table is not reported\n"
+                         + msg)
+
+
+class SignalInSetUpTest(StopEarlyCase):
+    """A signal inside each long step of the latency set-up ends it there: the next step is never
+    reached (MEMBENCH_TEST_ANNOUNCE names each step as it begins)."""
+
+    SIZE = ["--latency", "--latency-size", "512MiB"]
+
+    def test_each_step_answers(self):
+        for point, next_point in (("latency first touch", "latency chase order"),
+                                  ("latency chase order", "latency chase links"),
+                                  ("latency chase links", None)):
+            with self.subTest(point=point), tempfile.TemporaryDirectory() as d:
+                path = os.path.join(d, "latency.json")
+                with open(path, "w") as f:
+                    f.write(OLD_REPORT)
+                args = self.SIZE + ["--format", "json", "-o", path]
+                rc, out, err, took, msg = self.interrupted(args, point, signal.SIGTERM, ANNOUNCE)
+                self.assertEqual(rc, 128 + signal.SIGTERM, msg)
+                self.assertLess(took, BOUND_S, "ended %.1f s after the signal\n%s" % (took, msg))
+                if next_point:
+                    self.assertNotIn("membench-test: at %s\n" % next_point, err, msg)
+                self.assertIn("interrupted by SIGTERM before any measurement finished: no report "
+                              "written, '%s' is unchanged" % path, err, msg)
+                with open(path) as f:
+                    self.assertEqual(f.read(), OLD_REPORT, msg)
+
+
+class KeptTest(StopEarlyCase):
+    """What an interrupted run says it kept is what its report holds."""
+
+    def test_latency_names_the_finished_steps(self):
+        membench_test.skip_unless_cpus(self, 2, "the loaded curve needs a second core")
+        args = ["--latency", "--latency-size", "64MiB", "--format", "json"]
+        rc, out, err, _, msg = self.interrupted(args, "latency step 3", signal.SIGINT)
+        self.assertEqual(rc, 130, msg)
+        kept = ("the latency measurement stopped in the loaded curve after 2 of 10 steps; "
+                "reporting the idle latency and those steps")
+        self.assertIn("membench: interrupted by SIGINT: " + kept, err, msg)
+        doc = json.loads(out)
+        self.assertEqual(doc["kept"], kept, msg)
+        self.assertTrue(doc["latency"]["measured"], msg)
+        self.assertGreater(doc["latency"]["idle_ns"], 0, msg)
+        self.assertEqual(len(doc["latency"]["loaded"]), 2, msg)
+
+    def test_timer_then_faults_names_both(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "probes.json")
+            with open(path, "w") as f:
+                f.write(OLD_REPORT)
+            args = ["--timer", "--faults", "--faults-backing", "4k", "--format", "json", "-o",
+                    path]
+            rc, _, err, _, msg = self.interrupted(args, "faults probe", signal.SIGINT)
+            self.assertEqual(rc, 130, msg)
+            kept = ("the timer probe finished; the faults probe stopped between backings; "
+                    "reporting the 0 backings measured")
+            self.assertIn("membench: interrupted by SIGINT: " + kept, err, msg)
+            with open(path) as f:
+                doc = json.load(f)
+            self.assertEqual(doc["kept"], kept, msg)
+            self.assertGreater(len(doc["timer"]["clocks"]), 0, msg)
+
+    def test_nothing_kept_leaves_the_previous_output(self):
+        for args, point in ((["--faults", "--faults-backing", "4k"], "faults probe"),
+                            (["--timer"], "timer probe")):
+            with self.subTest(args=args), tempfile.TemporaryDirectory() as d:
+                path = os.path.join(d, "report.json")
+                with open(path, "w") as f:
+                    f.write(OLD_REPORT)
+                args = args + ["--format", "json", "-o", path]
+                rc, _, err, _, msg = self.interrupted(args, point, signal.SIGTERM)
+                self.assertEqual(rc, 143, msg)
+                self.assertIn("no report written, '%s' is unchanged" % path, err, msg)
+                with open(path) as f:
+                    self.assertEqual(f.read(), OLD_REPORT, msg)
+                self.assertEqual(os.listdir(d), ["report.json"], msg)
+
+
+if __name__ == "__main__":
+    membench_test.main()
