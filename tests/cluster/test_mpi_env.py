@@ -1,4 +1,4 @@
-# ctest: LABELS mpi
+# ctest: LABELS mpi threads
 """A cluster run compares each measuring rank's effective profile, not only its options: ranks
 launched with a different OMP_NUM_THREADS, HUGETLB_MORECORE or HWLOC_XMLFILE (or any variable
 of the table in src/cluster/cluster_env.c) are refused with exit 2 on every rank before

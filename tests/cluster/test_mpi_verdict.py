@@ -1,4 +1,4 @@
-# ctest: LABELS mpi
+# ctest: LABELS mpi threads
 """Cluster verdicts under mpirun (MPI builds only), each rank a node (--mpi-per-rank): failed
 nodes out of the statistics, peers compared only with 4 healthy nodes, a too-fast node never
 blamed on a peer, the worst kernel named; and hostnames (long, multibyte, comma, not UTF-8)

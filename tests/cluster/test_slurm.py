@@ -1,4 +1,4 @@
-# ctest: LABELS slurm
+# ctest: LABELS slurm threads
 """membench under a real Slurm (tests/lib/slurm_cluster.py: munged, slurmctld and slurmd on
 this machine, one node): srun --mpi=pmix of the MPI build gives the cluster table, an sbatch job runs the
 acceptance profile and writes its JSON, and contrib/slurm/membench-healthcheck drains and

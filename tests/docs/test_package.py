@@ -1,3 +1,4 @@
+# ctest: LABELS emulation
 """The licence, the man pages and the packaging: docs/membench.1 is clean for groff and lists
 every long option of --help, docs/membench-plot.1 is clean for groff; `cmake --install`
 installs the binary, the plot command, the man pages, the docs and the Slurm health check

@@ -1,3 +1,4 @@
+# ctest: LABELS threads
 """contrib/slurm/membench-healthcheck called directly, with a fake Slurm and fake membench
 binaries (no root, no Slurm, no measurement): the fake `scontrol` and `sinfo` record their
 arguments and environment and keep the node's reason in a file; each fake membench is a shell

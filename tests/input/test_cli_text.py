@@ -1,3 +1,4 @@
+# ctest: LABELS emulation
 """The exact text of the command line: --help byte for byte (tests/golden/help.txt), the
 shape of --version, and every one-line usage error of the option parser with its exit status,
 so that a rewrite of the parser provably changes no text."""

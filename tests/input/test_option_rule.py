@@ -1,4 +1,4 @@
-# ctest: LABELS hugetlb
+# ctest: LABELS hugetlb threads
 """Every option either changes the run it is given to or is refused (exit 2, one line naming
 it): the option table's rule (each row's .applies in src/cli/option_table.c), walked for every
 option --help lists and every measurement. An option --help lists that HONOURED below does not

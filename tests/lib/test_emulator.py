@@ -1,4 +1,4 @@
-# ctest: LABELS timing
+# ctest: LABELS timing emulation
 """MEMBENCH_TEST_EMULATOR: the suite starts membench and membench-hooked through the emulator
 command it names (run(), start_paused(), launcher() for MEMBENCH= and shell commands, the docs'
 commands), and starts them directly without it. The emulator here is a recorder script that

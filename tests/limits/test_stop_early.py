@@ -1,4 +1,4 @@
-# ctest: LABELS timing hugetlb
+# ctest: LABELS timing hugetlb threads
 """--time-limit bounds every measurement, not only STREAM's repetitions: the TLB probe, the
 latency measurement and each probe stop at their next check once the limit has passed, report
 what they finished and exit 0 with a "time limit" warning, as a STREAM run the limit cuts does.

@@ -1,3 +1,4 @@
+# ctest: LABELS emulation
 """A base page other than 4 KB (membench-hooked's MEMBENCH_TEST_PAGE_SIZE) with the huge page
 sizes of a fake sysfs (MEMBENCH_TEST_SYS_ROOT): an arm64 kernel with 64 KB pages, whose PMD
 (transparent huge page) is 512 MB and whose hugetlb sizes are 2 MB, 512 MB and 16 GB. What

@@ -1,3 +1,4 @@
+# ctest: LABELS threads
 """Thread placement: policies planned on fake machines (--dry-run), binding verified on this
 one, OpenMP variables, sweeps and per-domain rates."""
 

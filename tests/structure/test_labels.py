@@ -1,11 +1,12 @@
-# ctest: LABELS hugetlb timing
+# ctest: LABELS hugetlb timing threads
 """Every test declares what it needs (tests/README.md): a CI job runs the tests of its labels
 only, so a test that reads the huge page pool without the `hugetlb` label would never run
-where there is no pool, and one that waits on a named pause or a time limit without `timing`
-would never run on one CPU or beside a CPU hog. Read from the sources; the same rule is
+where there is no pool, and one that waits on a named pause or a time limit without `timing`,
+or skips by the CPUs it may use without `threads`, would never run on one CPU or beside a
+CPU hog. Read from the sources; the same rule is
 checked at run time by lib/membench_test.py (require_label) on every run of membench the
-Python tests make. Labelled hugetlb and timing itself, so the jobs that run those labels
-run it too."""
+Python tests make. Labelled with those labels itself, so the jobs that run them run it
+too."""
 
 import glob
 import os
@@ -23,6 +24,7 @@ USES = [
                            r"skip_if_hugetlb_under_emulation)\(|[\[(,]\s*\"hugectl\""), ".py"),
     ("hugetlb", re.compile(r"\bmem_env_system\b"), ".c"),
     ("timing", re.compile(r"\bstart_paused\(|\b(PAUSE_AT|TIME_LIMIT_AT)\b"), ".py"),
+    ("threads", re.compile(r"\bskip_unless_(all_)?cpus\("), ".py"),
 ]
 
 #: The labels a test may declare (tests/README.md says what each means).
@@ -84,6 +86,8 @@ class LabelsTest(unittest.TestCase):
                          [("timing", "start_paused(")])
         self.assertEqual(missing_labels("unit/test_a.c", "b->probe(&mem_env_system, 1)"),
                          [("hugetlb", "mem_env_system")])
+        self.assertEqual(missing_labels("x/test_a.py", "skip_unless_cpus(self, 2)\n"),
+                         [("threads", "skip_unless_cpus(")])
         self.assertEqual(missing_labels("x/test_a.py", "# ctest: LABELS hugetlb timing\n"
                                         "hugepage_pool(1)\nstart_paused(a, 'p')\n"), [])
 
