@@ -182,7 +182,7 @@ class PlotCase(membench_test.MembenchTestCase):
         return self.report("size", ["-s", "1MiB,2MiB,4MiB", "-n", "2", "-t", "1"])
 
     def tlb_report(self):
-        return self.report("tlb", ["--tlb", "--tlb-max-pages", "256", "--repeat", "2"])
+        return self.report("tlb", ["--tlb", "--tlb-max-pages", "256", "--repeat", "1"])
 
     def latency_report(self):
         with open(LATENCY_REPORT) as f:

@@ -19,8 +19,15 @@ METHODS = {"sharp knee", "reuse fit", "midpoint", "set conflict", "not reached"}
 
 
 class LevelSizesTest(membench_test.MembenchTestCase):
+    doc = None  # one short sweep's JSON, shared by the tests that read it
+
+    def sweep(self):
+        if LevelSizesTest.doc is None:
+            LevelSizesTest.doc = self.run_json(SHORT)
+        return LevelSizesTest.doc
+
     def test_json_levels_carry_method_and_range(self):
-        doc = self.run_json(SHORT)
+        doc = self.sweep()
         levels = [lv for lv in doc["tlb"]["levels"] if lv["name"] != "page walk"]
         if not levels or levels[0]["entries"] is None:
             self.skipTest("no TLB knee within 256 pages on this machine")
@@ -53,7 +60,7 @@ class LevelSizesTest(membench_test.MembenchTestCase):
         self.assertTrue(re.search(named, lines[0]), lines[0])
 
     def test_reuse_chase_sizes_the_first_level(self):
-        doc = self.run_json(SHORT)
+        doc = self.sweep()
         tlb = doc["tlb"]
         l1 = tlb["levels"][0] if tlb["levels"] else None
         if not l1 or l1["name"] != "L1 DTLB" or l1["entries_low"] is None:
