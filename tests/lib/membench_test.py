@@ -138,8 +138,8 @@ def emulated_args(args):
     """args as run: under emulation a --latency run that names no --pages gets --pages 4k where
     membench would map hugetlb pages (NO_HUGETLB); which pages it picks is tested natively."""
     args = list(args)
-    if UNDER_EMULATION and "--latency" in args and not any(
-            a == "--pages" or a.startswith("--pages=") for a in args) and hugetlb_pool_offered():
+    if (UNDER_EMULATION and "--latency" in args and not _values(args, "--pages")
+            and hugetlb_pool_offered()):
         args += ["--pages", "4k"]
     return args
 

@@ -3,10 +3,9 @@
 only, so a test that reads the huge page pool without the `hugetlb` label would never run
 where there is no pool, and one that waits on a named pause or a time limit without `timing`,
 or skips by the CPUs it may use without `threads`, would never run on one CPU or beside a
-CPU hog. Read from the sources; the same rule is
-checked at run time by lib/membench_test.py (require_label) on every run of membench the
-Python tests make. Labelled with those labels itself, so the jobs that run them run it
-too."""
+CPU hog. Read from the sources; lib/membench_test.py (check_declared, require_label) checks
+the same rule at run time on every run of membench the Python tests make. Labelled with
+those labels itself, so the jobs that run them run it too."""
 
 import glob
 import os
