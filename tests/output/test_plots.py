@@ -2,10 +2,14 @@
 """contrib/plot/membench-plot KIND REPORT.json [-o OUT]: each kind drawn from a membench JSON
 report, no text over another text or over the data (read back from the SVG gnuplot wrote),
 claims that follow the report's fields (TLB reach, STREAM rule, store kind, MB/s), headroom
-above the tallest bar, one-line usage errors (exit 2) and gnuplot or python3 missing (exit 3).
+above the tallest bar, one-line usage errors (exit 2) and gnuplot or python3 missing (exit 3);
+hostile reports (non-finite, out-of-range or wrong-typed numbers, deep nesting) are exit 2 with
+one line naming the field; the repetitions' spread and the report's warnings are drawn.
 Also bench/pages_ab.sh's usage errors."""
 
 import copy
+import importlib.machinery
+import importlib.util
 import json
 import os
 import re
@@ -46,6 +50,22 @@ def plot(args, env_extra=None, cwd=None):
                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, timeout=60)
     return proc.returncode, proc.stdout.decode(), proc.stderr.decode()
+
+
+def plot_module():
+    """membench-plot loaded as a module, to read the figure it builds before gnuplot draws."""
+    loader = importlib.machinery.SourceFileLoader("membench_plot", PLOT)
+    spec = importlib.util.spec_from_loader("membench_plot", loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def sample(kind):
+    """bench/plot-KIND.json, one real run of each kind: (path, parsed)."""
+    path = os.path.join(BENCH, "plot-%s.json" % kind)
+    with open(path) as f:
+        return path, json.load(f)
 
 
 def text_width(text, size):
@@ -297,6 +317,19 @@ class KindsTest(PlotCase):
             self.assertNotIn("\x1b", f.read())
         self.assertIn(" on evil\\x0ahost\\x1b[31m;", Svg(out).all_text())
 
+    def test_unpaired_surrogates_and_long_names_draw(self):
+        """JSON may escape a lone UTF-16 half (\\ud800), which UTF-8 cannot write, and a name
+        may be far longer than a title line: shown escaped and cut, never a traceback."""
+        _, doc = sample("size")
+        for name, host, shown in (("surrogate", "vm\ud800", "vm\\ud800"),
+                                  ("long-host", ", ".join(["node"] * 100000), "node, node")):
+            with self.subTest(name):
+                doc = copy.deepcopy(doc)
+                doc["system"]["hostname"] = host
+                svg = self.draw("size", self.forge(name, doc))
+                self.assertIn(" on %s" % shown, svg.all_text())
+                self.assert_clear(svg, name)
+
     def test_the_tallest_bar_keeps_headroom(self):
         membench_test.skip_unless_llc_known(self)  # the STREAM rule is 4x the LLC
         path, doc = self.report("pages", ["-s", "2MiB", "-n", "2", "-t", "1",
@@ -421,7 +454,8 @@ class UsageTest(PlotCase):
         broken = dict(json.load(open(self.size_report()[0])), runs=[{"results": [
             {"kernel": "Copy", "best_rate_mbps": 1.0}], "config": 5}])
         self.assert_usage(["size", self.forge("broken", broken), "-o", out], 2,
-                          "not a well-formed membench report for size")
+                          r"cannot be drawn as size: runs\[0\]\.config is 5; it must be a JSON "
+                          "object")
         self.assertFalse(os.path.exists(out))
 
     def test_a_report_of_another_kind_names_the_right_one(self):
@@ -476,6 +510,246 @@ class UsageTest(PlotCase):
             self.assertEqual(rc, code, err)
             self.assertRegex(err, r"^pages_ab\.sh: .*%s.*; usage: " % why)
             self.assertEqual(len(err.splitlines()), 1, err)
+
+
+DELETE = object()
+
+
+class Raw(str):
+    """JSON text put in place of a value as it is (Infinity, NaN, 1e400: json.dumps cannot)."""
+
+
+R0 = ("runs", 0)
+RES = R0 + ("results", 0)
+CFG = R0 + ("config",)
+LAT = ("latency",)
+TLB = ("tlb",)
+# (kind, field path in bench/plot-KIND.json, value put there, what the one-line error says)
+HOSTILE = (
+    ("size", RES + ("best_rate_mbps",), Raw("Infinity"), "the number Infinity, which JSON "
+     "does not have"),
+    ("size", RES + ("best_rate_mbps",), Raw("-Infinity"), "the number -Infinity"),
+    ("size", RES + ("min_time_s",), Raw("NaN"), "the number NaN"),
+    ("size", RES + ("best_rate_mbps",), Raw("1e400"), "the number 1e400, larger than any"),
+    ("size", RES + ("bytes_counted",), Raw("1" + "0" * 30), "larger than any membench writes"),
+    ("size", RES + ("best_rate_mbps",), 0, r"runs\[0\]\.results\[0\]\.best_rate_mbps is 0; "
+     "it must be a number above 0"),
+    ("size", RES + ("best_rate_mbps",), -27081.7, "best_rate_mbps is -27081.7"),
+    ("size", RES + ("best_rate_mbps",), "27081", r"best_rate_mbps is the text \"27081\""),
+    ("size", RES + ("best_rate_mbps",), True, "best_rate_mbps is true"),
+    ("size", RES + ("best_rate_mbps",), [1], "best_rate_mbps is a list"),
+    ("size", RES + ("min_time_s",), 0, "min_time_s is 0"),
+    ("size", RES + ("max_time_s",), 1e-9, "max_time_s .* out of order"),
+    ("size", RES + ("avg_time_s",), -1, "avg_time_s is -1"),
+    ("size", RES + ("repetition_spread_pct",), -3, "repetition_spread_pct is -3"),
+    ("size", RES + ("repetition_spread_pct",), 150, "repetition_spread_pct is 150"),
+    ("size", RES + ("kernel",), DELETE, r"results\[0\]\.kernel is missing"),
+    ("size", RES + ("kernel",), {"a": 1}, "kernel is an object; it must be text"),
+    ("size", RES, 5, r"runs\[0\]\.results\[0\] is 5; it must be a JSON object"),
+    ("size", R0 + ("results",), {"Copy": 1}, "results is an object; it must be a list"),
+    ("size", ("runs",), "all", "runs is the text"),
+    ("size", CFG, 5, "config is 5; it must be a JSON object"),
+    ("size", CFG + ("array_bytes",), 0, "array_bytes is 0; it must be a whole number above 0"),
+    ("size", CFG + ("array_bytes",), -16777216, "array_bytes is -16777216"),
+    ("size", CFG + ("array_bytes",), 1.5, "array_bytes is 1.5"),
+    ("size", CFG + ("array_bytes",), "16MiB", "array_bytes is the text"),
+    ("size", CFG + ("array_bytes",), DELETE, "array_bytes is missing; the size plot needs it"),
+    ("size", CFG + ("llc_bytes_used",), 0, "llc_bytes_used is 0"),
+    ("size", CFG + ("llc_count_used",), -1, "llc_count_used is -1"),
+    ("size", CFG + ("below_stream_rule",), "yes", "below_stream_rule is the text"),
+    ("size", CFG + ("bind",), ["compact"], "bind is a list; it must be text"),
+    ("size", R0 + ("warnings",), "slow", "warnings is the text .*list of strings"),
+    ("size", R0 + ("warnings",), [1], r"warnings is a list; it must be a list of strings"),
+    ("size", ("provenance",), 5, "provenance is 5; it must be a JSON object"),
+    ("size", ("system", "hostname"), {"h": 1}, "hostname is an object"),
+    ("threads", CFG + ("threads",), 0, "threads is 0"),
+    ("threads", CFG + ("threads",), 1.5, "threads is 1.5; it must be a whole number"),
+    ("threads", CFG + ("threads",), "2", "threads is the text"),
+    ("threads", CFG + ("threads",), DELETE, "threads is missing; the threads plot needs it"),
+    ("pages", RES + ("best_rate_mbps",), -1, "best_rate_mbps is -1"),
+    ("pages", CFG + ("pages",), {}, "pages is an object"),
+    ("tlb", TLB + ("points", 3, "pages"), 0, r"tlb\.points\[3\]\.pages is 0"),
+    ("tlb", TLB + ("points", 3, "pages"), None, r"tlb\.points\[3\]\.pages is missing"),
+    ("tlb", TLB + ("points", 3, "ns_per_access"), -1.5, "ns_per_access is -1.5"),
+    ("tlb", TLB + ("points", 3, "ns_per_access"), Raw("Infinity"), "the number Infinity"),
+    ("tlb", TLB + ("points", 3), [], r"tlb\.points\[3\] is a list"),
+    ("tlb", TLB + ("control_points", 0, "lines"), -64, "lines is -64"),
+    ("tlb", TLB + ("page_size_bytes",), "4k", "page_size_bytes is the text"),
+    ("tlb", TLB + ("page_size_bytes",), 0, "page_size_bytes is 0"),
+    ("tlb", TLB + ("levels", 0, "entries"), 0.5, r"levels\[0\]\.entries is 0\.5"),
+    ("tlb", TLB + ("levels", 0, "entries"), -96, "entries is -96"),
+    ("tlb", TLB + ("levels",), [{"entries": n} for n in range(1, 40)], "more than 24 sizes"),
+    ("tlb", TLB + ("huge", "sweep", "page_size_bytes"), 0, r"huge\.sweep\.page_size_bytes"),
+    ("tlb", TLB + ("huge", "extends_reach"), "no", "extends_reach is the text"),
+    ("tlb", TLB + ("config", "threads"), -2, r"tlb\.config\.threads is -2"),
+    ("tlb", TLB + ("warnings",), 7, r"tlb\.warnings is 7"),
+    ("latency", LAT + ("loaded", 0, "bandwidth_mbps"), -460, "bandwidth_mbps is -460"),
+    ("latency", LAT + ("loaded", 0, "ns"), 0, r"loaded\[0\]\.ns is 0"),
+    ("latency", LAT + ("loaded", 0, "ns"), Raw("NaN"), "the number NaN"),
+    ("latency", LAT + ("loaded", 0), "fast", r"loaded\[0\] is the text"),
+    ("latency", LAT + ("idle_ns",), -199.4, "idle_ns is -199.4"),
+    ("latency", LAT + ("idle_ns_min",), 250.0, "idle_ns_min .* out of order"),
+    ("latency", LAT + ("buffer_bytes",), 0, "buffer_bytes is 0"),
+    ("latency", LAT + ("page_size_bytes",), -4096, "page_size_bytes is -4096"),
+    ("latency", LAT + ("load_threads",), -1, "load_threads is -1"),
+    ("latency", LAT + ("warnings",), {"w": 1}, r"latency\.warnings is an object"),
+)
+
+
+def hostile_text(doc, path, value):
+    doc = copy.deepcopy(doc)
+    node = doc
+    for key in path[:-1]:
+        node = node[key]
+    if value is DELETE:
+        del node[path[-1]]
+        return json.dumps(doc)
+    if not isinstance(value, Raw):
+        node[path[-1]] = value
+        return json.dumps(doc)
+    node[path[-1]] = "@@hostile@@"
+    return json.dumps(doc).replace('"@@hostile@@"', value)
+
+
+class HostileInputTest(PlotCase):
+    """Every report field a figure reads, given what membench never writes: exit 2, one line
+    naming the field, no traceback, no output; the table covers each kind's numbers
+    (non-finite, too large, zero or negative where an axis or a division uses them, wrong
+    types, missing keys) and JSON nested too deeply to read."""
+
+    def assert_refused(self, kind, text, why, what):
+        report = os.path.join(self.tmp, "hostile.json")
+        with open(report, "w") as f:
+            f.write(text)
+        out = os.path.join(self.tmp, "hostile.svg")
+        rc, stdout, err = plot([kind, report, "-o", out])
+        self.assertNotIn("Traceback", err, what)
+        self.assertEqual(rc, 2, "%s: rc=%d %s" % (what, rc, err))
+        self.assertEqual(len(err.splitlines()), 1, "%s: %s" % (what, err))
+        self.assertRegex(err, r"^membench-plot: '%s' .*%s.*; usage: membench-plot " % (
+            re.escape(report), why), what)
+        self.assertEqual(stdout, "", what)
+        self.assertFalse(os.path.exists(out), what)
+
+    def test_hostile_fields(self):
+        for kind, path, value, why in HOSTILE:
+            what = "%s %s = %r" % (kind, ".".join(str(k) for k in path),
+                                   "(deleted)" if value is DELETE else value)
+            with self.subTest(what):
+                self.assert_refused(kind, hostile_text(sample(kind)[1], path, value), why,
+                                    what)
+
+    def test_deep_nesting(self):
+        _, doc = sample("size")
+        text = json.dumps(doc)[:-1] + ', "deep": ' + "[" * 200000 + "]" * 200000 + "}"
+        self.assert_refused("size", text, "nests deeper than Python reads", "deep nesting")
+
+
+class SpreadTest(PlotCase):
+    """The repetitions' spread from the report drawn as a range bar under each point (size,
+    threads) or bar (pages): from the slowest repetition's rate to the best, a point at the
+    mean; read from the figure membench-plot builds for gnuplot."""
+
+    def ranges(self, kind):
+        path, doc = sample(kind)
+        fig = plot_module().stream_figure(kind, doc, path)
+        found = [p for name, points, style, k in fig.series if k == "range"
+                 for p in points]
+        return doc, fig, found
+
+    def test_each_result_has_its_range(self):
+        for kind in ("size", "threads", "pages"):
+            with self.subTest(kind=kind):
+                doc, fig, found = self.ranges(kind)
+                results = [res for r in doc["runs"] for res in r["results"]]
+                self.assertEqual(len(found), len(results))
+                for res in results:
+                    slowest = res["bytes_counted"] / res["max_time_s"] / 1e6
+                    mean = res["bytes_counted"] / res["avg_time_s"] / 1e6
+                    self.assertTrue(any(abs(lo / slowest - 1) < 1e-6 and abs(
+                        hi - res["best_rate_mbps"]) < 1e-6 and abs(y / mean - 1) < 1e-6
+                        for _, y, lo, hi in found), "%s %s: no range %.1f-%.1f" % (
+                        kind, res["kernel"], slowest, res["best_rate_mbps"]))
+                script = fig.script(self.tmp)
+                self.assertIn("using 1:2:3:4 with yerrorbars", script)
+                self.assertIn("bars: each run's timed repetitions, slowest to fastest",
+                              "\n".join(line for line, _ in fig.footnotes))
+
+    def test_the_threads_plot_separates_bindings_at_one_count(self):
+        """Compact and scatter at one thread count: side by side, each with its own bar."""
+        doc, fig, found = self.ranges("threads")
+        xs = sorted(x for x, _, _, _ in found)
+        self.assertEqual(len(set(xs)), len(xs), xs)
+        self.assertEqual(sorted(round(x) for x in xs), [1, 1, 2, 2])
+
+    def test_a_report_without_spread_says_so(self):
+        path, doc = sample("threads")
+        doc = copy.deepcopy(doc)
+        for r in doc["runs"]:
+            for res in r["results"]:
+                res["repetition_spread_pct"] = None
+        fig = plot_module().stream_figure("threads", doc, path)
+        self.assertFalse([s for s in fig.series if s[3] == "range"])
+        self.assertIn("no spread drawn: the report has none", fig.notes[0][0])
+
+    @unittest.skipUnless(HAVE_GNUPLOT, NO_GNUPLOT)
+    def test_the_bars_are_drawn_clear_of_the_labels(self):
+        for kind in ("size", "threads", "pages"):
+            with self.subTest(kind=kind):
+                svg = self.draw(kind, sample(kind)[0])
+                self.assert_clear(svg, kind)
+                self.assertIn("bars: each run's timed repetitions", svg.all_text())
+                vertical = [s for s in svg.segments if abs(s[0][0] - s[1][0]) < 0.01
+                            and abs(s[0][1] - s[1][1]) > 1]
+                self.assertGreaterEqual(len(vertical), 4, kind)
+
+
+@unittest.skipUnless(HAVE_GNUPLOT, NO_GNUPLOT)
+class WarningsTest(PlotCase):
+    """What the report warns about the figure's numbers is on the figure, under the plot."""
+
+    def text(self, kind, doc, name):
+        svg = self.draw(kind, self.forge(name, doc))
+        self.assert_clear(svg, name)
+        return " ".join(svg.all_text().split())
+
+    def test_latency_buffer_below_4x_llc(self):
+        _, doc = self.latency_report()
+        doc = copy.deepcopy(doc)
+        lat = doc["latency"]
+        lat["buffer_bytes"] = lat["llc_bytes"]
+        warning = ("the buffer is below 4x the LLC of PU 0: part of the chase hits the cache, "
+                   "so this is not memory latency")
+        lat["warnings"].append(warning)
+        text = self.text("latency", doc, "lat-small")
+        self.assertIn("WARNING: " + warning, text)
+        self.assertIn("WARNING: the chase runs on thp pages", text)
+        self.assertIn("idle: the repetitions' range, %.1f to %.1f ns" % (
+            lat["idle_ns_min"], lat["idle_ns_max"]), text)
+
+    def test_a_run_warning_names_its_run(self):
+        _, doc = sample("threads")
+        doc = copy.deepcopy(doc)
+        doc["runs"][1]["warnings"] = ["threads moved between CPUs during the run (unbound)"]
+        text = self.text("threads", doc, "run-warning")
+        self.assertIn("WARNING: run 2: threads moved between CPUs during the run", text)
+
+    def test_tlb_warnings_and_an_early_stop(self):
+        _, doc = sample("tlb")
+        doc = copy.deepcopy(doc)
+        doc["tlb"]["warnings"] = ["the sweep was disturbed"]
+        doc["kept"] = "the TLB probe stopped in the 4 KB sweep at 1024 pages"
+        text = self.text("tlb", doc, "tlb-warning")
+        self.assertIn("WARNING: stopped early: the TLB probe stopped", text)
+        self.assertIn("WARNING: the sweep was disturbed", text)
+
+    def test_many_warnings_leave_room_for_the_plot(self):
+        _, doc = sample("pages")
+        doc = copy.deepcopy(doc)
+        doc["runs"][0]["warnings"] = ["warning number %d about this run" % i
+                                      for i in range(40)]
+        text = self.text("pages", doc, "many-warnings")
+        self.assertIn("more warning lines: see the report's warnings", text)
 
 
 if __name__ == "__main__":
