@@ -11,6 +11,7 @@ The same script under a real slurmd: test_slurm.py."""
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -66,6 +67,11 @@ r=$(cat "$D/reason" 2>/dev/null); [ -n "$r" ] || r=none
 printf '%s\n%s\n' "$r" "$r"
 """
 
+# fake logger: the check's syslog lines, one a line (its arguments), in syslog
+FAKE_LOGGER = r"""#!/bin/sh
+printf '%s\n' "$*" >>@DIR@/syslog
+"""
+
 # Every fake membench starts so: its arguments in args, its pid in pid, $out is its -o FILE.
 MEMBENCH_PRELUDE = r"""#!/bin/sh
 ulimit -c 0
@@ -94,6 +100,16 @@ def report(checks, tolerance=5.0):
                                         "checks": out}}
 
 
+def pass_report(checks=("Copy", "Triad")):
+    """membench's JSON report of a PASS: its verdict and the rate checks named."""
+    out = [{"name": name, "measured": "95000.0", "expected": ">= 85500.0", "passed": True,
+            "verdict": "PASS", "measured_mbps": 95000.0, "expected_mbps": 85500.0}
+           for name in checks]
+    return {"schema": 1, "dry_run": False,
+            "acceptance": {"passed": bool(out), "verdict": "PASS", "tolerance_pct": 5.0,
+                           "checks": out}}
+
+
 class HealthCheckCase(unittest.TestCase):
     """A scratch directory with the fake Slurm on PATH and a node NODE whose reason is in
     reason (empty: not drained)."""
@@ -105,11 +121,12 @@ class HealthCheckCase(unittest.TestCase):
         self.addCleanup(shutil.rmtree, self.dir, True)
         self.bin = os.path.join(self.dir, "bin")
         os.mkdir(self.bin)
-        for name, text in (("scontrol", FAKE_SCONTROL), ("sinfo", FAKE_SINFO)):
+        for name, text in (("scontrol", FAKE_SCONTROL), ("sinfo", FAKE_SINFO),
+                           ("logger", FAKE_LOGGER)):
             self.write_exe(os.path.join(self.bin, name), text.replace("@DIR@", self.dir))
         self.set_reason("")
         self.membench = os.path.join(self.dir, "membench")
-        self.fake("exit 0")
+        self.fake_pass()
         self.addCleanup(self.kill_fake)
 
     def write_exe(self, path, text):
@@ -121,12 +138,23 @@ class HealthCheckCase(unittest.TestCase):
         """The fake membench: the prelude, then body (shell)."""
         self.write_exe(self.membench, MEMBENCH_PRELUDE.replace("@DIR@", self.dir) + body + "\n")
 
-    def fake_report(self, doc, status=1, stderr=""):
+    def fake_report(self, doc, status=1, stderr="", indent=None):
         """A fake membench that writes doc as its JSON report and exits status."""
         path = os.path.join(self.dir, "canned.json")
         with open(path, "w") as f:
-            json.dump(doc, f)
+            json.dump(doc, f, indent=indent)
         self.fake("cp %s \"$out\"\nprintf '%%s' '%s' >&2\nexit %d" % (path, stderr, status))
+
+    def fake_pass(self, indent=None):
+        """A fake membench that passes: a PASS report, exit 0."""
+        self.fake_report(pass_report(), status=0, indent=indent)
+
+    def syslog(self):
+        try:
+            with open(os.path.join(self.dir, "syslog")) as f:
+                return f.read()
+        except OSError:
+            return ""
 
     def kill_fake(self):
         """Never leave a fake membench running, whatever the test did."""
@@ -248,7 +276,7 @@ class ConfirmTest(HealthCheckCase):
     def test_a_pass_between_starts_the_count_again(self):
         self.fake_report(report(self.SLOW))
         self.assertEqual(self.check(env=self.confirm_env()).returncode, 5)
-        self.fake("exit 0")
+        self.fake_pass()
         self.assertEqual(self.check(env=self.confirm_env()).returncode, 0)
         self.assertFalse(os.path.exists(self.count_file()))
         self.fake_report(report(self.SLOW))
@@ -258,7 +286,7 @@ class ConfirmTest(HealthCheckCase):
         self.fake_report(report(self.SLOW))
         self.assertEqual(self.check(env=self.confirm_env()).returncode, 5)
         self.fake("echo 'membench: INCONCLUSIVE: Triad varied 30%' >&2; exit 5")
-        self.assertEqual(self.check(env=self.confirm_env()).returncode, 5)
+        self.assertEqual(self.check(env=self.confirm_env()).returncode, 0)
         self.fake_report(report(self.SLOW))
         self.assert_drained(self.check(env=self.confirm_env()), 1, "membench: Triad -41%")
 
@@ -355,6 +383,96 @@ class NothingMeasuredTest(HealthCheckCase):
         self.assertFalse(self.membench_ran())
 
 
+class ResumeTest(HealthCheckCase):
+    """A node is resumed only from the report membench wrote in this run: read, its verdict
+    PASS, with at least one check; never from membench's exit status or the words of its
+    options alone."""
+
+    def test_bundled_short_options_measure_nothing(self):
+        """getopt reads -qV as -q -V: membench prints its version and exits 0."""
+        for words in ("-qV", "-qh", "-Vq", "-n5 -qV", "-q -hV"):
+            with self.subTest(words=words):
+                self.set_reason(OWN_DRAIN)
+                proc = self.check(env={"MEMBENCH_ARGS": words})
+                self.assert_untouched(proc, 4, OWN_DRAIN, "measures nothing")
+                self.assertFalse(self.membench_ran(), "membench was run")
+        proc = self.check(["--", "-qV"])
+        self.assert_untouched(proc, 4, OWN_DRAIN, "'-qV'", "measures nothing")
+
+    def test_a_short_option_value_is_not_an_option(self):
+        """-n5 -sV...: the rest of a cluster after an option that takes a value is its value."""
+        self.set_reason(OWN_DRAIN)
+        proc = self.check(env={"MEMBENCH_ARGS": "-qn5 -s 1000000"})
+        self.assertEqual(proc.returncode, 0, self.describe(proc))
+        self.assertEqual(self.reason(), "")
+        self.assertIn("-qn5", self.membench_args())
+
+    def test_exit_0_without_a_pass_report_resumes_nothing(self):
+        checks = pass_report()["acceptance"]["checks"]
+        no_checks = pass_report(())
+        no_checks["acceptance"]["passed"] = True
+        disagree = pass_report()
+        disagree["acceptance"]["passed"] = False
+        elsewhere = {"schema": 1, "runs": [pass_report()]}
+        truncated = json.dumps(pass_report(), indent=2)[:-40]
+        cases = [("no report", "echo 'membench 0.1.0'"),
+                 ("empty report", ': >"$out"'),
+                 ("not JSON", "echo 'membench 0.1.0' >\"$out\""),
+                 ("truncated", "cat >\"$out\" <<'EOF'\n%s\nEOF" % truncated),
+                 ("FAIL", report([("Triad", 53100.0, 85500.0)])),
+                 ("INCONCLUSIVE", dict(pass_report(), acceptance=dict(
+                     pass_report()["acceptance"], passed=False, verdict="INCONCLUSIVE"))),
+                 ("no check", no_checks),
+                 ("passed false", disagree),
+                 ("no acceptance", {"schema": 1, "dry_run": True}),
+                 ("a check's verdict only", {"acceptance": {"passed": True, "checks": checks}}),
+                 ("not the top level's", elsewhere),
+                 ("two documents", "cat %s %s >\"$out\"")]
+        for name, fake in cases:
+            with self.subTest(name=name):
+                self.set_reason(OWN_DRAIN)
+                if name == "two documents":
+                    self.fake_report(report([("Triad", 53100.0, 85500.0)]))
+                    fail = os.path.join(self.dir, "fail.json")
+                    shutil.copy(os.path.join(self.dir, "canned.json"), fail)
+                    self.fake_pass()
+                    fake = fake % (fail, os.path.join(self.dir, "canned.json"))
+                if isinstance(fake, str):
+                    self.fake(fake + "\nexit 0")
+                else:
+                    self.fake_report(fake, status=0)
+                proc = self.check()
+                self.assert_untouched(proc, 4, OWN_DRAIN, "exited 0", "left as it was")
+
+    def test_pass_reports_resume(self):
+        """Compact JSON and membench's own layout (indented), strings with JSON's
+        punctuation and escapes in them."""
+        odd = pass_report()
+        odd["acceptance"]["checks"][0]["measured"] = 'a "quoted" }{ ][ :, \\ text'
+        odd["system"] = {"hostname": "n\"1\\", "verdict": "FAIL", "checks": []}
+        for doc, indent in ((pass_report(), None), (pass_report(), 2), (odd, None), (odd, 2),
+                            (pass_report(("Triad",)), 2)):
+            with self.subTest(indent=indent, doc=doc):
+                self.set_reason(OWN_DRAIN)
+                self.forget_calls()
+                self.fake_report(doc, status=0, indent=indent)
+                proc = self.check()
+                self.assertEqual(proc.returncode, 0, self.describe(proc))
+                self.assertEqual(self.updates(), [["update", "nodename=node17", "state=resume"]])
+
+    def test_an_earlier_runs_report_is_not_read(self):
+        self.set_reason(OWN_DRAIN)
+        self.assertEqual(self.check().returncode, 0)
+        self.assertEqual(self.reason(), "")
+        self.set_reason(OWN_DRAIN)
+        self.forget_calls()
+        self.fake("exit 0")
+        proc = self.check()
+        self.assert_untouched(proc, 4, OWN_DRAIN, "exited 0", "no report")
+        self.assertEqual([n for n in os.listdir(self.dir) if n.startswith("membench-health")],
+                         [])
+
+
 class CrashTest(HealthCheckCase):
     """A membench killed by a fault signal drains, naming it; SIGINT/SIGTERM/SIGHUP of membench
     itself (a person, slurmd) leave the node as it was."""
@@ -398,15 +516,37 @@ class OwnArgumentsTest(HealthCheckCase):
                  ([], {"MEMBENCH_TIME_LIMIT": "1e9"}, "time limit '1e9'"),
                  (["--time-limit", "0"], {}, "time limit '0'"),
                  (["--time-limit", "3601"], {}, "time limit '3601'"),
-                 (["--time-limit", "99999999999999999999"], {}, "is not in 1..3600"),
+                 (["--time-limit", "99999999999999999999"], {}, "seconds in 1..3600"),
                  (["--timeout", "x"], {}, "timeout 'x'"),
                  ([], {"MEMBENCH_HEALTHCHECK_TIMEOUT": "0"}, "timeout '0'"),
-                 (["--time-limit", "30", "--timeout", "30"], {}, "more than the time limit")]
+                 (["--time-limit", "30", "--timeout", "30"], {}, "more than the time limit"),
+                 (["--time-limit", "0.5"], {}, "time limit '0.5'")]
         for args, env, words in cases:
             with self.subTest(args=args, env=env):
                 proc = self.check(args, env)
                 self.assert_untouched(proc, 2, "", words)
                 self.assertFalse(self.membench_ran())
+
+    def test_refusals_name_the_range(self):
+        for args, words in ((["--time-limit", "0.5"], "whole number of seconds in 1..3600"),
+                            (["--time-limit", "abc"], "whole number of seconds in 1..3600"),
+                            (["--timeout", "2.5"], "whole number of seconds in 1..3900"),
+                            (["--confirm", "1.5"], "whole number in 1..10")):
+            with self.subTest(args=args):
+                proc = self.check(args)
+                self.assert_untouched(proc, 2, "", words)
+
+    def test_leading_zeros_are_decimal(self):
+        """08 is 8 seconds (not the shell's 'Illegal number'), 010 is 10 (not octal 8)."""
+        for args, env, limit in ((["--time-limit", "08"], {}, "8"),
+                                 ([], {"MEMBENCH_TIME_LIMIT": "010"}, "10"),
+                                 (["--time-limit", "9", "--timeout", "010"], {}, "9"),
+                                 (["--time-limit", "0009", "--confirm", "02"], {}, "9")):
+            with self.subTest(args=args, env=env):
+                proc = self.check(args, env)
+                self.assertEqual(proc.returncode, 0, self.describe(proc))
+                got = self.membench_args()
+                self.assertEqual(got[got.index("--time-limit") + 1], limit)
 
     def test_membench_not_an_executable_file(self):
         plain = os.path.join(self.dir, "plain")
@@ -530,14 +670,18 @@ class NodeFaultTest(HealthCheckCase):
         self.assert_untouched(proc, 4, "", "libgomp")
 
     def test_inconclusive_leaves_the_node(self):
+        """Left as it is on purpose: exit 0 (slurmd logs any other status as an error), the
+        reason in the check's own syslog line."""
         for reason in (OWN_DRAIN, ""):
             with self.subTest(reason=reason):
                 self.set_reason(reason)
                 self.fake("echo 'membench: INCONCLUSIVE: Triad varied 23% across repetitions, "
                           "more than the 5% tolerance' >&2\nexit 5")
                 proc = self.check()
-                self.assert_untouched(proc, 5, reason, "inconclusive (Triad varied 23%",
+                self.assert_untouched(proc, 0, reason, "inconclusive (Triad varied 23%",
                                       "trying again next interval")
+                self.assertIn("-t membench-healthcheck", self.syslog())
+                self.assertIn("inconclusive (Triad varied 23%", self.syslog())
 
     def write_ref(self):
         path = os.path.join(self.dir, "ref.json")
@@ -714,7 +858,7 @@ class RealMembenchTest(HealthCheckCase):
         proc = self.real(["--", "-n", "5"], {"MEMBENCH_TEST_RATES": rates,
                                              "MEMBENCH_TEST_SLOW_REPETITION": "3:4"},
                          expect="triad=10000")
-        self.assert_untouched(proc, 5, OWN_DRAIN, "inconclusive (", "trying again next interval")
+        self.assert_untouched(proc, 0, OWN_DRAIN, "inconclusive (", "trying again next interval")
 
     def test_metrics_file(self):
         helptext = subprocess.run(membench_test.command(membench_test.HOOKED_BIN) + ["--help"],
@@ -748,10 +892,37 @@ class WiringTest(HealthCheckCase):
                 self.assertIn("--metrics-file", got)
                 self.assertEqual(got[got.index("--metrics-file") + 1], metrics)
 
+    def test_install_paths(self):
+        """--help and docs/slurm.md name where each install puts the check: cmake --install
+        /usr/local/sbin, the Debian package /usr/sbin (cmake/packaging.cmake); the metrics file
+        in the directory of Debian's prometheus-node-exporter."""
+        helptext = self.check(["--help"]).stdout
+        with open(os.path.join(os.path.dirname(membench_test.TESTS_DIR), "docs",
+                               "slurm.md")) as f:
+            doc = f.read()
+        for text in (helptext, doc):
+            self.assertIn("HealthCheckProgram=/usr/sbin/membench-healthcheck", text)
+            self.assertIn("/usr/local/sbin/membench-healthcheck", text)
+        self.assertIn("MEMBENCH_METRICS_FILE=/var/lib/prometheus/node-exporter/membench.prom",
+                      doc)
+        self.assertNotIn("/var/lib/node_exporter", doc)
+
+    def test_short_options_as_membench_has_them(self):
+        """The check reads clusters of membench's short options (-qV, -n5) with the letters
+        that take a value: those of membench --help."""
+        helptext = subprocess.run([membench_test.BIN, "--help"], capture_output=True,
+                                  text=True, timeout=60).stdout
+        shorts = re.findall(r"^  -([A-Za-z]), --[a-z-]+( [A-Z])?", helptext, re.M)
+        self.assertIn(("V", ""), shorts)
+        with open(HEALTHCHECK) as f:
+            script = re.search(r"^SHORT_WITH_VALUE=([A-Za-z]+)", f.read(), re.M).group(1)
+        self.assertEqual(sorted(script), sorted(letter for letter, value in shorts if value))
+
     def test_help_has_the_exit_codes(self):
         proc = self.check(["--help"])
         self.assertEqual(proc.returncode, 0)
-        for line in ("  4  this check's own error", "  5  inconclusive", "crashed (SIGSEGV)",
+        for line in ("  4  this check's own error", "  5  a rate FAIL not yet confirmed",
+                     "     (membench exit 5", "crashed (SIGSEGV)",
                      "MEMBENCH_HEALTHCHECK_TIMEOUT", "SLURM_CONF", "sinfo -R -o"):
             self.assertIn(line, proc.stdout)
 
