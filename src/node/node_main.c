@@ -268,7 +268,7 @@ static int node_judge(struct node_run *n, int rc, bool *report)
         rc = EXIT_RESOURCE;
     }
     rep->interrupted = interrupt_signal();
-    struct core_runs runs = {rep->n_runs};
+    struct core_runs runs = {rep->n_runs, rep->reference_runs_finished, o->reference_runs};
     *report = !rep->interrupted || parts_measured_anything(&n->parts, &runs);
     if (rep->interrupted && *report) {
         parts_kept(&n->parts, &runs, rep->kept, sizeof(rep->kept));
