@@ -120,6 +120,8 @@ int stream_sweep(const struct options *opts, const struct plan *plan, const stru
             continue;
         }
         show_progress(opts, plan, i);
+        /* --time-limit bounds each run on its own clock: the first from membench's start */
+        if (i > 0) plan->runs[i].started = timer_now();
         /* memory taken meanwhile (another process of the job) is found before allocating */
         int rc = i > 0 ? plan_recheck_memory(&plan->runs[i], i, plan->n_runs) : EXIT_OK;
         if (rc == EXIT_OK && opts->reference_runs > 1)

@@ -142,6 +142,25 @@ class TimeLimitTest(StopEarlyCase):
         self.assertGreater(len(doc["timer"]["clocks"]), 0, msg)
 
 
+class SweepClockTest(StopEarlyCase):
+    """--time-limit bounds each run of a sweep on its own clock (as --help says), not the sweep:
+    the second run gets about as many repetitions as the first, not the few left over.
+    MEMBENCH_TEST_SLOW_REPETITION=0 pads every repetition to 50 ms, so the counts do not follow
+    the machine's speed."""
+
+    def test_each_run_has_its_own_clock(self):
+        args = ["--triad", "-s", "1000000,1000001", "-n", "1000000", "--time-limit", "3",
+                "--format", "json"]
+        rc, out, err = membench_test.run(args, {"MEMBENCH_TEST_SLOW_REPETITION": "0"})
+        msg = membench_test.describe(args, rc, out, err)
+        self.assertEqual(rc, 0, msg)
+        reps = [r["repetitions_done"] for r in json.loads(out)["runs"]]
+        self.assertEqual(len(reps), 2, msg)
+        self.assertGreaterEqual(reps[0], 10, msg)
+        self.assertGreaterEqual(reps[1], reps[0] // 2, "run 2 got %s repetitions, run 1 %s\n%s"
+                                % (reps[1], reps[0], msg))
+
+
 class TrialsTest(StopEarlyCase):
     """A TLB sample of 10^12 trials (hours of accesses, one timed run): a signal or the time
     limit inside it is answered within one slice of it, not at its end."""
