@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kernels/stop_check.h"
 #include "src/sys/sysinfo.h"
 
 #define MAX_REPS 64
@@ -136,14 +137,6 @@ static double now_s(void)
  * the faults on those pages would be counted as the region's. */
 #define UNINSTRUMENTED __attribute__((no_sanitize_address, no_sanitize_thread))
 
-/* Pages between two checks of cfg->stop: 4 MiB, a few ms of faults. */
-#define STOP_CHECK_PAGES 1024u
-
-static bool stop_asked(const struct fault_config *cfg)
-{
-    return cfg->stop && cfg->stop() != 0;
-}
-
 /* One byte written per base page: the first touch of each page faults. Returns false when
  * cfg->stop interrupted it. */
 UNINSTRUMENTED static bool touch_write(const struct fault_config *cfg, char *base, uint64_t pages)
@@ -151,7 +144,7 @@ UNINSTRUMENTED static bool touch_write(const struct fault_config *cfg, char *bas
     volatile char *p = base;
     const uint64_t small = page_base_bytes();
     for (uint64_t i = 0; i < pages; i++) {
-        if (i % STOP_CHECK_PAGES == 0 && i && stop_asked(cfg)) return false;
+        if (i % STOP_CHECK_PAGES == 0 && i && stop_asked(cfg->stop)) return false;
         p[i * small] = (char)(i | 1);
     }
     return true;
@@ -165,7 +158,7 @@ UNINSTRUMENTED static bool touch_read(const struct fault_config *cfg, const char
     const uint64_t small = page_base_bytes();
     uint64_t sum = 0;
     for (uint64_t i = 0; i < pages; i++) {
-        if (i % STOP_CHECK_PAGES == 0 && i && stop_asked(cfg)) return false;
+        if (i % STOP_CHECK_PAGES == 0 && i && stop_asked(cfg->stop)) return false;
         sum += (unsigned char)p[i * small];
     }
     *sum_out = sum;
@@ -207,7 +200,7 @@ static int run_anonymous(const struct mem_backend *be, const struct fault_config
     struct fault_counts counts[MAX_REPS];
     struct backing_info infos[MAX_REPS];
     for (unsigned i = 0; i < reps; i++) {
-        if (stop_asked(cfg)) return 1;
+        if (stop_asked(cfg->stop)) return 1;
         struct mem_region reg = {0};
         if (be->alloc(&reg, cfg->bytes, why, why_len) != 0) {
             faults_options(why, why_len);
@@ -303,7 +296,7 @@ static int make_file(const struct fault_config *cfg, char *why, size_t why_len)
         buf[i] = (char)(i * 7 + 1);
     uint64_t done = 0;
     while (done < cfg->bytes) {
-        if (stop_asked(cfg)) { /* no reason: the caller sees the stop itself */
+        if (stop_asked(cfg->stop)) { /* no reason: the caller sees the stop itself */
             free(buf);
             close(fd);
             return -1;
@@ -442,7 +435,7 @@ int fault_probe_run(const struct fault_config *cfg, struct fault_report *out, ch
     char file_skip[200] = "";
     for (int b = 0; b < FAULT_BACKING_COUNT && !out->stopped; b++) {
         if (!(cfg->mask & (1u << b))) continue;
-        if (stop_asked(cfg)) {
+        if (stop_asked(cfg->stop)) {
             out->stopped = true;
             break;
         }
@@ -459,7 +452,7 @@ int fault_probe_run(const struct fault_config *cfg, struct fault_report *out, ch
             if (fd < 0 && !file_skip[0]) {
                 fd = make_file(cfg, file_skip, sizeof(file_skip));
             }
-            if (fd < 0 && stop_asked(cfg)) {
+            if (fd < 0 && stop_asked(cfg->stop)) {
                 rc = 1;
             } else if (fd < 0) {
                 snprintf(r->skipped, sizeof(r->skipped), "%s", file_skip);

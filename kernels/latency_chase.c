@@ -1,4 +1,5 @@
 #include "kernels/latency_chase.h"
+#include "kernels/stop_check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,11 +45,6 @@ static void shuffle(uint32_t *v, size_t n, uint64_t *state)
  * order that does not start on the page the last round ended on; within a page the lines come
  * in a random order. Only the last page can be short, so it runs out first and two pages are
  * left until the end. */
-static bool stop_asked(int (*stop)(void))
-{
-    return stop && stop() != 0;
-}
-
 static int interleave_pages(uint32_t *order, size_t n, size_t page_lines, uint64_t *state,
                             int (*stop)(void))
 {

@@ -1,5 +1,6 @@
 #include "kernels/shootdown_probe.h"
 
+#include "kernels/stop_check.h"
 #include "src/base/clock.h"
 #include "src/base/page_sizes.h"
 #include "src/base/stats.h"
@@ -216,11 +217,6 @@ static double median_where(const struct scratch *sc, unsigned n, unsigned char w
     return k ? median_sorting(sc->tmp, k) : NAN;
 }
 
-static bool stop_asked(const struct shootdown_config *cfg)
-{
-    return cfg->stop && cfg->stop() != 0;
-}
-
 /* Returns 0, -1 with a reason, or 1 when cfg->stop interrupted the point. */
 static int measure_point(const struct shootdown_config *cfg, struct shootdown_report *rep,
                          struct shootdown_run *r, struct scratch *sc, char *why, size_t why_len)
@@ -229,7 +225,7 @@ static int measure_point(const struct shootdown_config *cfg, struct shootdown_re
     if (arena_open(&a, r->pages, why, why_len) != 0) return -1;
     double u, c;
     for (int i = 0; i < WARMUP_OPS; i++) {
-        if (stop_asked(cfg)) {
+        if (stop_asked(cfg->stop)) {
             arena_close(&a);
             return 1;
         }
@@ -251,7 +247,7 @@ static int measure_point(const struct shootdown_config *cfg, struct shootdown_re
     unsigned n = 0;
     double start = timer_now();
     while (n < MAX_OPS && (n < MIN_OPS || timer_now() - start < cfg->seconds_per_point)) {
-        if (stop_asked(cfg)) {
+        if (stop_asked(cfg->stop)) {
             arena_close(&a);
             return 1;
         }
@@ -414,7 +410,7 @@ static int run_points(const struct shootdown_config *cfg, struct shootdown_repor
     for (int m = 0; m < SHOOTDOWN_MODE_COUNT && !out->stopped; m++)
         for (int p = 0; p < cfg->n_pages && !out->stopped; p++)
             for (int k = 0; k < n_counts && !out->stopped; k++) {
-                if (stop_asked(cfg)) {
+                if (stop_asked(cfg->stop)) {
                     out->stopped = true;
                     break;
                 }

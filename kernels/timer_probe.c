@@ -1,5 +1,6 @@
 #include "kernels/timer_probe.h"
 #include "kernels/cycle_counter.h"
+#include "kernels/stop_check.h"
 #include "src/base/stats.h"
 #include "src/sys/sysinfo.h"
 
@@ -144,13 +145,13 @@ static int measure_counter(struct timer_probe_report *out, int (*stop)(void))
     }
     uint64_t step;
     double cost;
-    if (stop && stop()) return 1;
+    if (stop_asked(stop)) return 1;
     probe_counter(&out->tsc, &f);
     double tick = out->tsc.hz > 0 ? 1.0 / out->tsc.hz : NAN;
-    if (stop && stop()) return 1;
+    if (stop_asked(stop)) return 1;
     MEASURE_CLOCK(cycle_counter_read(), step, cost);
     set_row(plain, CYCLE_COUNTER_READ_NAME, tick, CYCLE_COUNTER_TICK, tick, step, cost);
-    if (stop && stop()) return 1;
+    if (stop_asked(stop)) return 1;
     if (f.ordered_available) {
         MEASURE_CLOCK(cycle_counter_read_ordered(), step, cost);
         set_row(ordered, CYCLE_COUNTER_ORDERED_NAME, tick, CYCLE_COUNTER_TICK, tick, step, cost);
@@ -159,11 +160,6 @@ static int measure_counter(struct timer_probe_report *out, int (*stop)(void))
     }
     return 0;
 }
-
-#define STOP_IF_ASKED()                                                                            \
-    do {                                                                                           \
-        if (stop && stop()) return 1;                                                              \
-    } while (0)
 
 int timer_probe_run(struct timer_probe_report *out, int (*stop)(void))
 {
@@ -175,15 +171,15 @@ int timer_probe_run(struct timer_probe_report *out, int (*stop)(void))
     uint64_t step;
     double cost;
 
-    STOP_IF_ASKED();
+    if (stop_asked(stop)) return 1;
     MEASURE_CLOCK(ns_of(CLOCK_MONOTONIC), step, cost);
     set_row(&out->clocks[TCLOCK_MONOTONIC], "CLOCK_MONOTONIC", getres_s(CLOCK_MONOTONIC),
             "clock_getres", 1e-9, step, cost);
-    STOP_IF_ASKED();
+    if (stop_asked(stop)) return 1;
     MEASURE_CLOCK(ns_of(CLOCK_MONOTONIC_RAW), step, cost);
     set_row(&out->clocks[TCLOCK_MONOTONIC_RAW], "CLOCK_MONOTONIC_RAW",
             getres_s(CLOCK_MONOTONIC_RAW), "clock_getres", 1e-9, step, cost);
-    STOP_IF_ASKED();
+    if (stop_asked(stop)) return 1;
     MEASURE_CLOCK(read_gettimeofday(), step, cost);
     set_row(&out->clocks[TCLOCK_GETTIMEOFDAY], "gettimeofday", 1e-6, "struct timeval (1 us)", 1e-6,
             step, cost);

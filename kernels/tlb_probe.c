@@ -5,6 +5,7 @@
 
 #include "kernels/cycle_counter.h"
 #include "kernels/latency_chase.h"
+#include "kernels/stop_check.h"
 #include "src/base/clock.h"
 #include "src/base/stats.h"
 
@@ -128,25 +129,38 @@ void tlb_chain_run(struct tlb_chain *c, uint64_t accesses)
     }
 }
 
+bool tlb_chain_run_checked(struct tlb_chain *c, uint64_t accesses, stop_fn stop)
+{
+    accesses = (accesses + 7) / 8 * 8;
+    while (accesses > STOP_CHECK_ACCESSES) {
+        if (stop_asked(stop)) return false;
+        tlb_chain_run(c, STOP_CHECK_ACCESSES);
+        accesses -= STOP_CHECK_ACCESSES;
+    }
+    if (stop_asked(stop)) return false;
+    tlb_chain_run(c, accesses);
+    return true;
+}
+
 #define CHUNKS_MAX 1024
 
-void tlb_sample_run(struct tlb_chain *c, uint64_t chunk_accesses, int chunks,
+bool tlb_sample_run(struct tlb_chain *c, uint64_t chunk_accesses, int chunks, stop_fn stop,
                     struct tlb_sample *out)
 {
     double ns[CHUNKS_MAX];
+    memset(out, 0, sizeof(*out));
     if (chunks > CHUNKS_MAX) chunks = CHUNKS_MAX;
     if (chunks < 1) chunks = 1;
     chunk_accesses = (chunk_accesses + 7) / 8 * 8;
     /* warm-up: two traversals bring this point's translations and lines in */
-    tlb_chain_run(c, 2 * (uint64_t)c->n);
+    if (!tlb_chain_run_checked(c, 2 * (uint64_t)c->n, stop)) return false;
     double start = timer_now(), t0 = start;
     for (int k = 0; k < chunks; k++) {
-        tlb_chain_run(c, chunk_accesses);
+        if (!tlb_chain_run_checked(c, chunk_accesses, stop)) return false;
         double t1 = timer_now();
         ns[k] = (t1 - t0) * 1e9 / (double)chunk_accesses;
         t0 = t1;
     }
-    memset(out, 0, sizeof(*out));
     out->seconds = t0 - start;
     out->chunks = chunks;
     out->accesses = chunk_accesses * (uint64_t)chunks;
@@ -155,13 +169,14 @@ void tlb_sample_run(struct tlb_chain *c, uint64_t chunk_accesses, int chunks,
     out->ns_per_access = chunks % 2 ? ns[chunks / 2] : 0.5 * (ns[chunks / 2 - 1] + ns[chunks / 2]);
     for (int k = 0; k < chunks; k++)
         out->disturbed += ns[k] > 1.5 * out->ns_per_access;
+    return true;
 }
 
-uint64_t tlb_calibrate(struct tlb_chain *c, double target_s)
+uint64_t tlb_calibrate(struct tlb_chain *c, double target_s, stop_fn stop)
 {
     uint64_t accesses = c->n < 64 ? 64 : (uint64_t)c->n;
-    tlb_chain_run(c, 2 * (uint64_t)c->n);
-    for (int tries = 0; tries < 40; tries++) {
+    if (!tlb_chain_run_checked(c, 2 * (uint64_t)c->n, stop)) return accesses;
+    for (int tries = 0; tries < 40 && !stop_asked(stop); tries++) {
         double t0 = timer_now();
         tlb_chain_run(c, accesses);
         double dt = timer_now() - t0;

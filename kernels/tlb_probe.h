@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernels/stop_check.h"
 #include "src/base/page_sizes.h"
 
 #define TLB_LINE_BYTES 64
@@ -67,6 +68,11 @@ void tlb_chain_build_reuse(struct tlb_chain *c, char *base, size_t n, unsigned s
  * call stopped. */
 void tlb_chain_run(struct tlb_chain *c, uint64_t accesses);
 
+/* The same, in slices of STOP_CHECK_ACCESSES with stop (NULL: never) asked before each: false
+ * when it answered, the accesses then not all made. Whatever `accesses` (a trial count times
+ * the pages), a signal or a time limit is seen within one slice. */
+bool tlb_chain_run_checked(struct tlb_chain *c, uint64_t accesses, stop_fn stop);
+
 /* One sample: `chunks` back-to-back chunks of chunk_accesses each, every chunk timed on its
  * own; the sample's cost is the median chunk, so a chunk that the scheduler interrupted (or
  * that another tenant's burst slowed) does not move it. */
@@ -78,12 +84,15 @@ struct tlb_sample {
     double seconds; /* wall time of all chunks */
 };
 
-void tlb_sample_run(struct tlb_chain *c, uint64_t chunk_accesses, int chunks,
+/* Runs the sample through tlb_chain_run_checked: false when stop answered, the sample then
+ * unfinished and not a figure (*out zeroed). */
+bool tlb_sample_run(struct tlb_chain *c, uint64_t chunk_accesses, int chunks, stop_fn stop,
                     struct tlb_sample *out);
 
 /* Accesses for one chunk of at least target_s (doubling from n until long enough). Also
- * warms the TLB and caches for the point. */
-uint64_t tlb_calibrate(struct tlb_chain *c, double target_s);
+ * warms the TLB and caches for the point. Ends early when stop answers (the caller asks it
+ * again before sampling). */
+uint64_t tlb_calibrate(struct tlb_chain *c, double target_s, stop_fn stop);
 
 /* Aggregate page-walk throughput kernel: independent loads, one per 4 KB page of base in the
  * order of idx (page indices), starting at *pos; returns the sum of the loaded words. */

@@ -84,6 +84,8 @@ struct measurement {
  * finished (src/node runs them). */
 struct core_runs {
     size_t finished;
+    /* --reference-runs K interrupted: how many of the K finished (the report keeps the last) */
+    unsigned reference_finished, reference_asked;
 };
 
 /* A measurement that ran, in the report: what the writers loop over. */

@@ -231,6 +231,30 @@ static int node_measure(struct node_run *n)
     return rc;
 }
 
+/* --time-limit cut a measurement other than a STREAM run (whose repetitions it may lower, the
+ * run still whole): what finished is reported and says what was cut, or, with nothing finished,
+ * no report is written. EXIT_RESOURCE (the time asked for was too short) either way. */
+static int judge_cut(struct node_run *n, const struct core_runs *runs, bool *report)
+{
+    struct report *rep = &n->rep;
+    *report = parts_measured_anything(&n->parts, runs);
+    if (!*report) {
+        const char *name = n->out.name;
+        log_error("time limit (--time-limit %g s) reached before any measurement finished: no "
+                  "report written%s%.200s%s; raise --time-limit",
+                  n->opts.time_limit_s, name ? ", '" : "", name ? name : "",
+                  name ? "' is unchanged" : "");
+        return EXIT_RESOURCE;
+    }
+    char kept[sizeof(rep->kept)];
+    parts_kept(&n->parts, runs, kept, sizeof(kept));
+    snprintf(rep->kept, sizeof(rep->kept), "time limit (--time-limit %g s): %.*s",
+             n->opts.time_limit_s, (int)sizeof(kept) - 48, kept);
+    log_error("%s; raise --time-limit to measure it all", rep->kept);
+    evaluate_checks(&n->opts, rep);
+    return EXIT_OK;
+}
+
 /* After the runs: the page comparison, what an interrupted or limited run keeps, the checks;
  * *report: whether there is a report to write. An exit status. */
 static int node_judge(struct node_run *n, int rc, bool *report)
@@ -244,7 +268,7 @@ static int node_judge(struct node_run *n, int rc, bool *report)
         rc = EXIT_RESOURCE;
     }
     rep->interrupted = interrupt_signal();
-    struct core_runs runs = {rep->n_runs};
+    struct core_runs runs = {rep->n_runs, rep->reference_runs_finished, o->reference_runs};
     *report = !rep->interrupted || parts_measured_anything(&n->parts, &runs);
     if (rep->interrupted && *report) {
         parts_kept(&n->parts, &runs, rep->kept, sizeof(rep->kept));
@@ -255,14 +279,9 @@ static int node_judge(struct node_run *n, int rc, bool *report)
         log_error("interrupted by %s before any %s finished: no report written%s%.200s%s",
                   interrupt_name(rep->interrupted), runs_only ? "run" : "measurement",
                   name ? ", '" : "", name ? name : "", name ? "' is unchanged" : "");
+    } else if (rc == EXIT_OK && n->cut_by_limit && !n->stopped_early) {
+        rc = judge_cut(n, &runs, report);
     } else if (rc == EXIT_OK && !n->stopped_early) {
-        if (n->cut_by_limit) { /* as a STREAM run the limit cuts: a warning, the run reported */
-            char kept[sizeof(rep->kept)];
-            parts_kept(&n->parts, &runs, kept, sizeof(kept));
-            snprintf(rep->kept, sizeof(rep->kept), "time limit (--time-limit %g s): %.*s",
-                     o->time_limit_s, (int)sizeof(kept) - 48, kept);
-            log_warn("%s; raise --time-limit to measure it all", rep->kept);
-        }
         evaluate_checks(o, rep);
     }
     rep->prov.duration_s = timer_now() - n->started;
@@ -294,9 +313,12 @@ static int node_finish(struct node_run *n, int rc, bool report)
             log_note("no reference written to %s: the run was interrupted", o->save_reference);
         return 128 + rep->interrupted;
     }
-    if (n->stopped_early) {
+    if (n->stopped_early || n->cut_by_limit) {
         output_abort(&n->ref);
-        return n->early_rc;
+        if (o->save_reference && n->cut_by_limit)
+            log_note("no reference written to %s: --time-limit cut the run short",
+                     o->save_reference);
+        return n->stopped_early ? n->early_rc : rc == EXIT_FAILED ? rc : EXIT_RESOURCE;
     }
     if (o->save_reference && o->dry_run) {
         output_abort(&n->ref);

@@ -41,36 +41,64 @@ static void pause_between_runs(double seconds)
         sleep_until(now + 0.05 < until ? now + 0.05 : until);
 }
 
+static void free_run(struct run_result *r)
+{
+    free(r->placement);
+    free(r->domains);
+    r->placement = NULL;
+    r->domains = NULL;
+}
+
+/* Run i + 1 of the K (i of them finished, the last in *last) did not finish: the report keeps
+ * *last, and says how many finished. */
+static void keep_last(struct report *rep, struct run_result *r, struct run_result *last, unsigned i)
+{
+    free_run(r);
+    *r = *last;
+    rep->reference_runs_finished = i;
+}
+
 /* --save-reference --reference-runs K: the run measured K times, each a whole run (first touch
  * and repetitions; a time limit applies to each), --reference-interval apart; every run's best
  * rates go into k, the last run is the report's. Stops at a run that errs, is interrupted or
- * fails (it is reported); a signal during a pause stops it as during a run. */
+ * fails (it is reported); a signal during a pause or a run after the first keeps the last run
+ * that finished as the report's. */
 static int measure_reference_runs(const struct options *opts, struct run_config *cfg,
                                   const struct topology *topo, struct report *rep,
                                   struct reference_runs *k)
 {
-    struct run_result *r = &rep->runs[0];
+    struct run_result *r = &rep->runs[0], *last = malloc(sizeof(*last));
+    if (!last) {
+        log_error("out of memory for the reference runs");
+        return EXIT_RESOURCE;
+    }
     double first_start = timer_now();
     k->interval_s = opts->reference_interval_s;
+    int rc = EXIT_OK;
     for (unsigned i = 0; i < opts->reference_runs; i++) {
         if (i > 0) {
-            free(r->placement);
-            free(r->domains);
+            *last = *r; /* last owns its placement and domains now */
             r->placement = NULL;
             r->domains = NULL;
             test_hook_at("reference pause %u", i);
             pause_between_runs(opts->reference_interval_s);
             if (interrupt_signal()) {
-                r->interrupted = true;
-                return EXIT_OK;
+                keep_last(rep, r, last, i);
+                break;
             }
             cfg->started = timer_now();
         }
         test_hook_at("reference run %u", i + 1);
-        int rc = run_stream(cfg, topo, &rep->timer, r);
-        if (rc != EXIT_OK || r->interrupted || run_failed(r)) return rc;
+        rc = run_stream(cfg, topo, &rep->timer, r);
+        if (i > 0 && rc == EXIT_OK && r->interrupted)
+            keep_last(rep, r, last, i);
+        else if (i > 0)
+            free_run(last);
+        if (rc != EXIT_OK || r->interrupted || run_failed(r) || rep->reference_runs_finished) break;
         reference_runs_add(k, r);
     }
+    free(last);
+    if (rc != EXIT_OK || r->interrupted || run_failed(r) || rep->reference_runs_finished) return rc;
     k->span_s = timer_now() - first_start;
     reference_runs_finish(k);
     rep->saved_runs = k;
@@ -92,6 +120,8 @@ int stream_sweep(const struct options *opts, const struct plan *plan, const stru
             continue;
         }
         show_progress(opts, plan, i);
+        /* --time-limit bounds each run on its own clock: the first from membench's start */
+        if (i > 0) plan->runs[i].started = timer_now();
         /* memory taken meanwhile (another process of the job) is found before allocating */
         int rc = i > 0 ? plan_recheck_memory(&plan->runs[i], i, plan->n_runs) : EXIT_OK;
         if (rc == EXIT_OK && opts->reference_runs > 1)

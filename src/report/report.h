@@ -40,6 +40,9 @@ struct report {
     /* --save-reference --reference-runs K > 1: the K runs' best rates, medians and spreads
      * (runs[0] is the last of them); NULL otherwise */
     const struct reference_runs *saved_runs;
+    /* --reference-runs K interrupted after this many of the K finished (runs[0] is the last of
+     * them); 0 otherwise */
+    unsigned reference_runs_finished;
 };
 
 /* What the verdict needs of the node (src/verdict): pointers into the report. */

@@ -51,7 +51,13 @@ static void kept(const void *p, const void *result, bool alone, char *buf, size_
     (void)p;
     size_t n = ((const struct core_runs *)result)->finished;
     const char *s = n == 1 ? "" : "s";
-    if (!n)
+    const struct core_runs *runs = result;
+    if (n && runs->reference_finished)
+        snprintf(buf, len,
+                 "reference run %u of %u did not finish; the report holds run %u, the last that "
+                 "finished",
+                 runs->reference_finished + 1, runs->reference_asked, runs->reference_finished);
+    else if (!n)
         snprintf(buf, len, "%s", alone ? "no run had finished" : "no STREAM run had finished");
     else if (!alone)
         snprintf(buf, len, "the %zu STREAM run%s that finished", n, s);

@@ -351,8 +351,8 @@ static void warn_disturbance(const struct tlb_plan *plan, const struct timer_inf
                      "%.0f%% of the timed chunks ran slower than 1.5x their sample's median: "
                      "other work on this machine; samples are medians, points the min of %u",
                      100.0 * (double)disturbed / (double)chunks, plan->opts.repeat);
-    if (out->single_point && out->trials) {
-        out->timer_share = out->sample_s > 0 ? 2.0 * timer->call_cost_s / out->sample_s : 1.0;
+    if (out->single_point && out->trials && out->sample_s > 0) { /* a sample finished */
+        out->timer_share = 2.0 * timer->call_cost_s / out->sample_s;
         if (out->timer_share > 0.01)
             WARNINGS_ADD(out,
                          "one sample of %llu trials took %.1f us: the two clock readings (%.0f ns "

@@ -4,6 +4,7 @@
 #include "src/tlb/tlb_team.h"
 
 #include <math.h>
+#include <omp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +74,29 @@ void tlb_build_point(const struct tlb_team *tm, struct tlb_worker *w, int thread
                         o->stagger, o->order, tlb_point_seed(x, 1, thread), w->order, w->offsets);
 }
 
+/* Each check inside a sample (every STOP_CHECK_ACCESSES accesses) is the named point "tlb
+ * sample" on thread 0: a test stops the process while a long sample runs. */
+static int sample_stop(void)
+{
+    if (omp_get_thread_num() == 0) test_hook_at("tlb sample");
+    return interrupt_should_stop();
+}
+
+/* A sample that a signal or the time limit cut on any thread (w->cut) stops the team: after the
+ * last sample of the set no check follows, so this one, made by every thread, decides. */
+static void cut_stops_team(struct tlb_team *tm, int t, bool sync)
+{
+    if (!sync) {
+        tm->stop = tm->stop || tm->w[t].cut;
+        return;
+    }
+#pragma omp barrier
+#pragma omp master
+    for (int u = 0; u < tm->plan->threads; u++)
+        tm->stop = tm->stop || tm->w[u].cut;
+#pragma omp barrier
+}
+
 /* Measures the team's current point set: K rounds over all points, main then control at each;
  * with sync every thread samples each point at the same time. */
 static void measure_set(struct tlb_team *tm, int t, int kinds, enum tlb_set set, bool sync)
@@ -92,7 +116,8 @@ static void measure_set(struct tlb_team *tm, int t, int kinds, enum tlb_set set,
                     chunk_accesses = o->trials * (uint64_t)tm->xs[i];
                     chunks = 1;
                 } else {
-                    if (r == 0) w->chunk[slot] = tlb_calibrate(&w->chain, CHUNK_TARGET_S);
+                    if (r == 0)
+                        w->chunk[slot] = tlb_calibrate(&w->chain, CHUNK_TARGET_S, sample_stop);
                     chunk_accesses = w->chunk[slot];
                 }
                 if (t == 0 && r == 0 && kind == 0) test_hook_at("tlb point %zu", i);
@@ -101,11 +126,16 @@ static void measure_set(struct tlb_team *tm, int t, int kinds, enum tlb_set set,
                 bool stop =
                     sync ? tlb_team_should_stop(tm) : (tm->stop |= interrupt_should_stop() != 0);
                 if (stop) {
-                    if (t == 0) tm->stopped_at = tm->xs[i];
+                    if (t == 0 && !w->cut) tm->stopped_at = tm->xs[i];
                     return;
                 }
                 struct tlb_sample s;
-                tlb_sample_run(&w->chain, chunk_accesses, chunks, &s);
+                if (!tlb_sample_run(&w->chain, chunk_accesses, chunks, sample_stop, &s)) {
+                    /* not a figure; the next check (every thread makes it) stops the team */
+                    if (t == 0 && !w->cut) tm->stopped_at = tm->xs[i];
+                    w->cut = true;
+                    continue;
+                }
                 w->sink += w->chain.sink;
                 w->ns[slot * K + r] = s.ns_per_access;
                 w->disturbed[slot] += s.disturbed;
@@ -164,6 +194,7 @@ int tlb_measure_into(struct tlb_team *tm, int t, enum tlb_set set, bool sync,
 {
     set_reset(&tm->w[t], tm->plan->opts.repeat);
     measure_set(tm, t, control ? 2 : 1, set, sync);
+    cut_stops_team(tm, t, sync);
     return set_collect(tm, t, main, control);
 }
 

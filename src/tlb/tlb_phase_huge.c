@@ -130,9 +130,12 @@ static void splinter_check(struct tlb_team *tm)
                             which == 2 ? TLB_LAYOUT_DENSE : TLB_LAYOUT_SPREAD, page_base_bytes(),
                             o->stagger, o->order, tlb_point_seed(at, 3 + which, 0), w->order,
                             w->offsets);
-            uint64_t chunk = tlb_calibrate(&w->chain, CHUNK_TARGET_S);
+            uint64_t chunk = tlb_calibrate(&w->chain, CHUNK_TARGET_S, interrupt_should_stop);
             struct tlb_sample smp;
-            tlb_sample_run(&w->chain, chunk, CHUNKS_PER_SAMPLE, &smp);
+            if (!tlb_sample_run(&w->chain, chunk, CHUNKS_PER_SAMPLE, interrupt_should_stop, &smp)) {
+                tm->stop = true; /* the round under way is not a figure */
+                break;
+            }
             w->sink += w->chain.sink;
             if (smp.ns_per_access < best[which]) best[which] = smp.ns_per_access;
         }

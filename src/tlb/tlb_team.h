@@ -31,6 +31,7 @@ struct tlb_worker {
     double *ns;      /* [point][kind][round] */
     int *disturbed;  /* [point][kind] */
     uint64_t sink;
+    bool cut; /* a sample of this thread was stopped half-way: the probe stops */
 };
 
 struct tlb_team {

@@ -61,6 +61,32 @@ class InterruptTest(MembenchTestCase):
         self.assertIn("INTERRUPTED by SIGINT: only the 2 runs that finished", text)
         self.assertIn("Solution Validates", text)
 
+    def test_reference_runs_keep_the_last_finished_run(self):
+        """SIGINT as reference run 3 of 3 starts: runs 1 and 2 finished, so the report holds run
+        2 and says so; no reference is saved."""
+        with tempfile.TemporaryDirectory() as d:
+            out, ref = os.path.join(d, "r.json"), os.path.join(d, "ref.json")
+            args = ["--triad"] + membench_test.SMALL + [
+                "--save-reference", ref, "--reference-runs", "3", "--format", "json", "-o", out]
+            proc, before = membench_test.start_paused(args, "reference run 3")
+            membench_test.resume(proc, signal.SIGINT)
+            _, err = proc.communicate(timeout=60)
+            err = before + err
+            msg = membench_test.describe(args, proc.returncode, "", err)
+            self.assertEqual(proc.returncode, 130, msg)
+            kept = ("reference run 3 of 3 did not finish; the report holds run 2, the last that "
+                    "finished")
+            self.assertIn("membench: interrupted by SIGINT: " + kept, err, msg)
+            self.assertNotIn("before any run finished", err, msg)
+            self.assertIn("no reference written to %s" % ref, err, msg)
+            with open(out) as f:
+                doc = json.load(f)
+            self.assertEqual(doc["kept"], kept, msg)
+            self.assertEqual(len(doc["runs"]), 1, msg)
+            self.assertTrue(doc["runs"][0]["validation"]["passed"], msg)
+            self.assertGreater(doc["runs"][0]["results"][0]["best_rate_mbps"], 0, msg)
+            self.assertEqual(sorted(os.listdir(d)), ["r.json"], msg)
+
     def test_membench_itself_answers_sigint(self):
         """The product binary, without hooks: the signal once run 1 has touched its arrays (its
         resident memory says so: an event, not a delay)."""

@@ -1,10 +1,12 @@
 # ctest: LABELS timing hugetlb threads
 """--time-limit bounds every measurement, not only STREAM's repetitions: the TLB probe, the
-latency measurement and each probe stop at their next check once the limit has passed, report
-what they finished and exit 0 with a "time limit" warning, as a STREAM run the limit cuts does.
-Every long loop of the latency set-up (first touch, the chase order, its links) answers a
-signal. A run stopped early names what it kept; one that kept nothing writes no report and
-leaves the previous -o file as it was.
+latency measurement and each probe stop at their next check once the limit has passed. What
+finished is reported, says what the limit cut, and the exit status is 3 (the time given was too
+short for what was asked: not everything ran); with nothing finished no report is written and
+the previous -o file stays. A STREAM run whose repetitions the limit lowers is still whole (exit
+0). Every long loop answers within one bounded slice of work, whatever its length: a TLB sample
+of 10^12 trials too. Every long loop of the latency set-up (first touch, the chase order, its
+links) answers a signal.
 
 Nothing here depends on the machine's speed: membench-hooked stops itself at a named point
 (MEMBENCH_TEST_PAUSE_AT) and a signal is sent while it is stopped there; for the time limit,
@@ -61,16 +63,34 @@ class StopEarlyCase(MembenchTestCase):
         return self.finish(proc, before, args)
 
     def assert_cut(self, rc, out, err, took, msg, kept):
-        """Exit 0, the warning, the JSON's kept saying what was kept, soon after the limit."""
-        self.assertEqual(rc, 0, msg)
+        """Exit 3, the error line, the JSON's kept saying what was kept, soon after the limit."""
+        self.assertEqual(rc, 3, msg)
         self.assertLess(took, BOUND_S, "ended %.1f s after its limit\n%s" % (took, msg))
         doc = json.loads(out)
         self.assertFalse(doc["interrupted"], msg)
         prefix = "time limit (--time-limit %d s): " % LIMIT_S
         self.assertEqual(doc["kept"][:len(prefix)], prefix, msg)
         self.assertIn(kept, doc["kept"], msg)
-        self.assertIn("membench: warning: " + prefix, err, msg)
+        self.assertIn("membench: " + prefix, err, msg)
+        self.assertIn("; raise --time-limit to measure it all", err, msg)
         return doc
+
+    def assert_nothing_kept(self, args, point):
+        """Cut before its first figure: no report, the previous -o file as it was, exit 3."""
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "report.json")
+            with open(path, "w") as f:
+                f.write(OLD_REPORT)
+            rc, out, err, took, msg = self.past_limit(args + ["--format", "json", "-o", path],
+                                                      point)
+            self.assertEqual(rc, 3, msg)
+            self.assertLess(took, BOUND_S, "ended %.1f s after its limit\n%s" % (took, msg))
+            self.assertIn("membench: time limit (--time-limit %d s) reached before any "
+                          "measurement finished: no report written, '%s' is unchanged; raise "
+                          "--time-limit" % (LIMIT_S, path), err, msg)
+            with open(path) as f:
+                self.assertEqual(f.read(), OLD_REPORT, msg)
+            self.assertEqual(os.listdir(d), ["report.json"], msg)
 
 
 class TimeLimitTest(StopEarlyCase):
@@ -81,23 +101,6 @@ class TimeLimitTest(StopEarlyCase):
                               "the TLB probe stopped in the 4 KB sweep at ")
         self.assertIn("reporting the 3 points measured", doc["kept"], msg)
         self.assertEqual(len(doc["tlb"]["points"]), 3, msg)
-
-    def test_latency_in_its_chase_order(self):
-        rc, out, err, took, msg = self.past_limit(
-            ["--latency", "--latency-size", "64MiB", "--format", "json"], "latency chase order")
-        doc = self.assert_cut(rc, out, err, took, msg,
-                              "the latency measurement was cut by --time-limit in its chase "
-                              "order, before the first repetition; no latency is reported")
-        lat = doc["latency"]
-        self.assertFalse(lat["measured"], msg)
-        self.assertIsNone(lat["idle_ns"], msg)
-        self.assertEqual(lat["loaded"], [], msg)
-
-    def test_latency_quiet_line_says_not_measured(self):
-        rc, out, err, _, msg = self.past_limit(["--latency", "--latency-size", "64MiB", "-q"],
-                                               "latency chase links")
-        self.assertEqual(rc, 0, msg)
-        self.assertRegex(out, r"^latency: not_measured buffer_bytes=\d+ ", msg)
 
     def test_latency_in_its_loaded_curve(self):
         membench_test.skip_unless_cpus(self, 2, "the loaded curve needs a second core")
@@ -111,24 +114,83 @@ class TimeLimitTest(StopEarlyCase):
         self.assertEqual(doc["latency"]["loaded_why"], "cut by --time-limit after 2 of 10 steps",
                          msg)
 
-    def test_faults_probe(self):
+    def test_latency_in_its_set_up(self):
+        for point in ("latency chase order", "latency chase links"):
+            with self.subTest(point=point):
+                self.assert_nothing_kept(["--latency", "--latency-size", "64MiB"], point)
+
+    def test_latency_quiet_line_says_not_measured(self):
+        """Beside a measurement that finished (the timer probe) the cut latency has its line."""
+        rc, out, err, _, msg = self.past_limit(
+            ["--timer", "--latency", "--latency-size", "64MiB", "-q"], "latency chase links")
+        self.assertEqual(rc, 3, msg)
+        self.assertRegex(out, r"(?m)^latency: not_measured buffer_bytes=\d+ ", msg)
+
+    def test_probes_before_their_first_figure(self):
+        for args, point in ((["--faults", "--faults-backing", "4k"], "faults probe"),
+                            (["--shootdown"], "shootdown probe"),
+                            (["--timer"], "timer probe")):
+            with self.subTest(point=point):
+                self.assert_nothing_kept(args, point)
+
+    def test_timer_then_faults_says_what_was_cut(self):
         rc, out, err, took, msg = self.past_limit(
-            ["--faults", "--faults-backing", "4k", "--format", "json"], "faults probe")
-        self.assert_cut(rc, out, err, took, msg, "the faults probe stopped between backings; "
-                        "reporting the 0 backings measured")
+            ["--timer", "--faults", "--faults-backing", "4k", "--format", "json"], "faults probe")
+        doc = self.assert_cut(rc, out, err, took, msg,
+                              "the timer probe finished; the faults probe stopped between "
+                              "backings; reporting the 0 backings measured")
+        self.assertGreater(len(doc["timer"]["clocks"]), 0, msg)
 
-    def test_shootdown_probe(self):
-        rc, out, err, took, msg = self.past_limit(["--shootdown", "--format", "json"],
-                                                  "shootdown probe")
-        doc = self.assert_cut(rc, out, err, took, msg, "the shootdown probe stopped after 0 of ")
-        self.assertEqual(doc["shootdown"]["runs"], [], msg)
 
-    def test_timer_probe(self):
-        rc, out, err, took, msg = self.past_limit(["--timer", "--format", "json"], "timer probe")
-        doc = self.assert_cut(rc, out, err, took, msg, "the timer probe stopped before it "
-                              "finished; its clocks are not reported")
-        self.assertNotIn("clocks", doc["timer"], "a half-measured clock table is not reported\n"
-                         + msg)
+class SweepClockTest(StopEarlyCase):
+    """--time-limit bounds each run of a sweep on its own clock (as --help says), not the sweep:
+    the second run gets about as many repetitions as the first, not the few left over.
+    MEMBENCH_TEST_SLOW_REPETITION=0 pads every repetition to 50 ms, so the counts do not follow
+    the machine's speed."""
+
+    def test_each_run_has_its_own_clock(self):
+        args = ["--triad", "-s", "1000000,1000001", "-n", "1000000", "--time-limit", "3",
+                "--format", "json"]
+        rc, out, err = membench_test.run(args, {"MEMBENCH_TEST_SLOW_REPETITION": "0"})
+        msg = membench_test.describe(args, rc, out, err)
+        self.assertEqual(rc, 0, msg)
+        reps = [r["repetitions_done"] for r in json.loads(out)["runs"]]
+        self.assertEqual(len(reps), 2, msg)
+        self.assertGreaterEqual(reps[0], 10, msg)
+        self.assertGreaterEqual(reps[1], reps[0] // 2, "run 2 got %s repetitions, run 1 %s\n%s"
+                                % (reps[1], reps[0], msg))
+
+
+class TrialsTest(StopEarlyCase):
+    """A TLB sample of 10^12 trials (hours of accesses, one timed run): a signal or the time
+    limit inside it is answered within one slice of it, not at its end."""
+
+    ARGS = ["--tlb", "--tlb-pages", "4096", "--tlb-trials", "1000000000000", "--format", "json"]
+
+    def test_signal_inside_a_sample(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "tlb.json")
+            args = self.ARGS + ["-o", path]
+            rc, out, err, took, msg = self.interrupted(args, "tlb sample", signal.SIGINT)
+            self.assertEqual(rc, 130, msg)
+            self.assertLess(took, BOUND_S, "ended %.1f s after the signal\n%s" % (took, msg))
+            self.assertIn("interrupted by SIGINT before any measurement finished: no report "
+                          "written", err, msg)
+            self.assertEqual(os.listdir(d), [], msg)
+
+    def test_time_limit_inside_a_sample(self):
+        self.assert_nothing_kept(self.ARGS[:-2], "tlb sample")
+
+    def test_membench_itself_keeps_the_time_limit(self):
+        """The product binary, a real limit of 2 s: without a check inside the sample this runs
+        for hours; the subprocess timeout is 60 times the limit."""
+        args = self.ARGS[:-2] + ["--time-limit", "2", "-q"]
+        rc, out, err = membench_test.run(args, timeout=120)
+        msg = membench_test.describe(args, rc, out, err)
+        self.assertEqual(rc, 3, msg)
+        self.assertIn("membench: time limit (--time-limit 2 s) reached before any measurement "
+                      "finished: no report written", err, msg)
+        self.assertNotIn("raise --tlb-trials", err, "no sample finished: no timer share\n" + msg)
 
 
 class SignalInSetUpTest(StopEarlyCase):

@@ -230,10 +230,10 @@ static void samples_and_loads(void **state)
     struct tlb_chain c;
     tlb_chain_build(&c, TLB_MODE_CHASE, mem, N, TLB_LAYOUT_SPREAD, 4096, true, TLB_ORDER_RANDOM, 1,
                     order, offsets);
-    uint64_t chunk = tlb_calibrate(&c, 0.0002);
+    uint64_t chunk = tlb_calibrate(&c, 0.0002, NULL);
     assert_true(chunk >= N && chunk % 8 == 0);
     struct tlb_sample s;
-    tlb_sample_run(&c, chunk, 5, &s);
+    assert_true(tlb_sample_run(&c, chunk, 5, NULL, &s));
     assert_int_equal(s.chunks, 5);
     assert_int_equal(s.accesses, 5 * chunk);
     assert_true(s.ns_per_access > 0 && s.best_chunk_ns <= s.ns_per_access);
