@@ -71,9 +71,9 @@ static int refuse_noisy(const struct report *rep, struct output_file *ref, int k
     const struct reference_runs *k = rep->saved_runs;
     double spread = 100.0 * k->spread[kernel];
     log_error("not saving a reference: its %d runs varied %.*f%% (%s), more than the %g%% "
-              "tolerance it would judge with, so a slower node within that could not be told from "
-              "noise; quiet the node (no other jobs) and save again, or accept that noise with "
-              "--tolerance %.0f here and when checking",
+              "tolerance, so a node slower by less than that could not be told from noise; quiet "
+              "the node (no other jobs) and save again, or give --tolerance %.0f to save it "
+              "anyway (checks at a lower tolerance will say it is too noisy)",
               k->runs, spread - tolerance_pct < 1.0 ? 1 : 0, spread, kernel_table[kernel].name,
               tolerance_pct, ceil(spread));
     output_abort(ref);
