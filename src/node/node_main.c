@@ -324,7 +324,7 @@ static int node_finish(struct node_run *n, int rc, bool report)
         output_abort(&n->ref);
         log_note("--dry-run measures nothing: no reference written to %s", o->save_reference);
     } else if (o->save_reference) {
-        int saved = save_reference(rep, &n->ref, o->save_reference);
+        int saved = save_reference(rep, &n->ref, o->save_reference, o->tolerance_pct);
         if (rc == EXIT_OK) rc = saved;
     }
     return rc;

@@ -1,6 +1,8 @@
 /* The verdict of one node: the acceptance checks and the saved reference. */
 #include "src/node/node_verdict.h"
 
+#include <math.h>
+
 #include "src/base/log.h"
 #include "src/node/stream_sweep.h"
 
@@ -46,7 +48,40 @@ static void say_saved_reference(const struct report *rep, const char *path)
     }
 }
 
-int save_reference(const struct report *rep, struct output_file *ref, const char *path)
+/* A reference whose K runs varied more than the tolerance it will judge with cannot tell a slow
+ * node from its own noise (a shortfall within that spread is only INCONCLUSIVE): its worst
+ * kernel, or -1 when every spread is within the tolerance. */
+static int too_noisy_kernel(const struct report *rep, double tolerance_pct)
+{
+    const struct reference_runs *k = rep->saved_runs;
+    const struct run_result *run = &rep->runs[0];
+    int worst = -1;
+    for (int i = 0; k && k->runs > 1 && i < run->n_results; i++) {
+        int id = (int)run->results[i].kernel;
+        if (100.0 * k->spread[id] > tolerance_pct &&
+            (worst < 0 || k->spread[id] > k->spread[worst]))
+            worst = id;
+    }
+    return worst;
+}
+
+static int refuse_noisy(const struct report *rep, struct output_file *ref, int kernel,
+                        double tolerance_pct)
+{
+    const struct reference_runs *k = rep->saved_runs;
+    double spread = 100.0 * k->spread[kernel];
+    log_error("not saving a reference: its %d runs varied %.*f%% (%s), more than the %g%% "
+              "tolerance, so a node slower by less than that could not be told from noise; quiet "
+              "the node (no other jobs) and save again, or give --tolerance %.0f to save it "
+              "anyway (checks at a lower tolerance will say it is too noisy)",
+              k->runs, spread - tolerance_pct < 1.0 ? 1 : 0, spread, kernel_table[kernel].name,
+              tolerance_pct, ceil(spread));
+    output_abort(ref);
+    return EXIT_INCONCLUSIVE;
+}
+
+int save_reference(const struct report *rep, struct output_file *ref, const char *path,
+                   double tolerance_pct)
 {
     const struct run_result *run = &rep->runs[0];
     const char *failed = !run->measured             ? "measured nothing"
@@ -63,6 +98,8 @@ int save_reference(const struct report *rep, struct output_file *ref, const char
         output_abort(ref);
         return EXIT_FAILED;
     }
+    int noisy = too_noisy_kernel(rep, tolerance_pct);
+    if (noisy >= 0) return refuse_noisy(rep, ref, noisy, tolerance_pct);
     const struct node_facts node = report_node_facts(rep);
     if (output_begin(ref) != 0 ||
         output_commit(ref, reference_write(ref->stream, &node, run, rep->saved_runs)) != 0)

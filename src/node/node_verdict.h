@@ -9,8 +9,10 @@
  * each (unless the report shows it); an inconclusive verdict is always one line. */
 void evaluate_checks(const struct options *opts, struct report *rep);
 
-/* --save-reference: writes the run's reference into ref (named path) when the run is good;
- * an exit status. */
-int save_reference(const struct report *rep, struct output_file *ref, const char *path);
+/* --save-reference: writes the run's reference into ref (named path) when the run is good and,
+ * from K runs, their spread is within the tolerance it will judge with (else exit 5, nothing
+ * written); an exit status. */
+int save_reference(const struct report *rep, struct output_file *ref, const char *path,
+                   double tolerance_pct);
 
 #endif

@@ -248,6 +248,7 @@ static void rate_check_json(json_t *o, const struct acceptance_check *c)
                                                              : json_null());
     json_object_set_new(o, "reference_spread_pct", pct_or_null(c->ref_spread_pct));
     json_object_set_new(o, "why", c->why[0] ? json_string(c->why) : json_null());
+    json_object_set_new(o, "note", c->note[0] ? json_string(c->note) : json_null());
 }
 
 /* --reference-runs K: what the K runs of the saved reference measured. */

@@ -236,7 +236,11 @@ static void write_summary(FILE *out, const struct report *rep)
             else
                 fprintf(out, " %10s", "-");
         }
-        fprintf(out, "  %s\n", r->validation.passed ? "yes" : "NO");
+        fprintf(out, "  %s", r->validation.passed ? "yes" : "NO");
+        if (r->config.below_stream_rule)
+            fprintf(out, "%s  below the STREAM rule: caches inflate it",
+                    r->validation.passed ? "" : " ");
+        fputc('\n', out);
     }
     fprintf(out, RULE);
 }
@@ -302,6 +306,7 @@ static void write_acceptance(FILE *out, const struct acceptance_result *a)
         else
             fputc('\n', out);
         if (v == CHECK_INCONCLUSIVE) fprintf(out, "     %s\n", c->why);
+        if (c->note[0]) fprintf(out, "     note: %s\n", c->note);
     }
     if (a->passed)
         fprintf(out, "Verdict: PASS (%d checks)\n", a->n_checks);
@@ -349,6 +354,30 @@ int report_write_text(FILE *out, const struct report *rep)
     return ferror(out) ? -1 : 0;
 }
 
+/* "FAIL 18 of 19 checks passed: Triad 60% below the reference (...); note: ...": the verdict,
+ * why each check that did not pass did not, and the notes of the others. */
+static void write_quiet_verdict(FILE *out, const struct acceptance_result *a)
+{
+    if (!a->evaluated) return;
+    int failed = 0;
+    for (int i = 0; i < a->n_checks; i++)
+        failed += !a->checks[i].passed;
+    fprintf(out, "%s %d of %d checks passed", check_verdict_name(acceptance_verdict(a)),
+            a->n_checks - failed, a->n_checks);
+    const char *sep = ": ";
+    for (int i = 0; i < a->n_checks; i++) {
+        char why[400];
+        acceptance_check_reason(&a->checks[i], why, sizeof(why));
+        if (!why[0]) continue;
+        char shown[TEXT_PRINTABLE_CAP(sizeof(why))];
+        fprintf(out, "%s%s", sep, text_printable(shown, sizeof(shown), why));
+        sep = "; ";
+    }
+    for (int i = 0; i < a->n_checks; i++)
+        if (a->checks[i].note[0]) fprintf(out, "; note: %s", a->checks[i].note);
+    fputc('\n', out);
+}
+
 int report_write_quiet(FILE *out, const struct report *rep)
 {
     for (size_t i = 0; i < rep->n_runs; i++) {
@@ -368,17 +397,11 @@ int report_write_quiet(FILE *out, const struct report *rep)
                 elem_type_name(r->config.type));
         if (r->config.numa_cell)
             fprintf(out, " cpu_node=%d mem_node=%d", r->config.cpu_node, r->config.mem_node);
-        fprintf(out, " validated=%s\n", r->validation.passed ? "yes" : "NO");
+        fprintf(out, " validated=%s%s\n", r->validation.passed ? "yes" : "NO",
+                r->config.below_stream_rule ? " below_stream_rule=yes" : "");
     }
     write_parts(out, rep, MEASURE_BEFORE_TAIL, true);
-    const struct acceptance_result *a = &rep->acceptance;
-    if (a->evaluated) {
-        int failed = 0;
-        for (int i = 0; i < a->n_checks; i++)
-            failed += !a->checks[i].passed;
-        fprintf(out, "%s %d of %d checks passed\n", check_verdict_name(acceptance_verdict(a)),
-                a->n_checks - failed, a->n_checks);
-    }
+    write_quiet_verdict(out, &rep->acceptance);
     write_parts(out, rep, MEASURE_AFTER_TAIL, true);
     return ferror(out) ? -1 : 0;
 }

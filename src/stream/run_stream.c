@@ -140,12 +140,13 @@ static void validate_reductions(const struct team *tm, struct run_result *out)
     }
 }
 
-/* membench-hooked: a kernel's best rate set, then scaled, its times following. */
-static void test_rates(const struct stream_hooks *h, struct kernel_result *r)
+/* membench-hooked: a kernel's best rate set, then scaled (by kernel, then by run), its times
+ * following. */
+static void test_rates(const struct stream_hooks *h, double run_scale, struct kernel_result *r)
 {
-    double f = 1.0;
+    double f = run_scale;
     if (h->rate_fixed[r->kernel] > 0 && r->best_rate_mbps > 0)
-        f = h->rate_fixed[r->kernel] / r->best_rate_mbps;
+        f *= h->rate_fixed[r->kernel] / r->best_rate_mbps;
     if (h->rate_scale[r->kernel] > 0) f *= h->rate_scale[r->kernel];
     r->best_rate_mbps *= f;
     r->avg_time_s /= f;
@@ -312,12 +313,14 @@ static void summarise_kernels(const struct team *tm, const struct timer_info *ti
                               struct run_result *out)
 {
     const struct run_config *cfg = tm->cfg;
+    const struct stream_hooks *h = kernel_hooks();
+    double run_scale = h && h->run_scale ? h->run_scale() : 1.0;
     for (int i = 0; i < out->n_results; i++) {
         struct kernel_result *r = &out->results[i];
         summarise(&tm->times[(size_t)r->kernel * cfg->ntimes], tm->reps_done, r);
         r->finish_spread_s =
             finish_spread_median(&tm->spread[(size_t)r->kernel * cfg->ntimes], tm->reps_done);
-        if (kernel_hooks()) test_rates(kernel_hooks(), r);
+        if (h) test_rates(h, run_scale, r);
         r->min_ticks = timer->granularity_s > 0 ? r->min_time_s / timer->granularity_s : 0.0;
         if (r->min_ticks < TIMER_MIN_TICKS)
             WARNINGS_ADD(out,

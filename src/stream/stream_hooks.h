@@ -16,6 +16,9 @@ struct stream_hooks {
     double rate_fixed[KERNEL_COUNT];
     /* then multiply kernel k's rates by this (its times divided); 0 = as they are */
     double rate_scale[KERNEL_COUNT];
+    /* then every kernel's rates of this STREAM run times the factor it returns (called once per
+     * run: the Nth run of the process, e.g. of --reference-runs, its own); NULL = none */
+    double (*run_scale)(void);
     /* a steady node with one noisy repetition: every timed repetition of every kernel lasts
      * repetition_pad_s (sleeping the rest), repetition slow_repetition (counted from 1, the
      * warm-up; 0 = none) slow_factor times that; 0 = as measured */

@@ -113,25 +113,76 @@ static void describe(struct acceptance_check *c, const char *measured, const cha
 /* A rate below its floor is noise, not a slow node, when a spread exceeds the tolerance and
  * is at least the shortfall: the repetitions' (how much one repetition's rate differed from
  * another's in this run) or the reference's own runs'. A larger shortfall, or a spread within
- * the tolerance, fails. */
-static void judge_shortfall(struct acceptance_check *c, const char *kernel, double want, double tol)
+ * the tolerance, fails. Returns the spread that made the check inconclusive. */
+enum shortfall_cause { SHORTFALL_FAILS, SHORTFALL_REPETITIONS, SHORTFALL_REFERENCE };
+
+/* Digits for a percentage beyond the tolerance: whole percent, unless that would read as the
+ * tolerance itself ("varied 5%, more than the 5% tolerance"). */
+static int digits_beyond(double pct, double tol)
+{
+    return pct - tol < 1.0 ? 1 : 0;
+}
+
+static enum shortfall_cause judge_shortfall(struct acceptance_check *c, const char *kernel,
+                                            double want, double tol)
 {
     double shortfall = 100.0 * (1.0 - c->measured_value / want);
-    /* whole percent, unless that would read as the tolerance itself ("varied 5%, more than 5%") */
-    int rep_digits = c->rep_spread_pct - tol < 1.0 ? 1 : 0;
-    int ref_digits = c->ref_spread_pct - tol < 1.0 ? 1 : 0;
-    if (c->rep_spread_pct > tol && c->rep_spread_pct >= shortfall)
+    int rep_digits = digits_beyond(c->rep_spread_pct, tol);
+    int ref_digits = digits_beyond(c->ref_spread_pct, tol);
+    enum shortfall_cause cause = SHORTFALL_FAILS;
+    if (c->rep_spread_pct > tol && c->rep_spread_pct >= shortfall) {
+        cause = SHORTFALL_REPETITIONS;
         snprintf(c->why, sizeof(c->why),
                  "%s varied %.*f%% across repetitions, more than the %g%% tolerance", kernel,
                  rep_digits, c->rep_spread_pct, tol);
-    else if (c->ref_spread_pct > tol && c->ref_spread_pct >= shortfall)
+    } else if (c->ref_spread_pct > tol && c->ref_spread_pct >= shortfall) {
+        cause = SHORTFALL_REFERENCE;
         snprintf(c->why, sizeof(c->why),
                  "%s: the reference's own runs varied %.*f%%, more than the %g%% tolerance: "
                  "save it on a quiet node or widen --tolerance",
                  kernel, ref_digits, c->ref_spread_pct, tol);
+    }
+    if (cause != SHORTFALL_FAILS) c->verdict = CHECK_INCONCLUSIVE;
+    return cause;
+}
+
+/* Said beside any verdict: a rate more than the tolerance above its reference's (the node
+ * changed since the reference was saved; --expect is a floor a site chose, never questioned),
+ * and a reference too noisy to judge a shortfall by (its runs' spread beyond the tolerance;
+ * already the why of a check it made inconclusive). */
+static void note_rate(struct acceptance_check *c, const char *kernel, double want, double tol,
+                      enum shortfall_cause cause)
+{
+    size_t used = 0;
+    double above = 100.0 * (c->measured_value / want - 1.0);
+    if (c->from_reference && above > tol)
+        used += (size_t)snprintf(c->note, sizeof(c->note),
+                                 "%s %.*f%% above the reference's %.1f MB/s: the reference may be "
+                                 "stale (saved before the node changed?): check the node, then "
+                                 "save it again",
+                                 kernel, digits_beyond(above, tol), above, want);
+    if (c->ref_spread_pct > tol && cause != SHORTFALL_REFERENCE && used < sizeof(c->note))
+        snprintf(c->note + used, sizeof(c->note) - used,
+                 "%s%s: the reference's own runs varied %.*f%%, more than the %g%% tolerance: "
+                 "too noisy to judge a shortfall by; save it on a quiet node",
+                 used ? "; " : "", kernel, digits_beyond(c->ref_spread_pct, tol), c->ref_spread_pct,
+                 tol);
+}
+
+void acceptance_check_reason(const struct acceptance_check *c, char *buf, size_t len)
+{
+    enum check_verdict v = check_state(c);
+    if (v == CHECK_PASS)
+        snprintf(buf, len, "%s", "");
+    else if (v == CHECK_INCONCLUSIVE)
+        snprintf(buf, len, "%s", c->why);
+    else if (c->rate_check)
+        snprintf(buf, len, "%s %.0f%% below %s (%.1f of %.1f MB/s, floor %.1f)", c->name,
+                 100.0 * (1.0 - c->measured_value / c->reference_mbps),
+                 c->from_reference ? "the reference" : "--expect", c->measured_value,
+                 c->reference_mbps, c->expected_value);
     else
-        return;
-    c->verdict = CHECK_INCONCLUSIVE;
+        snprintf(buf, len, "%s %s, expected %s", c->name, c->measured, c->expected);
 }
 
 static void rate_checks(const struct run_result *run, const struct expectations *e, double tol,
@@ -158,7 +209,9 @@ static void rate_checks(const struct run_result *run, const struct expectations 
         if (by_reference) c->ref_runs = e->reference_runs;
         if (by_reference && (e->spread_kernels & (1u << r->kernel)))
             c->ref_spread_pct = e->reference_spread_pct[r->kernel];
-        if (!c->passed) judge_shortfall(c, name, want, tol);
+        enum shortfall_cause cause =
+            c->passed ? SHORTFALL_FAILS : judge_shortfall(c, name, want, tol);
+        note_rate(c, name, want, tol, cause);
     }
 }
 

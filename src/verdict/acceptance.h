@@ -67,6 +67,9 @@ struct acceptance_check {
     double ref_spread_pct; /* rate checks: the reference's run-to-run spread; -1 = unknown */
     int ref_runs;          /* rate checks: the reference's runs behind the rate; 0 = unknown */
     char why[200];         /* CHECK_INCONCLUSIVE: which spread, e.g. "Triad varied 23% ..." */
+    /* rate checks, whatever the verdict: a rate far above the one expected (the reference may
+     * be stale), or a reference whose own runs varied more than the tolerance; "" = none */
+    char note[240];
 };
 
 struct acceptance_result {
@@ -90,6 +93,11 @@ static inline enum check_verdict check_state(const struct acceptance_check *c)
            : c->verdict == CHECK_INCONCLUSIVE ? CHECK_INCONCLUSIVE
                                               : CHECK_FAIL;
 }
+
+/* Why a check did not pass, one phrase: an inconclusive check's why, a failed rate check's
+ * shortfall ("Triad 60% below the reference (4000.0 of 10000.0 MB/s, floor 5000.0)"), another
+ * failed check's values; "" for a passed check. */
+void acceptance_check_reason(const struct acceptance_check *c, char *buf, size_t len);
 
 /* "PASS", "FAIL" or "INCONCLUSIVE": of a check, and of the whole result. */
 const char *check_verdict_name(enum check_verdict v);

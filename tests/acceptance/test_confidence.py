@@ -29,6 +29,8 @@ SLOW = "*:triad=4000"      # 60% below it: under the 5000 MB/s floor
 BROKEN = "*:triad=1000"    # 90% below it: more than one slowed repetition explains
 STEADY = "0"               # every repetition padded, none slowed
 NOISY = "3:4"              # repetition 3 (the second timed one) 4x as long: a 75% spread
+#: Three runs of a reference whose best rates spread 4.9%, within the default 5% tolerance.
+WITHIN_5 = {"MEMBENCH_TEST_RATES": GOOD, "MEMBENCH_TEST_RUN_SCALE": "1,0.97,1.02"}
 
 
 class ConfidenceCase(membench_test.ReferenceFileCase):
@@ -123,11 +125,13 @@ class ReferenceRunsTest(ConfidenceCase):
 
     def test_k_runs_save_the_median_and_the_spread(self):
         args = ARGS + ["--save-reference", self.ref, "--reference-runs", "3", "--format", "json"]
-        rc, out, err = run(args)
+        rc, out, err = run(args, WITHIN_5)
         self.assertEqual(rc, 0, describe(args, rc, out, err))
         with open(self.ref) as f:
             ref = json.load(f)
         self.assertEqual(ref["reference_runs"], 3)
+        for got, want in zip(ref["run_rates_mbps"]["Triad"], [10000.0, 9700.0, 10200.0]):
+            self.assertAlmostEqual(got, want, places=3)
         runs = ref["run_rates_mbps"]["Triad"]
         self.assertEqual(len(runs), 3)
         self.assertAlmostEqual(ref["rates_mbps"]["Triad"], statistics.median(runs), places=3)
@@ -149,7 +153,7 @@ class ReferenceRunsTest(ConfidenceCase):
         see a node that drifts over minutes; the reference records the pause and the span."""
         args = ARGS + ["--save-reference", self.ref, "--reference-runs", "3",
                        "--reference-interval", "0.5", "--format", "json"]
-        rc, out, err = run(args)
+        rc, out, err = run(args, WITHIN_5)
         self.assertEqual(rc, 0, describe(args, rc, out, err))
         with open(self.ref) as f:
             ref = json.load(f)
@@ -219,6 +223,114 @@ class ReferenceRunsTest(ConfidenceCase):
         self.assert_error(ARGS + ["--reference", self.ref], 2, ["run_spread_pct", self.ref])
         self.edit_ref(reference_runs=50, run_spread_pct=None)
         self.assert_error(ARGS + ["--reference", self.ref], 2, ["reference_runs", "1 to 20"])
+
+
+class NoisyReferenceTest(ConfidenceCase):
+    """A reference whose own runs varied more than the tolerance cannot judge a node: saving one
+    is refused (exit 5, nothing written) unless --tolerance accepts that much noise; judging with
+    a narrower tolerance against one says so, also when the check passes."""
+
+    #: The second of three runs at 55.4%: the runs' best rates spread 44.6%.
+    SPREAD_45 = {"MEMBENCH_TEST_RATES": GOOD, "MEMBENCH_TEST_RUN_SCALE": "1,0.554,1"}
+
+    def save(self, extra=()):
+        args = ARGS + ["--save-reference", self.ref, "--reference-runs", "3"] + list(extra)
+        rc, out, err = run(args, self.SPREAD_45)
+        return args, rc, out, err
+
+    def test_a_reference_from_noisy_runs_is_refused(self):
+        with open(self.ref) as f:
+            before = f.read()
+        args, rc, out, err = self.save()
+        self.assertEqual(rc, 5, describe(args, rc, out, err))
+        with open(self.ref) as f:
+            self.assertEqual(f.read(), before)
+        lines = err.splitlines()
+        self.assertEqual(len(lines), 1, err)
+        self.assertRegex(lines[0], r"^membench: not saving a reference: its 3 runs varied 45% "
+                                   r"\(Triad\), more than the 5% tolerance")
+        self.assertIn("--tolerance 45", lines[0])
+        self.assertIn("quiet", lines[0])
+        self.assertIn("Triad", out)  # the report is still written
+
+    def test_a_tolerance_that_accepts_the_noise_saves_it_with_its_spread(self):
+        args, rc, out, err = self.save(["--tolerance", "45"])
+        self.assertEqual(rc, 0, describe(args, rc, out, err))
+        with open(self.ref) as f:
+            ref = json.load(f)
+        self.assertAlmostEqual(ref["run_spread_pct"]["Triad"], 44.6, places=3)
+        self.assertIn("spread 45%", err)
+
+    def test_checking_against_a_noisy_reference_says_so_when_it_passes(self):
+        self.edit_ref(reference_runs=5, run_spread_pct={"Triad": 70.0})
+        rc, doc, err = self.check(GOOD, STEADY, status=0)
+        note = self.triad(doc)["note"]
+        self.assertIn("the reference's own runs varied 70%, more than the 50% tolerance", note)
+        args = ARGS + TOLERANCE + ["--reference", self.ref]
+        env = {"MEMBENCH_TEST_RATES": GOOD, "MEMBENCH_TEST_SLOW_REPETITION": STEADY}
+        rc, out, err = run(args, env)
+        self.assertEqual(rc, 0, describe(args, rc, out, err))
+        self.assertRegex(out, r"(?m)^     note: Triad: the reference's own runs varied 70%")
+        rc, out, err = run(args + ["-q"], env)
+        self.assertRegex(out.splitlines()[-1], r"^PASS \d+ of \d+ checks passed; note: Triad: "
+                                               r"the reference's own runs varied 70%")
+
+    def test_a_quiet_reference_has_no_note(self):
+        self.edit_ref(reference_runs=5, run_spread_pct={"Triad": 10.0})
+        rc, doc, err = self.check(GOOD, STEADY, status=0)
+        self.assertIsNone(self.triad(doc)["note"])
+
+
+class StaleReferenceTest(ConfidenceCase):
+    """A rate far above its reference passes, but says the reference may be stale."""
+
+    FAST = "*:triad=17000"  # 70% above the reference, beyond the 50% tolerance
+
+    def test_far_faster_than_the_reference_passes_with_a_note(self):
+        rc, doc, err = self.check(self.FAST, STEADY, status=0)
+        triad = self.triad(doc)
+        self.assertEqual(triad["verdict"], "PASS")
+        self.assertRegex(triad["note"], r"^Triad 70% above the reference's 10000\.0 MB/s: the "
+                                        r"reference may be stale")
+        args = ARGS + TOLERANCE + ["--reference", self.ref]
+        env = {"MEMBENCH_TEST_RATES": self.FAST, "MEMBENCH_TEST_SLOW_REPETITION": STEADY}
+        rc, out, err = run(args, env)
+        self.assertEqual(rc, 0, describe(args, rc, out, err))
+        self.assertRegex(out, r"(?m)^     note: Triad 70% above the reference's 10000\.0 MB/s")
+        rc, out, err = run(args + ["-q"], env)
+        self.assertEqual(rc, 0, describe(args, rc, out, err))
+        self.assertRegex(out.splitlines()[-1], r"^PASS \d+ of \d+ checks passed; note: Triad "
+                                               r"70% above the reference's")
+
+    def test_far_above_an_expectation_is_not_questioned(self):
+        """--expect is a floor a site chose, not a measurement that can go stale."""
+        rc, doc, err = self.check(self.FAST, STEADY, extra=["--expect", "triad=10000"], status=0)
+        self.assertIsNone(self.triad(doc)["note"])
+
+    def test_within_the_tolerance_above_there_is_no_note(self):
+        rc, doc, err = self.check("*:triad=14000", STEADY, status=0)
+        self.assertIsNone(self.triad(doc)["note"])
+
+
+class QuietReasonTest(ConfidenceCase):
+    """-q keeps the verdict's reason on its last line."""
+
+    def quiet(self, rates, repetitions, status):
+        args = ARGS + TOLERANCE + ["--reference", self.ref, "-q"]
+        rc, out, err = run(args, {"MEMBENCH_TEST_RATES": rates,
+                                  "MEMBENCH_TEST_SLOW_REPETITION": repetitions})
+        self.assertEqual(rc, status, describe(args, rc, out, err))
+        return out.splitlines()[-1]
+
+    def test_inconclusive_says_which_spread(self):
+        self.assertRegex(self.quiet(SLOW, NOISY, 5),
+                         r"^INCONCLUSIVE \d+ of \d+ checks passed: Triad varied \d+% across "
+                         r"repetitions, more than the 50% tolerance$")
+
+    def test_fail_says_how_far_below(self):
+        self.assertRegex(self.quiet(SLOW, STEADY, 1),
+                         r"^FAIL \d+ of \d+ checks passed: Triad 60% below the reference "
+                         r"\(4000\.0 of 10000\.0 MB/s, floor 5000\.0\)$")
 
 
 class OptionsTest(membench_test.ReferenceFileCase):

@@ -248,9 +248,10 @@ def small(args):
 
 QUIET_LINE = re.compile(
     r"^(?:MB/s(?: [A-Z][a-z]+=[0-9.]+)+ threads=\d+ .*validated=(?:yes|no)"
+    r"(?: below_stream_rule=yes)?"
     r"|threads=\d+ elements=\d+ bytes=\d+ planned"
     r"|(?:tlb|faults|shootdown|timer|latency): \S.*"
-    r"|(?:PASS|FAIL) \d+ of \d+ checks.*)$")
+    r"|(?:PASS|FAIL|INCONCLUSIVE) \d+ of \d+ checks.*)$")
 
 
 def cannot_run_here(args, env):

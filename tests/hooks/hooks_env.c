@@ -21,6 +21,10 @@
  *                                     that rank reports these best rates instead of the
  *                                     measured ones (times follow), before RATE_SCALE:
  *                                     cluster statistics without the noise of shared CPUs
+ *   MEMBENCH_TEST_RUN_SCALE=F1,F2,...  then the Nth STREAM run of the process (each of
+ *                                     --reference-runs K, each of a sweep) has every kernel's
+ *                                     rates times FN (runs past the list: as they are): runs
+ *                                     that differ, e.g. a reference's noisy runs, on demand
  *   MEMBENCH_TEST_SLOW_REPETITION=R[:FACTOR]
  *                                     a steady node with one noisy repetition: every timed
  *                                     repetition of every kernel lasts 50 ms (sleeping what
@@ -168,6 +172,34 @@ static void per_rank_kernel_numbers(const char *name, const char *value, double 
     }
 }
 
+#define RUN_SCALE_MAX 32
+static double run_scales[RUN_SCALE_MAX];
+static unsigned n_run_scales, runs_scaled;
+
+static double next_run_scale(void)
+{
+    unsigned n = runs_scaled++;
+    return n < n_run_scales ? run_scales[n] : 1.0;
+}
+
+/* "1,0.55,1": the Nth STREAM run's rates times the Nth factor. */
+static void run_scale_hook(const char *value)
+{
+    static const char *const fix = "give factors above 0 for the runs in order, e.g. 1,0.55,1";
+    const char *p = value;
+    for (;;) {
+        char *end;
+        double f = strtod(p, &end);
+        if (n_run_scales == RUN_SCALE_MAX || end == p || !(f > 0 && f <= 1000) ||
+            (*end && *end != ','))
+            usage_error("MEMBENCH_TEST_RUN_SCALE", value, fix);
+        run_scales[n_run_scales++] = f;
+        if (!*end) break;
+        p = end + 1;
+    }
+    stream.run_scale = next_run_scale;
+}
+
 /* "R[:FACTOR]": every timed repetition padded to 50 ms, repetition R FACTOR times that. */
 static void slow_repetition_hook(const char *value)
 {
@@ -235,6 +267,7 @@ __attribute__((constructor)) static void install_test_hooks(void)
         per_rank_kernel_numbers("MEMBENCH_TEST_RATES", value, stream.rate_fixed);
     if ((value = variable("MEMBENCH_TEST_RATE_SCALE")))
         per_rank_kernel_numbers("MEMBENCH_TEST_RATE_SCALE", value, stream.rate_scale);
+    if ((value = variable("MEMBENCH_TEST_RUN_SCALE"))) run_scale_hook(value);
     if ((value = variable("MEMBENCH_TEST_SLOW_REPETITION"))) slow_repetition_hook(value);
     if ((value = variable("MEMBENCH_TEST_ANNOUNCE"))) {
         if (strcmp(value, "1") != 0 && strcmp(value, "0") != 0)

@@ -270,6 +270,36 @@ class QuietTest(membench_test.MembenchTestCase):
             self.assertIn("validated=yes", line)
 
 
+class BelowRuleMarkTest(membench_test.ScratchDirCase):
+    """A row below the STREAM rule (arrays under 4x the LLC: caches inflate its rates) is marked
+    wherever it is a row: -q lines and the sweep's summary table, as CSV and JSON flag it."""
+
+    SIZES = ["--size", "0.25xLLC,4xLLC", "-n", "2"]
+
+    def setUp(self):
+        super().setUp()
+        xml = self.path("small-llc.xml")  # a 1 MiB LLC: 4xLLC is 4 MiB arrays
+        why = membench_test.small_cache_topology(xml)
+        if why:
+            self.skipTest(why)
+        self.env = {"HWLOC_XMLFILE": xml}
+        plan = self.run_json(self.SIZES + ["--dry-run"], self.env)
+        self.assertEqual([r["config"]["below_stream_rule"] for r in plan["runs"]], [True, False])
+
+    def test_quiet_lines_mark_it(self):
+        out, _ = self.run_ok(self.SIZES + ["-q"], self.env)
+        lines = out.splitlines()
+        self.assertEqual(len(lines), 2, out)
+        self.assertTrue(lines[0].endswith(" validated=yes below_stream_rule=yes"), lines[0])
+        self.assertTrue(lines[1].endswith(" validated=yes"), lines[1])
+
+    def test_the_summary_table_marks_it(self):
+        out, _ = self.run_ok(self.SIZES, self.env)
+        rows = out[out.index("Summary: best rate per run"):].splitlines()[2:4]
+        self.assertRegex(rows[0], r"^  1 .*  yes  below the STREAM rule: caches inflate it$")
+        self.assertRegex(rows[1], r"^  2 .*  yes$")
+
+
 class OutputFileTest(membench_test.MembenchTestCase):
     """-o FILE writes atomically and replaces an existing file."""
 
