@@ -70,12 +70,17 @@ static int refuse_noisy(const struct report *rep, struct output_file *ref, int k
 {
     const struct reference_runs *k = rep->saved_runs;
     double spread = 100.0 * k->spread[kernel];
+    char override[160] = "";
+    if (ceil(spread) < 100.0)
+        snprintf(override, sizeof(override),
+                 ", or give --tolerance %.0f to save it anyway (checks at a lower tolerance will "
+                 "say it is too noisy)",
+                 ceil(spread));
     log_error("not saving a reference: its %d runs varied %.*f%% (%s), more than the %g%% "
               "tolerance, so a node slower by less than that could not be told from noise; quiet "
-              "the node (no other jobs) and save again, or give --tolerance %.0f to save it "
-              "anyway (checks at a lower tolerance will say it is too noisy)",
+              "the node (no other jobs) and save again%s",
               k->runs, spread - tolerance_pct < 1.0 ? 1 : 0, spread, kernel_table[kernel].name,
-              tolerance_pct, ceil(spread));
+              tolerance_pct, override);
     output_abort(ref);
     return EXIT_INCONCLUSIVE;
 }

@@ -253,6 +253,15 @@ class NoisyReferenceTest(ConfidenceCase):
         self.assertIn("quiet", lines[0])
         self.assertIn("Triad", out)  # the report is still written
 
+    def test_no_tolerance_is_offered_that_membench_would_refuse(self):
+        env = dict(self.SPREAD_45, MEMBENCH_TEST_RUN_SCALE="1,0.004,1")
+        args = ARGS + ["--save-reference", self.ref, "--reference-runs", "3"]
+        rc, out, err = run(args, env)
+        self.assertEqual(rc, 5, describe(args, rc, out, err))
+        self.assertRegex(err, r"varied 100% \(Triad\).*quiet the node \(no other jobs\) and "
+                              r"save again$")
+        self.assertNotIn("--tolerance", err)
+
     def test_a_tolerance_that_accepts_the_noise_saves_it_with_its_spread(self):
         args, rc, out, err = self.save(["--tolerance", "45"])
         self.assertEqual(rc, 0, describe(args, rc, out, err))
