@@ -21,4 +21,11 @@ int omp_env_check(const char *gomp_cpu_affinity, const char *omp_places, const c
  * from the main thread. */
 int omp_env_check_process(unsigned threads, char *why, size_t why_len);
 
+/* What the libraries printed on stderr while they loaded (text, *len bytes): libgomp's
+ * complaint that it cannot read an OpenMP variable (OMP_PLACES, OMP_PROC_BIND, ...), which it
+ * then ignores, is the judge. -1 when there is one, with a one-line reason and remedy naming
+ * the variable and its value in why, and every such complaint (with the line libgomp printed
+ * just before it, its detail) cut out of text (*len updated); 0 otherwise, text unchanged. */
+int omp_env_refused(char *text, size_t *len, char *why, size_t why_len);
+
 #endif

@@ -91,10 +91,17 @@ static void restriction_cause(struct topology *topo, hwloc_topology_t machine,
     struct topology_facts *f = &topo->facts;
     hwloc_const_bitmap_t allowed = hwloc_topology_get_allowed_cpuset(machine);
     char list[128], file[160];
-    if (!hwloc_bitmap_isincluded(online, allowed)) {
+    bool read = f->this_system && cgroup_cpuset_cpus("/proc/self/cgroup", "/sys/fs/cgroup", list,
+                                                     sizeof(list), file, sizeof(file)) == 0;
+    /* hwloc hides what the cgroup disallows, unless told not to (HWLOC_ALLOW=all): the
+     * cgroup's own file says it too, and then the launch mask is only its consequence */
+    hwloc_bitmap_t cgroup = read ? hwloc_bitmap_alloc() : NULL;
+    bool limits = cgroup && hwloc_bitmap_list_sscanf(cgroup, list) == 0 &&
+                  !hwloc_bitmap_isincluded(online, cgroup);
+    hwloc_bitmap_free(cgroup);
+    if (!hwloc_bitmap_isincluded(online, allowed) || limits) {
         snprintf(f->restricted_by, sizeof(f->restricted_by), "cgroup cpuset");
-        if (f->this_system && cgroup_cpuset_cpus("/proc/self/cgroup", "/sys/fs/cgroup", list,
-                                                 sizeof(list), file, sizeof(file)) == 0)
+        if (read)
             snprintf(f->restricted_how, sizeof(f->restricted_how), "%.140s is %.80s", file, list);
         else {
             hwloc_bitmap_list_snprintf(list, sizeof(list), allowed);
@@ -125,6 +132,21 @@ static void usable_cpus(struct topology *topo, hwloc_topology_t machine)
     if (f->restricted) restriction_cause(topo, machine, online, launched ? bound : NULL);
     hwloc_bitmap_free(bound);
     hwloc_bitmap_list_snprintf(f->cpus, sizeof(f->cpus), topo->usable);
+}
+
+/* The variable that tells hwloc its topology is not this system's: HWLOC_THISSYSTEM, or
+ * HWLOC_FSROOT (another root's /sys and /proc, any root but "/"). */
+static void not_this_system(char *source, size_t len)
+{
+    static const char *const told[] = {"HWLOC_THISSYSTEM", "HWLOC_FSROOT"};
+    for (size_t i = 0; i < sizeof(told) / sizeof(told[0]); i++) {
+        const char *v = getenv(told[i]);
+        if (v && *v) {
+            snprintf(source, len, "%s=%.140s", told[i], v);
+            return;
+        }
+    }
+    snprintf(source, len, "an HWLOC_* variable");
 }
 
 /* What hwloc would hang on: a FIFO as HWLOC_XMLFILE blocks its read for ever, a huge synthetic
@@ -174,8 +196,7 @@ int topology_load(struct topology *topo, char *why, size_t why_len)
     else if (xml && *xml)
         snprintf(f->source, sizeof(f->source), "HWLOC_XMLFILE=%.160s", xml);
     else if (!f->this_system)
-        snprintf(f->source, sizeof(f->source), "HWLOC_THISSYSTEM=%.40s",
-                 getenv("HWLOC_THISSYSTEM") ? getenv("HWLOC_THISSYSTEM") : "0");
+        not_this_system(f->source, sizeof(f->source));
     else
         snprintf(f->source, sizeof(f->source), "this machine");
     f->is_machine = strcmp(f->source, "this machine") == 0;

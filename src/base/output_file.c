@@ -75,6 +75,11 @@ static int resolve(const char *path, char **target, int *fd)
     return 0;
 }
 
+static bool is_stdout(const char *path)
+{
+    return !path || strcmp(path, "-") == 0;
+}
+
 static int fail(struct output_file *out, int status, const char *path, const char *why,
                 const char *fix)
 {
@@ -148,7 +153,7 @@ static int check_replaceable(struct output_file *out, const char *path, const ch
 int output_prepare(struct output_file *out, const char *path)
 {
     memset(out, 0, sizeof(*out));
-    if (!path || strcmp(path, "-") == 0) return EXIT_OK;
+    if (is_stdout(path)) return EXIT_OK;
     static const char *const writable_path = "choose a writable path";
     out->name = strdup(path);
     int fd = -1, err = out->name ? resolve(path, &out->target, &fd) : ENOMEM;
@@ -325,14 +330,26 @@ static char *canonical(const char *path)
     return out;
 }
 
+/* What path writes into: "-" is descriptor 1, /dev/stdout and /dev/fd/N the descriptor they
+ * name (a pipe or terminal has an inode too), anything else the file it resolves to. */
+static bool identity(const char *path, struct stat *st)
+{
+    if (is_stdout(path)) return fstat(STDOUT_FILENO, st) == 0;
+    char *target = NULL;
+    int fd;
+    if (resolve(path, &target, &fd) != 0) return false;
+    bool found = fd >= 0 ? fstat(fd, st) == 0 : stat(target, st) == 0;
+    free(target);
+    return found;
+}
+
 bool output_same_file(const char *a, const char *b)
 {
-    bool a_out = !a || strcmp(a, "-") == 0, b_out = !b || strcmp(b, "-") == 0;
-    if (a_out || b_out) return a_out && b_out;
+    if (is_stdout(a) && is_stdout(b)) return true;
     struct stat sa, sb;
-    bool has_a = stat(a, &sa) == 0, has_b = stat(b, &sb) == 0;
+    bool has_a = identity(a, &sa), has_b = identity(b, &sb);
     if (has_a && has_b) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-    if (has_a || has_b) return false;
+    if (has_a || has_b || is_stdout(a) || is_stdout(b)) return false;
     char *ca = canonical(a), *cb = canonical(b);
     bool same = ca && cb && strcmp(ca, cb) == 0;
     free(ca);

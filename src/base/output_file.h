@@ -35,8 +35,9 @@ int output_open_memory(struct output_file *out, char **buf, size_t *len);
 int output_commit(struct output_file *out, int write_rc);
 void output_abort(struct output_file *out);
 
-/* Whether two paths name the same file: the same inode when both exist (symbolic and hard
- * links included), else the same resolved path. "-" (stdout) is the same only as "-". */
+/* Whether two paths write into the same file: the same inode when both exist (symbolic and
+ * hard links included), else the same resolved path. "-" is whatever descriptor 1 is, so
+ * /dev/stdout, /dev/fd/1 and a file stdout is redirected to are the same as "-". */
 bool output_same_file(const char *a, const char *b);
 
 #endif

@@ -55,13 +55,19 @@ static void abort_outputs(struct output_file *a, struct output_file *b, struct o
     if (c) output_abort(c);
 }
 
+/* The report's option, or where the report goes without one. */
+static const char *report_name(const struct options *o)
+{
+    return o->output ? "-o" : "the report (stdout)";
+}
+
 /* The file a report option names clashes with a reference or another report: the name of the
  * option it clashes with, or NULL. */
 static const char *clash_of(const struct options *o, const char *out, bool with_output)
 {
     return o->reference && output_same_file(o->reference, out)             ? "--reference"
            : o->save_reference && output_same_file(o->save_reference, out) ? "--save-reference"
-           : with_output && output_same_file(o->output ? o->output : "-", out) ? "-o"
+           : with_output && output_same_file(o->output ? o->output : "-", out) ? report_name(o)
                                                                                : NULL;
 }
 
@@ -72,9 +78,9 @@ static int check_distinct_files(const struct options *o)
     const char *out = o->output ? o->output : "-";
     const char *clash = clash_of(o, out, false);
     if (clash) {
-        log_error("%s and -o name the same file ('%.200s'): the report would overwrite it; give "
+        log_error("%s and %s name the same file ('%.200s'): the report would overwrite it; give "
                   "-o another file",
-                  clash, strcmp(out, "-") == 0 ? "stdout" : out);
+                  clash, report_name(o), strcmp(out, "-") == 0 ? "stdout" : out);
         return EXIT_USAGE;
     }
     clash = o->metrics_file ? clash_of(o, o->metrics_file, true) : NULL;

@@ -1,10 +1,12 @@
 #include "src/sys/provenance.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "src/base/text_list.h"
 #include "src/sys/sysinfo.h"
@@ -76,11 +78,12 @@ void provenance_read(struct provenance *p)
     peak_from_smbios("/sys/firmware/dmi/entries", p);
 }
 
-/* One SMBIOS type 17 (Memory Device) record: populated size, speed and data width. */
+/* One SMBIOS type 17 (Memory Device) record: populated size, speed and data width. 0, 1 for
+ * an empty slot, -1 for a record that is not one, -2 when it cannot be opened (errno). */
 static int read_memory_device(const char *path, unsigned *speed, unsigned *width)
 {
     FILE *f = fopen(path, "rb");
-    if (!f) return -1;
+    if (!f) return -2;
     unsigned char r[0x22] = {0};
     size_t got = fread(r, 1, sizeof(r), f);
     fclose(f);
@@ -95,22 +98,45 @@ static int read_memory_device(const char *path, unsigned *speed, unsigned *width
     return 0;
 }
 
+/* Why no estimate: what the SMBIOS tables under dir hold, or why they cannot be read. */
+static void no_peak(struct provenance *p, const char *dir, int open_errno, unsigned records,
+                    unsigned unreadable)
+{
+    const char *why = "SMBIOS lists no populated memory device";
+    char text[128];
+    if (open_errno == ENOENT) {
+        snprintf(text, sizeof(text), "no SMBIOS tables (%.60s is absent)", dir);
+        why = text;
+    } else if (open_errno || (unreadable && unreadable == records)) {
+        snprintf(text, sizeof(text), "the SMBIOS memory records cannot be read (%s)%s",
+                 strerror(open_errno ? open_errno : EACCES), geteuid() == 0 ? "" : ": run as root");
+        why = text;
+    } else if (records == 0) {
+        why = "SMBIOS lists no memory device (type 17), as a VM often does";
+    }
+    snprintf(p->peak_source, sizeof(p->peak_source), "unknown: %s; give --peak", why);
+}
+
 void peak_from_smbios(const char *dmi_entries, struct provenance *p)
 {
     p->peak_mbps = 0.0;
-    snprintf(p->peak_source, sizeof(p->peak_source),
-             "unknown: no readable SMBIOS memory records (run as root, or give --peak)");
     DIR *d = opendir(dmi_entries);
-    if (!d) return;
+    if (!d) {
+        no_peak(p, dmi_entries, errno, 0, 0);
+        return;
+    }
     struct dirent *e;
-    unsigned dimms = 0, slowest = 0, width = 0, unknown = 0;
+    unsigned dimms = 0, slowest = 0, width = 0, unknown = 0, records = 0, unreadable = 0;
     double total = 0.0;
     while ((e = readdir(d))) {
         if (strncmp(e->d_name, "17-", 3) != 0) continue;
         char path[512];
         snprintf(path, sizeof(path), "%s/%s/raw", dmi_entries, e->d_name);
         unsigned speed = 0, bits = 0;
-        if (read_memory_device(path, &speed, &bits) != 0) continue;
+        int got = read_memory_device(path, &speed, &bits);
+        records++;
+        unreadable += got == -2 && errno == EACCES;
+        if (got != 0) continue;
         if (speed == 0 || speed == 0xFFFF || bits == 0 || bits == 0xFFFF) {
             unknown++;
             continue;
@@ -127,7 +153,10 @@ void peak_from_smbios(const char *dmi_entries, struct provenance *p)
                  unknown, unknown == 1 ? "" : "s");
         return;
     }
-    if (dimms == 0) return;
+    if (dimms == 0) {
+        no_peak(p, dmi_entries, 0, records, unreadable);
+        return;
+    }
     p->peak_mbps = total;
     snprintf(p->peak_source, sizeof(p->peak_source),
              "SMBIOS estimate: %u DIMMs x %u MT/s x %u bit, assuming one DIMM per channel", dimms,

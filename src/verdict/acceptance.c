@@ -267,11 +267,14 @@ int acceptance_topology_check(const struct topology_facts *t, char *why, size_t 
 {
     if (t->is_machine || (test_hooks && test_hooks->topology_is_machine)) return 0;
     bool told = strncmp(t->source, "HWLOC_THISSYSTEM=", 17) == 0;
+    bool files = strncmp(t->source, "HWLOC_FSROOT=", 13) == 0;
     snprintf(why, why_len,
              "--acceptance judges the real machine; %.160s %s: unset it (or add --dry-run to see "
              "the plan)",
              t->source,
-             told ? "tells hwloc the topology is not this machine's" : "describes another");
+             told    ? "tells hwloc the topology is not this machine's"
+             : files ? "makes hwloc read /sys and /proc under another root"
+                     : "describes another");
     return -1;
 }
 

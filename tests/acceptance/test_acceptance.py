@@ -130,6 +130,16 @@ class CgroupCpusTest(CgroupCase):
         self.assertRegex(out, r"(?m)^Usable PUs: 0 only, 1 of %d \(restricted by the cgroup "
                          r"cpuset: .*%s" % (os.cpu_count(), os.path.basename(self.cgroup.path)))
 
+    def test_hwloc_allow_all_still_names_the_cgroup(self):
+        """HWLOC_ALLOW=all makes hwloc show the PUs the cgroup forbids: the launch mask is
+        still the cgroup's doing, and the cause named is the cgroup, not taskset."""
+        rc, out, err = run(["--triad", "--dry-run"],
+                           env_extra={"OMP_NUM_THREADS": None, "HWLOC_ALLOW": "all"},
+                           wrapper=self.cgroup.wrapper())
+        self.assertEqual(rc, 0, describe([], rc, out, err))
+        self.assertRegex(out, r"(?m)^Usable PUs: 0 only, 1 of %d \(restricted by the cgroup "
+                         r"cpuset: .*%s" % (os.cpu_count(), os.path.basename(self.cgroup.path)))
+
     def test_gomp_affinity_outside_the_cpuset_is_refused(self):
         """libgomp would abort creating a thread on CPU 1, which the cpuset forbids."""
         args = ["--triad", "--size", "100000", "-n", "2", "-t", "2"]

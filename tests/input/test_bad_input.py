@@ -54,7 +54,7 @@ def parse_case(where, number, text):
         re.compile(pattern)
     except (ValueError, re.error) as exc:
         raise ValueError("%s: %s" % (where, exc)) from exc
-    env = dict(w.split("=", 1) for w in words if "=" in w)
+    env = {k: decode_argument(v) for k, v in (w.split("=", 1) for w in words if "=" in w)}
     if len(env) != len(words) or not all(VARIABLE.match(k) for k in env):
         raise ValueError("%s: the environment is NAME=value words: %r" % (where, env_text))
     if not status.isdigit() or int(status) == 0:
@@ -104,12 +104,12 @@ class BadInputTest(membench_test.MembenchTestCase):
         """How a line is read: the optional name, '' and escapes, the environment, \\|."""
         cases = parse_table(["# a comment", "",
                              "-o '' | | 2 | output.*empty",
-                             r"x | --expect 'tri\nad=1' a\|b | A='1 2' B= | 3 | a\|b\\x"],
+                             r"x | --expect 'tri\nad=1' a\|b | A='1 2' B= C='2\nX' | 3 | a\|b\\x"],
                             "t.txt")
         self.assertEqual([c.where for c in cases], ["t.txt:3", "t.txt:4"])
         self.assertEqual(cases[0][1:6], ("line3_o", ["-o", ""], {}, 2, "output.*empty"))
         self.assertEqual(cases[1][1:6], ("x", ["--expect", "tri\nad=1", "a|b"],
-                                         {"A": "1 2", "B": ""}, 3, r"a\|b\\x"))
+                                         {"A": "1 2", "B": "", "C": "2\nX"}, 3, r"a\|b\\x"))
         self.assertRegex(r"a|b\x", cases[1].pattern)
         for bad in ["a | 2 | x", "--x | | 0 | x", "--x | FOO | 2 | x", "--x | | 2 | (",
                     "bad-name | --x | | 2 | x", "'--x | | 2 | x",

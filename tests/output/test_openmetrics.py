@@ -304,7 +304,7 @@ class MetricsFileTest(OpenMetricsCase):
         same = self.path("same.prom")
         os.symlink("same.prom", self.path("link.prom"))
         for args, word in ((["-o", same, "--metrics-file", self.path("link.prom")], "-o"),
-                           (["--metrics-file", "-"], "-o"),
+                           (["--metrics-file", "-"], "stdout"),
                            (["--save-reference", ref, "--metrics-file", ref],
                             "--save-reference")):
             with self.subTest(args=args):

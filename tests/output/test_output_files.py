@@ -211,6 +211,32 @@ class OutputFilesTest(membench_test.ScratchDirCase):
                 self.assertIn("same file", line)
                 self.assertFalse(os.path.exists(new))
 
+    #: Two outputs that both write into stdout, however each names it.
+    STDOUT_TWICE = (["-q", "--metrics-file", "/dev/stdout"],
+                    ["-o", "-", "--metrics-file", "/proc/self/fd/1"],
+                    ["-o", "/dev/stdout", "--metrics-file", "-"],
+                    ["-o", "/dev/fd/1", "--metrics-file", "/dev/stdout"],
+                    ["--format", "json", "--save-reference", "/dev/stdout"])
+
+    def test_aliases_of_stdout_are_the_reports_stream_on_a_pipe(self):
+        for args in self.STDOUT_TWICE:
+            with self.subTest(args=args):
+                line = self.assert_error(QUICK + args, 2, ["same file"])
+                self.assertRegex(line, "--metrics-file|--save-reference")
+
+    def test_aliases_of_stdout_are_the_reports_stream_on_a_file(self):
+        """stdout redirected to a file: its aliases, and that file by name, are stdout."""
+        log = self.path("log.txt")
+        for args in self.STDOUT_TWICE + (["-q", "--metrics-file", log],
+                                         ["--format", "json", "--save-reference", log]):
+            with self.subTest(args=args), open(log, "w") as f:
+                proc = subprocess.run(membench_test.command(membench_test.BIN) + QUICK + args,
+                                      env=membench_test.make_env(), stdout=f,
+                                      stderr=subprocess.PIPE, text=True, timeout=60)
+                self.assertEqual(proc.returncode, 2, proc.stderr)
+                self.assert_one_line(proc.stderr, "same file")
+                self.assertEqual(os.path.getsize(log), 0, "nothing written")
+
     # --- interrupted and failed writes ---------------------------------------------------
 
     def test_interrupt_before_any_run_finished_keeps_the_old_file(self):

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -104,6 +105,85 @@ static void only_the_entries_the_threads_take(void **state)
     assert_non_null(strstr(why, "not a CPU list"));
 }
 
+/* What the libraries printed while loading: libgomp's refusals become one reason; the rest
+ * is left as it was. */
+static int refused(const char *printed, char *left, char *why)
+{
+    size_t len = strlen(printed);
+    strcpy(left, printed);
+    why[0] = '\0';
+    int rc = omp_env_refused(left, &len, why, 400);
+    assert_int_equal(len, strlen(left));
+    return rc;
+}
+
+static void libgomp_refusals(void **state)
+{
+    (void)state;
+    char left[400], why[400];
+    setenv("OMP_PLACES", "{99999}", 1);
+    setenv("OMP_WAIT_POLICY", "x\ny", 1);
+    assert_int_equal(refused("other: note\n\nlibgomp: Logical CPU number 99999 out of range\n"
+                             "\nlibgomp: Invalid value for environment variable OMP_PLACES\n"
+                             "\nlibgomp: Invalid value for environment variable OMP_WAIT_POLICY\n"
+                             "tail\n",
+                             left, why),
+                     -1);
+    assert_string_equal(left, "other: note\ntail\n");
+    assert_non_null(strstr(why, "OMP_PLACES='{99999}' is a value libgomp cannot read (Logical "
+                                "CPU number 99999 out of range)"));
+    assert_non_null(strstr(why, "cores"));
+    assert_non_null(strstr(why, "; the runtime refused OMP_WAIT_POLICY too"));
+    /* GOMP_CPU_AFFINITY's parser spells it "enviroment"; the first refused is named */
+    assert_int_equal(refused("\nlibgomp: Invalid value for enviroment variable GOMP_CPU_AFFINITY"
+                             "\n\nlibgomp: Unknown value for environment variable OMP_SCHEDULE\n",
+                             left, why),
+                     -1);
+    assert_string_equal(left, "");
+    assert_non_null(strstr(why, "GOMP_CPU_AFFINITY="));
+    assert_non_null(strstr(why, "refused OMP_SCHEDULE too"));
+    unsetenv("OMP_PLACES");
+    unsetenv("OMP_WAIT_POLICY");
+}
+
+/* libomp (clang) says it in a warning that starts with the name, with Info and Hint lines. */
+static void libomp_refusals(void **state)
+{
+    (void)state;
+    char left[400], why[400];
+    setenv("OMP_THREAD_LIMIT", "0", 1);
+    assert_int_equal(refused("OMP: Warning #80: OMP_THREAD_LIMIT=\"0\": value too small.\n"
+                             "OMP: Info #106: OMP_THREAD_LIMIT value \"1\" will be used.\n"
+                             "OMP: Warning #124: Ignoring invalid OS proc ID 99.\n",
+                             left, why),
+                     -1);
+    assert_string_equal(left, "OMP: Warning #124: Ignoring invalid OS proc ID 99.\n");
+    assert_non_null(strstr(why, "OMP_THREAD_LIMIT='0' is a value libomp cannot read "
+                                "(OMP_THREAD_LIMIT=\"0\": value too small.)"));
+    unsetenv("OMP_THREAD_LIMIT");
+}
+
+/* libgomp's other messages, and text that only looks like a refusal, pass through as they are. */
+static void other_messages_pass_through(void **state)
+{
+    (void)state;
+    char left[400], why[400];
+    const char *kept[] = {
+        "",
+        ("\nlibgomp: Number of places reduced from 4 to 2 because some places didn't contain "
+         "any usable logical CPUs\n"),
+        "libgomp: Invalid value for environment variable OMP_PLACES (quoted by another)\n",
+        "x libgomp: Invalid value for environment variable OMP_PLACES\n",
+        ("\nOPENMP DISPLAY ENVIRONMENT BEGIN\n  _OPENMP = '201511'\n"),
+        "OMP: Warning #182: OMP_PLACES: ignored because GOMP_CPU_AFFINITY has been defined\n",
+    };
+    for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {
+        assert_int_equal(refused(kept[i], left, why), 0);
+        assert_string_equal(left, kept[i]);
+        assert_string_equal(why, "");
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -112,6 +192,9 @@ int main(void)
         cmocka_unit_test(malformed_values),
         cmocka_unit_test(ignored_by_libgomp),
         cmocka_unit_test(only_the_entries_the_threads_take),
+        cmocka_unit_test(libgomp_refusals),
+        cmocka_unit_test(libomp_refusals),
+        cmocka_unit_test(other_messages_pass_through),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -303,6 +303,32 @@ static void smbios_peak(void **state)
     assert_non_null(strstr(p.peak_source, "without speed"));
 }
 
+/* With no estimate, the reason is the real one: "run as root" only to a user who is not. */
+static void smbios_no_peak_reasons(void **state)
+{
+    (void)state;
+    char entries[300];
+    struct provenance p;
+    memset(&p, 0, sizeof(p));
+    snprintf(entries, sizeof(entries), "%s/no-dmi", tmp_root);
+    peak_from_smbios(entries, &p); /* no tables at all */
+    assert_non_null(strstr(p.peak_source, "unknown: no SMBIOS tables ("));
+    assert_null(strstr(p.peak_source, "run as root"));
+    mkdir(entries, 0755); /* tables without a memory device, as a VM's */
+    peak_from_smbios(entries, &p);
+    assert_non_null(strstr(p.peak_source, "SMBIOS lists no memory device (type 17)"));
+    assert_null(strstr(p.peak_source, "run as root"));
+    write_dimm(entries, 0, 0, 0, 0); /* only empty slots */
+    peak_from_smbios(entries, &p);
+    assert_non_null(strstr(p.peak_source, "no populated memory device"));
+    if (geteuid() == 0) return; /* root reads a file of mode 0 */
+    char raw[400];
+    snprintf(raw, sizeof(raw), "%s/17-0/raw", entries);
+    chmod(raw, 0);
+    peak_from_smbios(entries, &p);
+    assert_non_null(strstr(p.peak_source, "cannot be read (Permission denied): run as root"));
+}
+
 static void write_at(const char *root, const char *rel, const char *text)
 {
     char path[600];
@@ -399,6 +425,7 @@ int main(void)
         cmocka_unit_test(meminfo_and_choice_files),
         cmocka_unit_test(smaps_ranges),
         cmocka_unit_test(smbios_peak),
+        cmocka_unit_test(smbios_no_peak_reasons),
         cmocka_unit_test(cgroup_headroom),
         cmocka_unit_test(cgroup_cpuset),
         cmocka_unit_test(recorded_4k),
