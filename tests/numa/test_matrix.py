@@ -135,7 +135,7 @@ class MeasuredMatrixTest(MembenchTestCase):
         for line in lines:
             self.assertRegex(line, r"^MB/s Triad=[0-9.]+ threads=\d+ bind=compact:node(\d+) "
                                    r"pages=\S+ elements=2000000 type=double cpu_node=\1 "
-                                   r"mem_node=\d+ validated=yes$")
+                                   r"mem_node=\d+ validated=yes( below_stream_rule=yes)?$")
 
     def test_csv_names_the_nodes(self):
         out, _ = self.run_ok(MATRIX + ["--format", "csv"])
