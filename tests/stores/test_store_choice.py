@@ -220,6 +220,37 @@ class ReferenceStores(mt.ReferenceFileCase):
         self.assertEqual(len(err.strip().splitlines()), 1, err)
 
 
+class WarmUp(mt.MembenchTestCase):
+    """The untimed first repetition is repeated on every path until it has lasted
+    WARM_UP_MIN_S (1 s), and the pass right before the timed repetitions ran the run's own
+    stores: `--stores nt` and an auto that chose nt time the same kernels from the same state.
+    Before, a forced kind ran one pass right after the first touch while auto calibrated for a
+    second, and auto's last calibration pass could run the other kind (a round in reversed
+    order ends with all-normal), leaving other arrays in the cache for the timed ones."""
+
+    def warm_up(self, args, slow):
+        rc, out, err = mt.run(SMALL + args + ["--format", "json"], env_extra={
+            "MEMBENCH_TEST_SLOW_STORES": slow, "MEMBENCH_TEST_ANNOUNCE": "1"})
+        self.assertEqual(rc, 0, err)
+        points = [line[len("membench-test: at "):] for line in err.splitlines()
+                  if line.startswith("membench-test: at ")]
+        return json.loads(out)["runs"][0], [p for p in points if p.startswith(
+            ("warm-up ", "timed repetitions", "run "))]
+
+    def test_every_path_ends_its_warm_up_alike(self):
+        for args, slow in ((["--stores", "nt"], "normal"), ([], "normal"),
+                           (["--stores", "normal"], "nt"), ([], "nt")):
+            with self.subTest(args=args, slow=slow):
+                run, points = self.warm_up(args, slow)
+                self.assertEqual(points[-2:], ["warm-up " + run["config"]["stores"],
+                                               "timed repetitions"], points)
+                self.assertGreaterEqual(run["warm_up"]["seconds"], 1.0)
+                self.assertGreaterEqual(run["warm_up"]["passes"], 1)
+                if args:  # a forced kind never runs the other one
+                    self.assertEqual(points, ["run 1", "warm-up " + args[1],
+                                              "timed repetitions"])
+
+
 class FinishSpread(mt.MembenchTestCase):
     def test_each_kernel_reports_its_spread(self):
         run = self.run_json(["--size", "2000000", "-n", "3", "-t", "2", "--stores",
