@@ -3,6 +3,7 @@
 #include <math.h>
 #include <omp.h>
 #include <sched.h>
+#include <string.h>
 
 #include "affinity/bind.h"
 #include "src/base/clock.h"
@@ -70,7 +71,6 @@ void team_use_candidate(struct team *tm, int cand)
 static void choose_stores(struct team *tm)
 {
     store_choice_decide(tm->choice, tm->n, tm->cfg->type);
-    tm->stale = tm->candidate != (int)tm->choice->assignment;
     tm->kinds = store_assignment_name(tm->choice->assignment);
     for (int k = 0; k < KERNEL_COUNT; k++)
         if (tm->choice->kernel_mask & (1u << k))
@@ -100,8 +100,21 @@ static bool calibration_pass(struct team *tm, const double kernel_s[KERNEL_COUNT
     return false;
 }
 
-/* After a pass of the first repetition: whether another follows (WARM_UP_MIN_S). With a time
- * limit the warm-up ends early, as the calibration does, leaving room to measure. */
+/* The warm-up is over: the arrays are set as at the first touch (by the team, before the next
+ * pass) and the checks start again, so that the validation covers what STREAM's does, however
+ * many passes the warm-up ran. */
+static void warm_up_reset(struct team *tm)
+{
+    tm->reset = true;
+    expected_init(&tm->expect);
+    memset(tm->reduction_err, 0, sizeof(tm->reduction_err));
+    test_hook_at("arrays reset");
+}
+
+/* After a pass of the first repetition: whether another follows. The warm-up passes (auto's
+ * calibration among them) run until WARM_UP_MIN_S, or until a time limit needs the time, as
+ * the calibration does; then the arrays are reset and one more pass, the run's own kernels,
+ * is STREAM's first repetition. */
 static bool warm_up_pass(struct team *tm)
 {
     const struct run_config *cfg = tm->cfg;
@@ -112,12 +125,18 @@ static bool warm_up_pass(struct team *tm)
     if (s > tm->warm_up_pass_max_s) tm->warm_up_pass_max_s = s;
     tm->warm_up_s = timer_now() - tm->warm_up_start;
     test_hook_at("warm-up %s", tm->kinds);
-    if (tm->choice && calibration_pass(tm, kernel_s)) return true;
-    bool more = tm->stale || tm->warm_up_s < WARM_UP_MIN_S;
-    tm->stale = false;
-    if (more && (cfg->time_limit_s <= 0.0 ||
-                 timer_now() + 3.0 * tm->warm_up_pass_max_s <= run_deadline(cfg)))
-        return true;
+    bool calibrated = tm->choice != NULL, first = tm->warm_up_passes == 1;
+    if (calibrated && calibration_pass(tm, kernel_s)) return true;
+    if (!tm->reset) {
+        bool out_of_time = cfg->time_limit_s > 0.0 &&
+                           timer_now() + 3.0 * tm->warm_up_pass_max_s > run_deadline(cfg);
+        if (!out_of_time && tm->warm_up_s < WARM_UP_MIN_S) return true;
+        if (!(first && !calibrated)) { /* else that pass was the first repetition itself */
+            warm_up_reset(tm);
+            return true;
+        }
+    }
+    tm->reset = false;
     test_hook_at("timed repetitions");
     return false;
 }
@@ -197,6 +216,7 @@ void team_run(struct team *tm, struct run_result *out)
                 }
 #pragma omp barrier
                 if (exponent) stream_scale_arrays(tm->a, tm->b, tm->c, lo, hi, cfg->type, exponent);
+                if (warm && tm->reset) first_touch(tm, lo, hi);
                 more = warm;
             }
 #pragma omp barrier

@@ -23,7 +23,7 @@ struct team {
     struct store_choice *choice;         /* auto: measuring on the first repetition; else NULL */
     int candidate;                       /* auto: the assignment the current repetition runs */
     const char *kinds;                   /* the store kinds the current repetition runs */
-    bool stale;                /* auto: the last calibration pass ran other kinds than chosen */
+    bool reset;                /* the warm-up is over: the arrays set again for the last pass */
     double warm_up_start;      /* timer_now() when the first repetition began */
     double warm_up_s;          /* from then to the end of its last pass */
     unsigned warm_up_passes;   /* passes of the first repetition (calibration included) */
@@ -42,11 +42,12 @@ static inline const struct stream_hooks *kernel_hooks(void)
     return test_hooks ? test_hooks->stream : NULL;
 }
 
-/* STREAM's first repetition is not timed; it is repeated (under --stores auto, calibrating the
- * stores) until it has lasted WARM_UP_MIN_S and its last pass ran the kernels the timed
- * repetitions run, on every path: what ran before must not change the timed ones (auto's
- * calibration ran for a second and could end with another store kind, leaving other arrays in
- * the cache, where a forced kind ran one pass right after the first touch). */
+/* STREAM's first repetition is not timed. On every path it is repeated (under --stores auto,
+ * calibrating the stores) until it has lasted WARM_UP_MIN_S; then the arrays are set as at the
+ * first touch and one pass of the run's own kernels precedes the timed repetitions. What ran
+ * before must not change them: auto's calibration ran for a second and could end with the
+ * other store kind, leaving other arrays in the cache, where a forced kind ran one pass right
+ * after the first touch. */
 #define WARM_UP_MIN_S 1.0
 
 /* --stores auto: the kernels of the candidate assignment cand run the next repetition. */

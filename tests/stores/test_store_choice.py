@@ -221,12 +221,12 @@ class ReferenceStores(mt.ReferenceFileCase):
 
 
 class WarmUp(mt.MembenchTestCase):
-    """The untimed first repetition is repeated on every path until it has lasted
-    WARM_UP_MIN_S (1 s), and the pass right before the timed repetitions ran the run's own
-    stores: `--stores nt` and an auto that chose nt time the same kernels from the same state.
-    Before, a forced kind ran one pass right after the first touch while auto calibrated for a
-    second, and auto's last calibration pass could run the other kind (a round in reversed
-    order ends with all-normal), leaving other arrays in the cache for the timed ones."""
+    """On every path the untimed first repetition is repeated until it has lasted WARM_UP_MIN_S
+    (1 s); then the arrays are set as at the first touch and one pass of the run's own stores
+    precedes the timed repetitions: `--stores nt` and an auto that chose nt time the same
+    kernels from the same state. Before, a forced kind ran one pass right after the first touch
+    while auto calibrated for a second, and auto's last calibration pass could run the other
+    kind (a round in reversed order ends with all-normal), leaving other arrays in the cache."""
 
     def warm_up(self, args, slow):
         rc, out, err = mt.run(SMALL + args + ["--format", "json"], env_extra={
@@ -235,19 +235,20 @@ class WarmUp(mt.MembenchTestCase):
         points = [line[len("membench-test: at "):] for line in err.splitlines()
                   if line.startswith("membench-test: at ")]
         return json.loads(out)["runs"][0], [p for p in points if p.startswith(
-            ("warm-up ", "timed repetitions", "run "))]
+            ("warm-up ", "arrays reset", "timed repetitions", "run "))]
 
     def test_every_path_ends_its_warm_up_alike(self):
         for args, slow in ((["--stores", "nt"], "normal"), ([], "normal"),
                            (["--stores", "normal"], "nt"), ([], "nt")):
             with self.subTest(args=args, slow=slow):
                 run, points = self.warm_up(args, slow)
-                self.assertEqual(points[-2:], ["warm-up " + run["config"]["stores"],
-                                               "timed repetitions"], points)
+                self.assertTrue(run["validation"]["passed"], run["validation"])
+                kinds = "warm-up " + run["config"]["stores"]
+                self.assertEqual(points[-3:], ["arrays reset", kinds, "timed repetitions"])
                 self.assertGreaterEqual(run["warm_up"]["seconds"], 1.0)
-                self.assertGreaterEqual(run["warm_up"]["passes"], 1)
+                self.assertGreaterEqual(run["warm_up"]["passes"], 2)
                 if args:  # a forced kind never runs the other one
-                    self.assertEqual(points, ["run 1", "warm-up " + args[1],
+                    self.assertEqual(points, ["run 1", kinds, "arrays reset", kinds,
                                               "timed repetitions"])
 
 
