@@ -214,6 +214,7 @@ static void choose_kernels(struct team *tm, struct run_result *out)
             tm->fns_kind[s][k] = kernel_variant((enum kernel_id)k, cfg, (enum store_kind)s);
     for (int k = 0; k < KERNEL_COUNT; k++)
         tm->fns[k] = tm->fns_kind[cfg->kernel_stores[k]][k];
+    tm->kinds = cfg->stores;
     if (out->stores_choice.method == STORES_MEASURED) {
         tm->choice = &out->stores_choice;
         team_use_candidate(tm, store_choice_next(tm->choice));
@@ -329,6 +330,8 @@ static void summarise_kernels(const struct team *tm, const struct timer_info *ti
                          kernel_table[r->kernel].name, r->min_ticks);
     }
     out->reps_done = tm->reps_done;
+    out->warm_up_passes = tm->warm_up_passes;
+    out->warm_up_s = tm->warm_up_s;
     if (tm->reps_done < cfg->ntimes)
         WARNINGS_ADD(out, "time limit: %u of %u repetitions fit in the time left", tm->reps_done,
                      cfg->ntimes);

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <omp.h>
 #include <sched.h>
+#include <string.h>
 
 #include "affinity/bind.h"
 #include "src/base/clock.h"
@@ -43,7 +44,7 @@ static bool out_of_time(const struct team *tm, double loop_start, unsigned rep)
 {
     if (tm->cfg->time_limit_s <= 0.0 || rep < 1) return false;
     double deadline = run_deadline(tm->cfg);
-    double now = timer_now(), per_rep = (now - loop_start - tm->calibration_s) / (rep + 1);
+    double now = timer_now(), per_rep = (now - loop_start - tm->warm_up_extra_s) / (rep + 1);
     return now + 2.0 * per_rep > deadline; /* one more repetition and the validation pass */
 }
 
@@ -61,6 +62,7 @@ static void first_touch(const struct team *tm, size_t lo, size_t hi)
 void team_use_candidate(struct team *tm, int cand)
 {
     tm->candidate = cand;
+    tm->kinds = store_assignment_name((enum store_assignment)cand);
     for (int k = 0; k < KERNEL_COUNT; k++)
         if (tm->choice->kernel_mask & (1u << k))
             tm->fns[k] = tm->fns_kind[tm->choice->cand[cand].kind[k]][k];
@@ -69,6 +71,7 @@ void team_use_candidate(struct team *tm, int cand)
 static void choose_stores(struct team *tm)
 {
     store_choice_decide(tm->choice, tm->n, tm->cfg->type);
+    tm->kinds = store_assignment_name(tm->choice->assignment);
     for (int k = 0; k < KERNEL_COUNT; k++)
         if (tm->choice->kernel_mask & (1u << k))
             tm->fns[k] = tm->fns_kind[tm->choice->chosen[k]][k];
@@ -80,19 +83,13 @@ static void choose_stores(struct team *tm)
 static bool calibration_out_of_time(const struct team *tm)
 {
     if (tm->cfg->time_limit_s <= 0.0 || !store_choice_can_stop(tm->choice)) return false;
-    return timer_now() + 3.0 * tm->calibration_pass_max_s > run_deadline(tm->cfg);
+    return timer_now() + 3.0 * tm->warm_up_pass_max_s > run_deadline(tm->cfg);
 }
 
-/* The first repetition under auto: records the one just run (kernel times in tm->times[k][0])
- * and sets up the next; false once the choice is made. */
-static bool calibration_pass(struct team *tm)
+/* Under auto, a pass of the first repetition: records it (kernel times kernel_s) and sets up
+ * the next; false once the choice is made. */
+static bool calibration_pass(struct team *tm, const double kernel_s[KERNEL_COUNT])
 {
-    const struct run_config *cfg = tm->cfg;
-    double kernel_s[KERNEL_COUNT] = {0.0}, s = 0.0;
-    for (int k = 0; k < KERNEL_COUNT; k++)
-        if (cfg->kernel_mask & (1u << k)) s += kernel_s[k] = tm->times[(size_t)k * cfg->ntimes];
-    if (tm->calibration_passes++ > 0) tm->calibration_s += s;
-    if (s > tm->calibration_pass_max_s) tm->calibration_pass_max_s = s;
     store_choice_record(tm->choice, tm->candidate, kernel_s);
     int next = store_choice_next(tm->choice);
     if (next >= 0 && !calibration_out_of_time(tm)) {
@@ -100,6 +97,47 @@ static bool calibration_pass(struct team *tm)
         return true;
     }
     choose_stores(tm);
+    return false;
+}
+
+/* The warm-up is over: the arrays are set as at the first touch (by the team, before the next
+ * pass) and the checks start again, so that the validation covers what STREAM's does, however
+ * many passes the warm-up ran. */
+static void warm_up_reset(struct team *tm)
+{
+    tm->reset = true;
+    expected_init(&tm->expect);
+    memset(tm->reduction_err, 0, sizeof(tm->reduction_err));
+    test_hook_at("arrays reset");
+}
+
+/* After a pass of the first repetition: whether another follows. The warm-up passes (auto's
+ * calibration among them) run until WARM_UP_MIN_S, or until a time limit needs the time, as
+ * the calibration does; then the arrays are reset and one more pass, the run's own kernels,
+ * is STREAM's first repetition. */
+static bool warm_up_pass(struct team *tm)
+{
+    const struct run_config *cfg = tm->cfg;
+    double kernel_s[KERNEL_COUNT] = {0.0}, s = 0.0;
+    for (int k = 0; k < KERNEL_COUNT; k++)
+        if (cfg->kernel_mask & (1u << k)) s += kernel_s[k] = tm->times[(size_t)k * cfg->ntimes];
+    if (tm->warm_up_passes++ > 0) tm->warm_up_extra_s += s;
+    if (s > tm->warm_up_pass_max_s) tm->warm_up_pass_max_s = s;
+    tm->warm_up_s = timer_now() - tm->warm_up_start;
+    test_hook_at("warm-up %s", tm->kinds);
+    bool calibrated = tm->choice != NULL, first = tm->warm_up_passes == 1;
+    if (calibrated && calibration_pass(tm, kernel_s)) return true;
+    if (!tm->reset) {
+        bool out_of_time = cfg->time_limit_s > 0.0 &&
+                           timer_now() + 3.0 * tm->warm_up_pass_max_s > run_deadline(cfg);
+        if (!out_of_time && tm->warm_up_s < WARM_UP_MIN_S) return true;
+        if (!(first && !calibrated)) { /* else that pass was the first repetition itself */
+            warm_up_reset(tm);
+            return true;
+        }
+    }
+    tm->reset = false;
+    test_hook_at("timed repetitions");
     return false;
 }
 
@@ -121,7 +159,7 @@ void team_run(struct team *tm, struct run_result *out)
     const struct run_config *cfg = tm->cfg;
     double t0 = 0.0, loop_start = timer_now();
     int exponent = 0;
-    bool stop = false, calibrate = false; /* shared: the master decides, every thread reads */
+    bool stop = false, warm = false; /* shared: the master decides, every thread reads */
 #pragma omp parallel num_threads(cfg->threads)
     {
         int t = omp_get_thread_num(), nt = omp_get_num_threads();
@@ -140,7 +178,7 @@ void team_run(struct team *tm, struct run_result *out)
         stop = interrupt_signal() != 0;
 #pragma omp barrier
         for (unsigned rep = 0; rep < cfg->ntimes && !stop; rep++) {
-            /* under auto the first repetition is repeated, once per calibration pass */
+            /* the first repetition is repeated: the warm-up (WARM_UP_MIN_S) */
             for (bool more = true; more && !stop;) {
                 for (int k = 0; k < KERNEL_COUNT && !stop; k++) {
                     if (!(cfg->kernel_mask & (1u << k))) continue;
@@ -148,7 +186,10 @@ void team_run(struct team *tm, struct run_result *out)
 #pragma omp master
                     {
                         t0 = timer_now();
-                        if (tm->touch_s == 0.0) tm->touch_s = t0 - loop_start;
+                        if (tm->touch_s == 0.0) {
+                            tm->touch_s = t0 - loop_start;
+                            tm->warm_up_start = t0;
+                        }
                     }
 #pragma omp barrier
                     tm->partial[t] = tm->fns[k](tm->a, tm->b, tm->c, lo, hi, STREAM_SCALAR);
@@ -169,13 +210,14 @@ void team_run(struct team *tm, struct run_result *out)
                 }
 #pragma omp master
                 {
-                    calibrate = rep == 0 && tm->choice && !stop && calibration_pass(tm);
+                    warm = rep == 0 && !stop && warm_up_pass(tm);
                     exponent = expected_rescale_exponent(&tm->expect);
                     if (exponent) expected_rescale(&tm->expect, exponent);
                 }
 #pragma omp barrier
                 if (exponent) stream_scale_arrays(tm->a, tm->b, tm->c, lo, hi, cfg->type, exponent);
-                more = calibrate;
+                if (warm && tm->reset) first_touch(tm, lo, hi);
+                more = warm;
             }
 #pragma omp barrier
 #pragma omp master

@@ -22,9 +22,13 @@ struct team {
     kernel_fn fns_kind[2][KERNEL_COUNT]; /* [enum store_kind]: both variants, for auto */
     struct store_choice *choice;         /* auto: measuring on the first repetition; else NULL */
     int candidate;                       /* auto: the assignment the current repetition runs */
-    int calibration_passes;              /* auto: repetitions run for the calibration */
-    double calibration_s;                /* the calibration's repetitions beyond the first */
-    double calibration_pass_max_s;       /* the longest of them */
+    const char *kinds;                   /* the store kinds the current repetition runs */
+    bool reset;                /* the warm-up is over: the arrays set again for the last pass */
+    double warm_up_start;      /* timer_now() when the first repetition began */
+    double warm_up_s;          /* from then to the end of its last pass */
+    unsigned warm_up_passes;   /* passes of the first repetition (calibration included) */
+    double warm_up_extra_s;    /* the kernel time of the passes beyond the first */
+    double warm_up_pass_max_s; /* the longest pass */
     struct expected_values expect;
     int team_size;
     unsigned reps_done;
@@ -37,6 +41,14 @@ static inline const struct stream_hooks *kernel_hooks(void)
 {
     return test_hooks ? test_hooks->stream : NULL;
 }
+
+/* STREAM's first repetition is not timed. On every path it is repeated (under --stores auto,
+ * calibrating the stores) until it has lasted WARM_UP_MIN_S; then the arrays are set as at the
+ * first touch and one pass of the run's own kernels precedes the timed repetitions. What ran
+ * before must not change them: auto's calibration ran for a second and could end with the
+ * other store kind, leaving other arrays in the cache, where a forced kind ran one pass right
+ * after the first touch. */
+#define WARM_UP_MIN_S 1.0
 
 /* --stores auto: the kernels of the candidate assignment cand run the next repetition. */
 void team_use_candidate(struct team *tm, int cand);

@@ -220,6 +220,38 @@ class ReferenceStores(mt.ReferenceFileCase):
         self.assertEqual(len(err.strip().splitlines()), 1, err)
 
 
+class WarmUp(mt.MembenchTestCase):
+    """On every path the untimed first repetition is repeated until it has lasted WARM_UP_MIN_S
+    (1 s); then the arrays are set as at the first touch and one pass of the run's own stores
+    precedes the timed repetitions: `--stores nt` and an auto that chose nt time the same
+    kernels from the same state. Before, a forced kind ran one pass right after the first touch
+    while auto calibrated for a second, and auto's last calibration pass could run the other
+    kind (a round in reversed order ends with all-normal), leaving other arrays in the cache."""
+
+    def warm_up(self, args, slow):
+        rc, out, err = mt.run(SMALL + args + ["--format", "json"], env_extra={
+            "MEMBENCH_TEST_SLOW_STORES": slow, "MEMBENCH_TEST_ANNOUNCE": "1"})
+        self.assertEqual(rc, 0, err)
+        points = [line[len("membench-test: at "):] for line in err.splitlines()
+                  if line.startswith("membench-test: at ")]
+        return json.loads(out)["runs"][0], [p for p in points if p.startswith(
+            ("warm-up ", "arrays reset", "timed repetitions", "run "))]
+
+    def test_every_path_ends_its_warm_up_alike(self):
+        for args, slow in ((["--stores", "nt"], "normal"), ([], "normal"),
+                           (["--stores", "normal"], "nt"), ([], "nt")):
+            with self.subTest(args=args, slow=slow):
+                run, points = self.warm_up(args, slow)
+                self.assertTrue(run["validation"]["passed"], run["validation"])
+                kinds = "warm-up " + run["config"]["stores"]
+                self.assertEqual(points[-3:], ["arrays reset", kinds, "timed repetitions"])
+                self.assertGreaterEqual(run["warm_up"]["seconds"], 1.0)
+                self.assertGreaterEqual(run["warm_up"]["passes"], 2)
+                if args:  # a forced kind never runs the other one
+                    self.assertEqual(points, ["run 1", kinds, "arrays reset", kinds,
+                                              "timed repetitions"])
+
+
 class FinishSpread(mt.MembenchTestCase):
     def test_each_kernel_reports_its_spread(self):
         run = self.run_json(["--size", "2000000", "-n", "3", "-t", "2", "--stores",

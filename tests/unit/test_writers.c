@@ -65,6 +65,8 @@ static void fill_run(struct run_result *r, unsigned mask, bool passed)
     c->kernel_mask = mask;
     r->measured = true;
     r->reps_done = 10;
+    r->warm_up_passes = 12;
+    r->warm_up_s = 1.0625;
     r->n_placement = 2;
     r->placement = placement;
     r->backing = (struct backing_info){
