@@ -63,7 +63,7 @@ struct run_result {
     int n_results;
     struct kernel_result results[KERNEL_COUNT];
     struct validation_result validation;
-    unsigned warm_up_passes; /* passes of the untimed first repetition (WARM_UP_MIN_S) */
+    unsigned warm_up_passes; /* passes of the untimed first repetition (stream_team.h) */
     double warm_up_s;        /* how long they took */
     int n_warnings;
     char warnings[RUN_WARNINGS_MAX][200];

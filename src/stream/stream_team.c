@@ -112,7 +112,8 @@ static void warm_up_reset(struct team *tm)
 }
 
 /* After a pass of the first repetition: whether another follows. The warm-up passes (auto's
- * calibration among them) run until WARM_UP_MIN_S, or until a time limit needs the time, as
+ * calibration among them) run until WARM_UP_MIN_S or WARM_UP_PASSES_MAX, or until a time limit
+ * needs the time, as
  * the calibration does; then the arrays are reset and one more pass, the run's own kernels,
  * is STREAM's first repetition. */
 static bool warm_up_pass(struct team *tm)
@@ -130,7 +131,9 @@ static bool warm_up_pass(struct team *tm)
     if (!tm->reset) {
         bool out_of_time = cfg->time_limit_s > 0.0 &&
                            timer_now() + 3.0 * tm->warm_up_pass_max_s > run_deadline(cfg);
-        if (!out_of_time && tm->warm_up_s < WARM_UP_MIN_S) return true;
+        if (!out_of_time && tm->warm_up_s < WARM_UP_MIN_S &&
+            tm->warm_up_passes < WARM_UP_PASSES_MAX)
+            return true;
         if (!(first && !calibrated)) { /* else that pass was the first repetition itself */
             warm_up_reset(tm);
             return true;

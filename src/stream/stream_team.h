@@ -43,12 +43,14 @@ static inline const struct stream_hooks *kernel_hooks(void)
 }
 
 /* STREAM's first repetition is not timed. On every path it is repeated (under --stores auto,
- * calibrating the stores) until it has lasted WARM_UP_MIN_S; then the arrays are set as at the
+ * calibrating the stores) until it has lasted WARM_UP_MIN_S or run WARM_UP_PASSES_MAX passes
+ * (the most auto's calibration runs with two candidates: 16 rounds of 2 x 2); then the arrays are set as at the
  * first touch and one pass of the run's own kernels precedes the timed repetitions. What ran
  * before must not change them: auto's calibration ran for a second and could end with the
  * other store kind, leaving other arrays in the cache, where a forced kind ran one pass right
  * after the first touch. */
 #define WARM_UP_MIN_S 1.0
+#define WARM_UP_PASSES_MAX 64u
 
 /* --stores auto: the kernels of the candidate assignment cand run the next repetition. */
 void team_use_candidate(struct team *tm, int cand);

@@ -211,8 +211,8 @@ class PointHookTest(membench_test.MembenchTestCase):
         rc, out, err = run(args, env_extra=self.ANNOUNCE)
         msg = describe(args, rc, out, err)
         self.assertEqual(rc, 0, msg)
-        self.assertEqual(points(err), ["at run 1", "at first touch", "at run 2", "at first touch"],
-                         msg)
+        runs = [p for p in points(err) if p.startswith(("at run ", "at first touch"))]
+        self.assertEqual(runs, ["at run 1", "at first touch", "at run 2", "at first touch"], msg)
         self.assertEqual(len(json.loads(out)["runs"]), 2, msg)
 
     def test_probes_announce_their_points(self):

@@ -222,7 +222,7 @@ class ReferenceStores(mt.ReferenceFileCase):
 
 class WarmUp(mt.MembenchTestCase):
     """On every path the untimed first repetition is repeated until it has lasted WARM_UP_MIN_S
-    (1 s); then the arrays are set as at the first touch and one pass of the run's own stores
+    (1 s) or run WARM_UP_PASSES_MAX (64) passes; then the arrays are set as at the first touch and one pass of the run's own stores
     precedes the timed repetitions: `--stores nt` and an auto that chose nt time the same
     kernels from the same state. Before, a forced kind ran one pass right after the first touch
     while auto calibrated for a second, and auto's last calibration pass could run the other
@@ -245,8 +245,9 @@ class WarmUp(mt.MembenchTestCase):
                 self.assertTrue(run["validation"]["passed"], run["validation"])
                 kinds = "warm-up " + run["config"]["stores"]
                 self.assertEqual(points[-3:], ["arrays reset", kinds, "timed repetitions"])
-                self.assertGreaterEqual(run["warm_up"]["seconds"], 1.0)
-                self.assertGreaterEqual(run["warm_up"]["passes"], 2)
+                warm = run["warm_up"]
+                self.assertTrue(warm["seconds"] >= 1.0 or warm["passes"] >= 64, warm)
+                self.assertGreaterEqual(warm["passes"], 2)
                 if args:  # a forced kind never runs the other one
                     self.assertEqual(points, ["run 1", kinds, "arrays reset", kinds,
                                               "timed repetitions"])
