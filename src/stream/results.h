@@ -65,6 +65,8 @@ struct run_result {
     struct validation_result validation;
     unsigned warm_up_passes; /* passes of the untimed first repetition (stream_team.h) */
     double warm_up_s;        /* how long they took */
+    unsigned warm_up_own_passes; /* those with the run's own stores, auto's calibration after */
+    double warm_up_own_s;        /* how long they took */
     int n_warnings;
     char warnings[RUN_WARNINGS_MAX][200];
 };

@@ -332,6 +332,8 @@ static void summarise_kernels(const struct team *tm, const struct timer_info *ti
     out->reps_done = tm->reps_done;
     out->warm_up_passes = tm->warm_up_passes;
     out->warm_up_s = tm->warm_up_s;
+    out->warm_up_own_passes = tm->settle_passes;
+    out->warm_up_own_s = tm->settle_s;
     if (tm->reps_done < cfg->ntimes)
         WARNINGS_ADD(out, "time limit: %u of %u repetitions fit in the time left", tm->reps_done,
                      cfg->ntimes);

@@ -111,11 +111,20 @@ static void warm_up_reset(struct team *tm)
     test_hook_at("arrays reset");
 }
 
-/* After a pass of the first repetition: whether another follows. The warm-up passes (auto's
- * calibration among them) run until WARM_UP_MIN_S or WARM_UP_PASSES_MAX, or until a time limit
- * needs the time, as
- * the calibration does; then the arrays are reset and one more pass, the run's own kernels,
- * is STREAM's first repetition. */
+/* Whether the warm-up with the run's own stores goes on: until it has lasted WARM_UP_MIN_S or
+ * run WARM_UP_PASSES_MAX passes, or a time limit needs the time, as the calibration's. */
+static bool settling(const struct team *tm)
+{
+    const struct run_config *cfg = tm->cfg;
+    double now = timer_now();
+    if (cfg->time_limit_s > 0.0 && now + 3.0 * tm->warm_up_pass_max_s > run_deadline(cfg))
+        return false;
+    return tm->settle_s < WARM_UP_MIN_S && tm->settle_passes < WARM_UP_PASSES_MAX;
+}
+
+/* After a pass of the first repetition: whether another follows. Under auto the calibration
+ * passes come first; then, on every path, passes of the run's own stores (settling()); then
+ * the arrays are reset and one more pass is STREAM's first repetition. */
 static bool warm_up_pass(struct team *tm)
 {
     const struct run_config *cfg = tm->cfg;
@@ -127,13 +136,17 @@ static bool warm_up_pass(struct team *tm)
     tm->warm_up_s = timer_now() - tm->warm_up_start;
     test_hook_at("warm-up %s", tm->kinds);
     bool calibrated = tm->choice != NULL, first = tm->warm_up_passes == 1;
-    if (calibrated && calibration_pass(tm, kernel_s)) return true;
+    if (calibrated && !tm->chosen) {
+        if (calibration_pass(tm, kernel_s)) return true;
+        tm->chosen = true;
+        tm->settle_start = timer_now();
+    } else if (!tm->reset) {
+        if (first) tm->settle_start = tm->warm_up_start;
+        tm->settle_passes++;
+        tm->settle_s = timer_now() - tm->settle_start;
+    }
     if (!tm->reset) {
-        bool out_of_time = cfg->time_limit_s > 0.0 &&
-                           timer_now() + 3.0 * tm->warm_up_pass_max_s > run_deadline(cfg);
-        if (!out_of_time && tm->warm_up_s < WARM_UP_MIN_S &&
-            tm->warm_up_passes < WARM_UP_PASSES_MAX)
-            return true;
+        if (settling(tm)) return true;
         if (!(first && !calibrated)) { /* else that pass was the first repetition itself */
             warm_up_reset(tm);
             return true;

@@ -29,6 +29,10 @@ struct team {
     unsigned warm_up_passes;   /* passes of the first repetition (calibration included) */
     double warm_up_extra_s;    /* the kernel time of the passes beyond the first */
     double warm_up_pass_max_s; /* the longest pass */
+    bool chosen;               /* auto: the calibration has chosen the stores */
+    double settle_start;       /* timer_now() when the warm-up with the run's stores began */
+    unsigned settle_passes;    /* its passes so far */
+    double settle_s;           /* and how long they took */
     struct expected_values expect;
     int team_size;
     unsigned reps_done;
@@ -43,8 +47,8 @@ static inline const struct stream_hooks *kernel_hooks(void)
 }
 
 /* STREAM's first repetition is not timed. On every path it is repeated (under --stores auto,
- * calibrating the stores) until it has lasted WARM_UP_MIN_S or run WARM_UP_PASSES_MAX passes
- * (the most auto's calibration runs with two candidates: 16 rounds of 2 x 2); then the arrays are set as at the
+ * first calibrating the stores) with the run's own stores until that has lasted WARM_UP_MIN_S
+ * or run WARM_UP_PASSES_MAX passes; then the arrays are set as at the
  * first touch and one pass of the run's own kernels precedes the timed repetitions. What ran
  * before must not change them: auto's calibration ran for a second and could end with the
  * other store kind, leaving other arrays in the cache, where a forced kind ran one pass right

@@ -67,6 +67,8 @@ static void fill_run(struct run_result *r, unsigned mask, bool passed)
     r->reps_done = 10;
     r->warm_up_passes = 12;
     r->warm_up_s = 1.0625;
+    r->warm_up_own_passes = 8;
+    r->warm_up_own_s = 1.03125;
     r->n_placement = 2;
     r->placement = placement;
     r->backing = (struct backing_info){
