@@ -110,10 +110,6 @@ static void describe(struct acceptance_check *c, const char *measured, const cha
     utf8_trim_partial(c->expected);
 }
 
-/* A rate below its floor is noise, not a slow node, when a spread exceeds the tolerance and
- * is at least the shortfall: the repetitions' (how much one repetition's rate differed from
- * another's in this run) or the reference's own runs'. A larger shortfall, or a spread within
- * the tolerance, fails. Returns the spread that made the check inconclusive. */
 enum shortfall_cause { SHORTFALL_FAILS, SHORTFALL_REPETITIONS, SHORTFALL_REFERENCE };
 
 /* Digits for a percentage beyond the tolerance: whole percent, unless that would read as the
@@ -123,6 +119,10 @@ static int digits_beyond(double pct, double tol)
     return pct - tol < 1.0 ? 1 : 0;
 }
 
+/* A rate below its floor is noise, not a slow node, when a spread exceeds the tolerance and
+ * is at least the shortfall: the repetitions' (how much one repetition's rate differed from
+ * another's in this run) or the reference's own runs'. A larger shortfall, or a spread within
+ * the tolerance, fails. Returns which spread made the check inconclusive, if one did. */
 static enum shortfall_cause judge_shortfall(struct acceptance_check *c, const char *kernel,
                                             double want, double tol)
 {
