@@ -214,11 +214,11 @@ static json_t *run_json(const struct run_result *r, double peak_mbps)
     if (!r->measured) return o;
     json_object_set_new(o, "threads_migrated", json_boolean(r->migrated));
     json_object_set_new(o, "repetitions_done", json_integer((json_int_t)r->reps_done));
-    json_object_set_new(
-        o, "warm_up",
-        json_pack("{s:I,s:f,s:I,s:f}", "passes", (json_int_t)r->warm_up_passes, "seconds",
-                  r->warm_up_s, "own_stores_passes", (json_int_t)r->warm_up_own_passes,
-                  "own_stores_seconds", r->warm_up_own_s));
+    json_object_set_new(o, "warm_up",
+                        json_pack("{s:I,s:f,s:I,s:f}", "passes", (json_int_t)r->warm_up_passes,
+                                  "seconds", r->warm_up_s, "own_stores_passes",
+                                  (json_int_t)r->warm_up_own_passes, "own_stores_seconds",
+                                  r->warm_up_own_s));
     json_object_set_new(o, "backing", backing_json(r));
     json_object_set_new(o, "locality", locality_json(&r->locality));
     json_object_set_new(o, "results", results_json(r, peak_mbps));

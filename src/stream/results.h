@@ -63,8 +63,8 @@ struct run_result {
     int n_results;
     struct kernel_result results[KERNEL_COUNT];
     struct validation_result validation;
-    unsigned warm_up_passes; /* passes of the untimed first repetition (stream_team.h) */
-    double warm_up_s;        /* how long they took */
+    unsigned warm_up_passes;     /* passes of the untimed first repetition (stream_team.h) */
+    double warm_up_s;            /* how long they took */
     unsigned warm_up_own_passes; /* those with the run's own stores, auto's calibration after */
     double warm_up_own_s;        /* how long they took */
     int n_warnings;
