@@ -922,7 +922,8 @@ class WiringTest(HealthCheckCase):
     def test_help_has_the_exit_codes(self):
         proc = self.check(["--help"])
         self.assertEqual(proc.returncode, 0)
-        for line in ("  4  this check's own error", "     confirmed (--confirm; syslog priority warning)",
+        for line in ("  4  this check's own error",
+                     "     confirmed (--confirm; syslog priority warning)",
                      "inconclusive (membench exit 5)", "crashed (SIGSEGV)",
                      "MEMBENCH_HEALTHCHECK_TIMEOUT", "SLURM_CONF", "sinfo -R -o"):
             self.assertIn(line, proc.stdout)

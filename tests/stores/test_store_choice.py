@@ -224,10 +224,11 @@ class WarmUp(mt.MembenchTestCase):
     """On every path the untimed first repetition is repeated (under auto after the calibration)
     with the run's own stores until that has lasted WARM_UP_MIN_S (1 s) or run
     WARM_UP_PASSES_MAX (64) passes; then the arrays are set as at the first touch and one pass
-    of the run's own stores precedes the timed repetitions: `--stores nt` and an auto that
-    chose nt time the same kernels after the same warm-up. Before, a forced kind ran one pass right after the first touch
-    while auto calibrated for a second, and auto's last calibration pass could run the other
-    kind (a round in reversed order ends with all-normal), leaving other arrays in the cache."""
+    of the run's own stores precedes the timed repetitions: `--stores nt` and an auto that chose
+    nt time the same kernels after the same warm-up. Before, a forced kind ran one pass right
+    after the first touch while auto calibrated for a second, and auto's last calibration pass
+    could run the other kind (a round in reversed order ends with all-normal), leaving other
+    arrays in the cache."""
 
     def warm_up(self, args, slow):
         rc, out, err = mt.run(SMALL + args + ["--format", "json"], env_extra={
