@@ -67,11 +67,7 @@ static int judge_library_messages(void)
     char *text = init_stderr_release(&len), why[600];
     if (!text) return EXIT_OK;
     int refused = omp_env_refused(text, &len, why, sizeof(why));
-    for (size_t done = 0; done < len;) {
-        ssize_t n = write(STDERR_FILENO, text + done, len - done);
-        if (n <= 0) break;
-        done += (size_t)n;
-    }
+    init_stderr_pass_on(text, len);
     free(text);
     if (!refused) return EXIT_OK;
     log_error("%s", why);

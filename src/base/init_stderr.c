@@ -8,15 +8,20 @@
 static int saved_fd = -1; /* the real stderr */
 static int held_fd = -1;  /* the memory file fd 2 writes into meanwhile */
 
-static void pass_on_at_exit(void)
+void init_stderr_pass_on(const char *text, size_t len)
 {
-    size_t len;
-    char *text = init_stderr_release(&len);
     for (size_t done = 0; text && done < len;) {
         ssize_t n = write(STDERR_FILENO, text + done, len - done);
         if (n <= 0) break;
         done += (size_t)n;
     }
+}
+
+static void pass_on_at_exit(void)
+{
+    size_t len;
+    char *text = init_stderr_release(&len);
+    init_stderr_pass_on(text, len);
     free(text);
 }
 

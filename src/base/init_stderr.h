@@ -15,4 +15,7 @@ void init_stderr_hold(void);
  * when nothing was held. */
 char *init_stderr_release(size_t *len);
 
+/* Writes text (len bytes; NULL: nothing) to stderr, as the libraries would have. */
+void init_stderr_pass_on(const char *text, size_t len);
+
 #endif
