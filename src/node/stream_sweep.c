@@ -67,38 +67,34 @@ static int measure_reference_runs(const struct options *opts, struct run_config 
                                   const struct topology *topo, struct report *rep,
                                   struct reference_runs *k)
 {
-    struct run_result *r = &rep->runs[0], *last = malloc(sizeof(*last));
-    if (!last) {
-        log_error("out of memory for the reference runs");
-        return EXIT_RESOURCE;
-    }
+    struct run_result *r = &rep->runs[0], last;
     double first_start = timer_now();
     k->interval_s = opts->reference_interval_s;
     int rc = EXIT_OK;
-    for (unsigned i = 0; i < opts->reference_runs; i++) {
+    bool stopped = false;
+    for (unsigned i = 0; i < opts->reference_runs && !stopped; i++) {
         if (i > 0) {
-            *last = *r; /* last owns its placement and domains now */
+            last = *r; /* last owns its placement and domains now */
             r->placement = NULL;
             r->domains = NULL;
             test_hook_at("reference pause %u", i);
             pause_between_runs(opts->reference_interval_s);
             if (interrupt_signal()) {
-                keep_last(rep, r, last, i);
-                break;
+                keep_last(rep, r, &last, i);
+                return rc;
             }
             cfg->started = timer_now();
         }
         test_hook_at("reference run %u", i + 1);
         rc = run_stream(cfg, topo, &rep->timer, r);
         if (i > 0 && rc == EXIT_OK && r->interrupted)
-            keep_last(rep, r, last, i);
+            keep_last(rep, r, &last, i);
         else if (i > 0)
-            free_run(last);
-        if (rc != EXIT_OK || r->interrupted || run_failed(r) || rep->reference_runs_finished) break;
-        reference_runs_add(k, r);
+            free_run(&last);
+        stopped = rc != EXIT_OK || r->interrupted || run_failed(r) || rep->reference_runs_finished;
+        if (!stopped) reference_runs_add(k, r);
     }
-    free(last);
-    if (rc != EXIT_OK || r->interrupted || run_failed(r) || rep->reference_runs_finished) return rc;
+    if (stopped) return rc;
     k->span_s = timer_now() - first_start;
     reference_runs_finish(k);
     rep->saved_runs = k;
@@ -132,10 +128,7 @@ int stream_sweep(const struct options *opts, const struct plan *plan, const stru
             fprintf(stderr, "\r\033[K"); /* the report follows on a clean line */
         rep->n_runs = i + 1;
         if (rc != EXIT_OK || r->interrupted) { /* the unfinished run is dropped */
-            free(r->placement);
-            free(r->domains);
-            r->placement = NULL;
-            r->domains = NULL;
+            free_run(r);
             rep->n_runs = i;
             if (rc != EXIT_OK) {
                 *stopped_early = i > 0;
