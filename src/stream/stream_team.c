@@ -78,12 +78,19 @@ static void choose_stores(struct team *tm)
     tm->choice = NULL;
 }
 
-/* With a time limit, the calibration ends early once both uniform assignments have been timed
- * and another repetition, a measured one and the validation pass would not fit. */
+/* With a time limit: another warm-up pass, a measured repetition and the validation pass would
+ * not fit. */
+static bool warm_up_out_of_time(const struct team *tm)
+{
+    return tm->cfg->time_limit_s > 0.0 &&
+           timer_now() + 3.0 * tm->warm_up_pass_max_s > run_deadline(tm->cfg);
+}
+
+/* The calibration ends early, once both uniform assignments have been timed, when the time
+ * limit needs the time. */
 static bool calibration_out_of_time(const struct team *tm)
 {
-    if (tm->cfg->time_limit_s <= 0.0 || !store_choice_can_stop(tm->choice)) return false;
-    return timer_now() + 3.0 * tm->warm_up_pass_max_s > run_deadline(tm->cfg);
+    return store_choice_can_stop(tm->choice) && warm_up_out_of_time(tm);
 }
 
 /* Under auto, a pass of the first repetition: records it (kernel times kernel_s) and sets up
@@ -115,11 +122,8 @@ static void warm_up_reset(struct team *tm)
  * run WARM_UP_PASSES_MAX passes, or a time limit needs the time, as the calibration's. */
 static bool settling(const struct team *tm)
 {
-    const struct run_config *cfg = tm->cfg;
-    double now = timer_now();
-    if (cfg->time_limit_s > 0.0 && now + 3.0 * tm->warm_up_pass_max_s > run_deadline(cfg))
-        return false;
-    return tm->settle_s < WARM_UP_MIN_S && tm->settle_passes < WARM_UP_PASSES_MAX;
+    return !warm_up_out_of_time(tm) && tm->settle_s < WARM_UP_MIN_S &&
+           tm->settle_passes < WARM_UP_PASSES_MAX;
 }
 
 /* After a pass of the first repetition: whether another follows. Under auto the calibration
@@ -136,9 +140,8 @@ static bool warm_up_pass(struct team *tm)
     tm->warm_up_s = timer_now() - tm->warm_up_start;
     test_hook_at("warm-up %s", tm->kinds);
     bool calibrated = tm->choice != NULL, first = tm->warm_up_passes == 1;
-    if (calibrated && !tm->chosen) {
+    if (calibrated) { /* choose_stores() ends it: tm->choice is NULL then */
         if (calibration_pass(tm, kernel_s)) return true;
-        tm->chosen = true;
         tm->settle_start = timer_now();
     } else if (!tm->reset) {
         if (first) tm->settle_start = tm->warm_up_start;

@@ -29,7 +29,6 @@ struct team {
     unsigned warm_up_passes;   /* passes of the first repetition (calibration included) */
     double warm_up_extra_s;    /* the kernel time of the passes beyond the first */
     double warm_up_pass_max_s; /* the longest pass */
-    bool chosen;               /* auto: the calibration has chosen the stores */
     double settle_start;       /* timer_now() when the warm-up with the run's stores began */
     unsigned settle_passes;    /* its passes so far */
     double settle_s;           /* and how long they took */
