@@ -183,7 +183,11 @@ int topology_load(struct topology *topo, char *why, size_t why_len)
     memset(topo, 0, sizeof(*topo));
     int refused = check_description(why, why_len);
     if (refused) return refused;
-    if (hwloc_topology_init(&topo->hw) != 0 || hwloc_topology_load(topo->hw) != 0) {
+    /* hwloc drops memory-side caches unless asked to keep them */
+    if (hwloc_topology_init(&topo->hw) != 0 ||
+        hwloc_topology_set_type_filter(topo->hw, HWLOC_OBJ_MEMCACHE, HWLOC_TYPE_FILTER_KEEP_ALL) !=
+            0 ||
+        hwloc_topology_load(topo->hw) != 0) {
         snprintf(why, why_len,
                  "hwloc could not load the topology (check HWLOC_SYNTHETIC/HWLOC_XMLFILE)");
         return -1;
@@ -243,11 +247,17 @@ int topology_load(struct topology *topo, char *why, size_t why_len)
         llc_from_sysfs("/sys/devices/system/cpu", &f->llc_level, &f->llc_count,
                        &f->llc_bytes_total) == 0)
         f->llc_source = "sysfs";
+    if (node_memory_read(topo->hw, topo->usable, f->is_machine, &topo->memory) != 0) {
+        snprintf(why, why_len, "out of memory reading the NUMA nodes");
+        topology_unload(topo);
+        return -1;
+    }
     return 0;
 }
 
 void topology_unload(struct topology *topo)
 {
+    node_memory_free(&topo->memory);
     if (topo->usable) hwloc_bitmap_free(topo->usable);
     topo->usable = NULL;
     if (topo->hw) hwloc_topology_destroy(topo->hw);

@@ -6,6 +6,8 @@
 
 #include <hwloc.h>
 
+#include "affinity/memory_nodes.h"
+
 /* What the machine is, as far as the processes' allowed CPUs reach. */
 struct topology_facts {
     char cpu_model[128];
@@ -31,6 +33,7 @@ struct topology {
     hwloc_topology_t hw;
     hwloc_bitmap_t usable; /* allowed by the OS and by this process's binding */
     struct topology_facts facts;
+    struct node_memory memory; /* every NUMA node, by OS number */
 };
 
 /* Loads the topology (honouring HWLOC_SYNTHETIC / HWLOC_XMLFILE) and fills facts.

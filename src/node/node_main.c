@@ -143,7 +143,7 @@ static int node_begin(struct node_run *n)
     }
     struct report *rep = &n->rep;
     *rep =
-        (struct report){.version = MEMBENCH_VERSION, .topo = n->topo.facts, .dry_run = o->dry_run};
+        (struct report){.version = MEMBENCH_VERSION, .topo = n->topo.facts, .memory = &n->topo.memory, .dry_run = o->dry_run};
     sysinfo_read(&rep->sys);
     provenance_read(&rep->prov);
     if (o->peak_mbps > 0) {

@@ -20,6 +20,7 @@ struct report {
     const char *version;
     struct provenance prov;
     struct topology_facts topo;
+    const struct node_memory *memory; /* every NUMA node (the topology's); NULL in tests */
     struct sys_info sys;
     struct timer_info timer;
     bool dry_run;

@@ -6,6 +6,7 @@
 #include "src/report/report.h"
 #include "src/measure/report_locality.h"
 #include "src/report/report_matrix.h"
+#include "src/report/report_memory.h"
 #include "src/stream/run_profile.h"
 
 #define JSON_SCHEMA 1
@@ -307,6 +308,7 @@ int report_write_json(FILE *out, const struct report *rep)
     if (rep->kept[0]) /* stopped early: what this report holds */
         json_object_set_new(root, "kept", json_string(rep->kept));
     json_object_set_new(root, "system", system_json(rep));
+    if (rep->memory) json_object_set_new(root, "memory", report_memory_json(rep->memory));
     json_object_set_new(root, "provenance", provenance_json(&rep->prov));
     json_object_set_new(root, "timer",
                         json_pack("{s:s,s:o,s:o,s:o}", "clock", rep->timer.clock_name,

@@ -6,6 +6,7 @@
 #include "src/base/utf8_text.h"
 #include "src/report/report.h"
 #include "src/report/report_matrix.h"
+#include "src/report/report_memory.h"
 #include "src/report/report_text_config.h"
 
 #define RULE "-------------------------------------------------------------\n"
@@ -42,6 +43,7 @@ static void write_system(FILE *out, const struct report *rep)
     } else {
         fprintf(out, "Last-level cache: unknown (hwloc and sysfs report none)\n");
     }
+    if (rep->memory) report_memory_text(out, rep->memory);
     fprintf(out, "Timer: %s, resolution %.0f ns, granularity %.0f ns, %.0f ns per reading\n",
             rep->timer.clock_name, rep->timer.resolution_s * 1e9, rep->timer.granularity_s * 1e9,
             rep->timer.call_cost_s * 1e9);

@@ -1,0 +1,68 @@
+#ifndef MEMBENCH_MEMORY_NODES_H
+#define MEMBENCH_MEMORY_NODES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <hwloc.h>
+
+/* What the firmware (ACPI HMAT, read by hwloc as memory attributes) says of a node's memory
+ * from its nearest cores: MB/s and ns, 0 where it says nothing. */
+struct mem_firmware {
+    uint64_t bandwidth, read_bandwidth, write_bandwidth;
+    uint64_t latency, read_latency, write_latency;
+};
+
+/* One NUMA node, named as the OS names it (numactl, /sys, Slurm). */
+struct mem_node {
+    unsigned os;      /* the OS's number */
+    unsigned logical; /* hwloc's logical index */
+    hwloc_obj_t obj;
+    uint64_t bytes;   /* capacity */
+    char subtype[16]; /* hwloc's word for its kind (DRAM, HBM, MCDRAM, NVM, SPM, CXL...), "" */
+    bool has_cpus;    /* the OS lists CPUs on it */
+    bool cpus_known;  /* read from sysfs; false: inferred from a described topology */
+    bool usable;      /* its cores or its memory reach the process's usable CPUs */
+    hwloc_bitmap_t initiator;     /* the CPUs nearest to it, within the usable ones */
+    int initiator_node;           /* OS number of the node with cores holding them; -1 */
+    const char *initiator_source; /* "HMAT" (a memory attribute's initiator) or "hwloc locality" */
+    struct mem_firmware firmware;
+    uint64_t memcache_bytes; /* memory-side caches in front of it, summed over levels */
+    int memcache_levels;
+    int tier; /* index in node_memory.tiers */
+};
+
+/* Nodes of one kind with like firmware figures: what a site accepts as one memory. */
+struct mem_tier {
+    char name[24]; /* a token for options and labels: dram, hbm, cxl, local, memory-only ... */
+    char kind[24]; /* subtype, else "with cores" / "memory only" */
+    bool has_cpus;
+    int count;
+    int first;      /* index in node_memory.nodes of its first node */
+    uint64_t bytes; /* summed */
+};
+
+#define MEM_TIERS_MAX 16
+
+struct node_memory {
+    int count;
+    struct mem_node *nodes; /* by OS number */
+    int tier_count;
+    struct mem_tier tiers[MEM_TIERS_MAX];
+    bool hmat; /* any node has a firmware figure */
+};
+
+/* Reads every NUMA node of hw. cpus_from_sysfs: the topology is this machine's, so
+ * /sys/devices/system/node says which nodes have CPUs; else it is inferred (see .c).
+ * Returns 0, -1 when out of memory. */
+int node_memory_read(hwloc_topology_t hw, hwloc_const_cpuset_t usable, bool cpus_from_sysfs,
+                     struct node_memory *out);
+void node_memory_free(struct node_memory *m);
+
+const struct mem_node *node_memory_by_os(const struct node_memory *m, unsigned os);
+/* The node with cores that a PU belongs to (the OS's number), -1 when none. */
+int node_memory_pu_node(const struct node_memory *m, unsigned pu_os);
+/* The nodes of tier t in OS order, as "0-3,8" (OS numbers). */
+void node_memory_tier_list(const struct node_memory *m, int t, char *buf, size_t len);
+
+#endif
