@@ -13,4 +13,8 @@
 int membind_area(const struct topology *topo, void *base, size_t bytes, int node, char *why,
                  size_t why_len);
 
+/* The same for the NUMA node the OS numbers os_node (numactl, /sys). */
+int membind_area_os(const struct topology *topo, void *base, size_t bytes, unsigned os_node,
+                    char *why, size_t why_len);
+
 #endif

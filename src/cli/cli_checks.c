@@ -38,7 +38,12 @@ static int check_matrix_options(const struct options *o)
                         : o->stream.n_pages > 1  ? "a --pages list (give one backing)"
                         : o->stream.n_stores > 1 ? "a --stores list (give one kind)"
                                                  : NULL;
-    if (clash) return option_error("--matrix numa plans its own runs and cannot take %s", clash);
+    if (clash)
+        return option_error("--matrix %s plans its own runs and cannot take %s",
+                            o->stream.matrix == MATRIX_TIERS ? "tiers" : "numa", clash);
+    if (o->stream.matrix == MATRIX_TIERS && o->latency.enabled)
+        return option_error("--latency --matrix tiers is not a measurement; the idle latency "
+                            "between nodes is --latency --matrix numa");
     return 0;
 }
 

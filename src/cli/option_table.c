@@ -26,7 +26,7 @@
 static const char *const types[] = {"double", "float", NULL};
 static const char *const formats[] = {"text", "csv", "json", "openmetrics", NULL};
 static const char *const domains[] = {"numa", "package", "llc", NULL};
-static const char *const matrices[] = {"numa", NULL};
+static const char *const matrices[] = {"numa", "tiers", NULL};
 static const char *const stores[] = {"auto", "normal", "nt", NULL};
 static const char *const orders[] = {"random", "seq", NULL};
 static const char *const modes[] = {"chase", "inc", NULL};
@@ -359,10 +359,11 @@ const struct option_row option_table[] = {
      "also report each domain's bandwidth, all measured at once",
      AT(stream.per_domain), .min = DOMAIN_NUMA, .choices = domains, .applies = MEASURE_STREAM},
     {"matrix", 0, ARG_CHOICE, NULL,
-     "bandwidth matrix: a run for every pair of NUMA nodes,\n"
-     "threads on the cores of one (rows, one per core, bound),\n"
-     "arrays bound to the other (columns); kernels chosen by\n"
-     "the kernel options, Triad without one",
+     "numa: a run for every pair of NUMA nodes, threads on\n"
+     "the cores of one (rows, one per core, bound), arrays\n"
+     "bound to the other (columns); tiers: a run per memory\n"
+     "tier (DRAM, HBM, CXL...) from the cores nearest it;\n"
+     "kernels chosen by the kernel options, Triad without one",
      AT(stream.matrix), .min = MATRIX_NUMA, .choices = matrices,
      .applies = MEASURE_STREAM | MEASURE_LATENCY},
     {"pages", 0, ARG_WORDS, "4k|thp|2m|1g|default[,...]",

@@ -7,6 +7,7 @@
 #include "src/measure/report_locality.h"
 #include "src/report/report_matrix.h"
 #include "src/report/report_memory.h"
+#include "src/report/report_tiers.h"
 #include "src/stream/run_profile.h"
 
 #define JSON_SCHEMA 1
@@ -308,7 +309,11 @@ int report_write_json(FILE *out, const struct report *rep)
     if (rep->kept[0]) /* stopped early: what this report holds */
         json_object_set_new(root, "kept", json_string(rep->kept));
     json_object_set_new(root, "system", system_json(rep));
-    if (rep->memory) json_object_set_new(root, "memory", report_memory_json(rep->memory));
+    if (rep->memory) {
+        json_t *memory = report_memory_json(rep->memory);
+        report_unmeasured_json(memory, rep);
+        json_object_set_new(root, "memory", memory);
+    }
     json_object_set_new(root, "provenance", provenance_json(&rep->prov));
     json_object_set_new(root, "timer",
                         json_pack("{s:s,s:o,s:o,s:o}", "clock", rep->timer.clock_name,
@@ -320,6 +325,7 @@ int report_write_json(FILE *out, const struct report *rep)
         json_array_append_new(runs, run_json(&rep->runs[i], rep->prov.peak_mbps));
     json_object_set_new(root, "runs", runs);
     if (report_is_matrix(rep)) json_object_set_new(root, "matrix", report_matrix_json(rep));
+    if (report_is_tiers(rep)) json_object_set_new(root, "tiers", report_tiers_json(rep));
     json_t *comparisons = json_array();
     for (size_t i = 0; i < rep->n_comparisons; i++) {
         const struct page_comparison *c = &rep->comparisons[i];

@@ -7,6 +7,7 @@
 #include "src/report/report.h"
 #include "src/report/report_matrix.h"
 #include "src/report/report_memory.h"
+#include "src/report/report_tiers.h"
 #include "src/report/report_text_config.h"
 
 #define RULE "-------------------------------------------------------------\n"
@@ -334,7 +335,9 @@ int report_write_text(FILE *out, const struct report *rep)
 {
     write_system(out, rep);
     if (report_is_matrix(rep)) report_matrix_text(out, rep);
-    for (size_t i = 0; i < rep->n_runs && !report_is_matrix(rep); i++) {
+    if (report_is_tiers(rep)) report_tiers_text(out, rep);
+    bool own_layout = report_is_matrix(rep) || report_is_tiers(rep);
+    for (size_t i = 0; i < rep->n_runs && !own_layout; i++) {
         report_text_config(out, rep, i);
         if (rep->runs[i].measured)
             write_results(out, &rep->runs[i], rep->prov.peak_mbps);
@@ -345,8 +348,9 @@ int report_write_text(FILE *out, const struct report *rep)
     write_parts(out, rep, MEASURE_BEFORE_TAIL, false);
     if (rep->dry_run)
         fprintf(out, "Dry run: nothing was allocated or measured.\n");
-    else if (rep->n_runs > 1 && !report_is_matrix(rep))
+    else if (rep->n_runs > 1 && !own_layout)
         write_summary(out, rep);
+    report_unmeasured_text(out, rep);
     write_parts(out, rep, MEASURE_AFTER_TAIL, false);
     write_acceptance(out, &rep->acceptance);
     if (rep->interrupted)

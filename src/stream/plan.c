@@ -1,4 +1,5 @@
 #include "src/stream/plan.h"
+#include "src/stream/plan_tiers.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -203,6 +204,7 @@ static int fill_run(const struct stream_options *o, size_t is, const char *pages
     r->offset = o->offset;
     r->kernel_mask = o->kernel_mask;
     if (!r->numa_cell) r->cpu_node = r->mem_node = -1;
+    if (!r->thread_node) r->tier = -1;
     return resolve_size(o, is, r);
 }
 
@@ -287,7 +289,20 @@ static int count_runs(const struct stream_request *req, const struct topology *t
     *total = (o->n_threads ? o->n_threads : 1) * (o->n_sizes ? o->n_sizes : 1) *
              (o->n_binds ? o->n_binds : 1) * (o->n_pages ? o->n_pages : 1) *
              (o->n_stores ? o->n_stores : 1);
-    if (o->matrix) {
+    if (o->matrix == MATRIX_TIERS && !topology->facts.this_system && !req->dry_run) {
+        log_error("--matrix tiers measures this machine, but %s describes another; unset it, or add "
+                  "--dry-run",
+                  topology->facts.source);
+        return EXIT_USAGE;
+    }
+    if (o->matrix == MATRIX_TIERS) {
+        bool measurable[MEM_TIERS_MAX];
+        *total = (size_t)plan_tiers_measurable(topology, measurable);
+        if (*total == 0) {
+            log_error("--matrix tiers: no memory tier has usable cores near it; run without it");
+            return EXIT_RESOURCE;
+        }
+    } else if (o->matrix) {
         int cpu_nodes = 0;
         int rc = matrix_nodes(req, topology, &cpu_nodes, mem_nodes);
         if (rc != EXIT_OK) return rc;
@@ -367,6 +382,25 @@ static int plan_matrix(const struct stream_request *req, const struct topology *
                               o->n_pages ? "--pages" : d->pages_from, 0, r);
             if (rc != EXIT_OK) return rc;
         }
+    return EXIT_OK;
+}
+
+/* --matrix tiers: a run per tier that usable cores are near. */
+static int plan_tiers(const struct stream_request *req, const struct topology *topology,
+                      const struct run_defaults *d, struct plan *plan)
+{
+    const struct stream_options *o = req->opts;
+    bool measurable[MEM_TIERS_MAX];
+    plan_tiers_measurable(topology, measurable);
+    for (int t = 0; t < topology->memory.tier_count; t++) {
+        if (!measurable[t]) continue;
+        struct run_config *r = &plan->runs[plan->n_runs++];
+        int rc = plan_tier_place(topology, t, r);
+        if (rc == EXIT_OK)
+            rc = fill_run(o, 0, o->n_pages ? o->pages[0] : d->pages,
+                          o->n_pages ? "--pages" : d->pages_from, 0, r);
+        if (rc != EXIT_OK) return rc;
+    }
     return EXIT_OK;
 }
 
@@ -452,21 +486,27 @@ int plan_build(const struct stream_request *req, const struct topology *topology
     struct run_defaults d;
     rc = run_defaults(req, &topology->facts, sys, &d);
     if (rc == EXIT_OK)
-        rc = o->matrix ? plan_matrix(req, topology, &d, mem_nodes, plan)
-                       : plan_sweep(req, topology, &d, plan);
+        rc = o->matrix == MATRIX_TIERS ? plan_tiers(req, topology, &d, plan)
+             : o->matrix               ? plan_matrix(req, topology, &d, mem_nodes, plan)
+                                       : plan_sweep(req, topology, &d, plan);
     if (rc != EXIT_OK) return rc;
     if (o->n_sizes == 0) share_largest_rule_size(plan);
     enum isa isa;
     rc = choose_isa(o, &isa);
     for (size_t i = 0; rc == EXIT_OK && i < plan->n_runs; i++)
         rc = finish_run(req, sys, isa, &plan->runs[i]);
+    for (size_t i = 0; rc == EXIT_OK && !req->dry_run && i < plan->n_runs; i++)
+        rc = plan_tier_check_memory(topology, &plan->runs[i]);
     return rc;
 }
 
 void plan_free(struct plan *plan)
 {
     for (size_t i = 0; plan->runs && i < plan->n_runs; i++)
+    {
         free(plan->runs[i].pus);
+        free(plan->runs[i].thread_node);
+    }
     free(plan->runs);
     plan->runs = NULL;
     plan->n_runs = 0;

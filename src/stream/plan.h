@@ -21,7 +21,7 @@ enum domain_kind { DOMAIN_NONE, DOMAIN_NUMA, DOMAIN_PACKAGE, DOMAIN_LLC };
 const char *domain_kind_name(enum domain_kind kind);
 
 /* --matrix: a run per (cpu domain, memory domain) pair. */
-enum matrix_kind { MATRIX_NONE, MATRIX_NUMA };
+enum matrix_kind { MATRIX_NONE, MATRIX_NUMA, MATRIX_TIERS };
 
 #define LIST_MAX 64 /* values of one list option */
 
@@ -103,6 +103,11 @@ struct run_config {
      * both are -1 and the arrays land where their threads first touch them */
     bool numa_cell;
     int cpu_node, mem_node;
+    /* --matrix tiers: the run of memory tier `tier` (topo->memory.tiers; -1 otherwise), each
+     * thread's share of the arrays bound to NUMA node thread_node[t] (OS numbers) */
+    int tier;
+    char tier_name[24];
+    int *thread_node;
 };
 
 struct plan {

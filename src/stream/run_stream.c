@@ -268,7 +268,31 @@ static int prepare_domains(struct team *tm, struct run_result *out)
     return EXIT_OK;
 }
 
-static int can_start(const struct run_config *cfg, const struct topology *topo, char *base)
+/* --matrix tiers: each thread's share of each array, whole pages, bound to its node (a page
+ * two shares hold goes with the share its first byte is in). */
+static int bind_tier_shares(const struct run_config *cfg, const struct topology *topo, char *base,
+                            size_t page, char *why, size_t why_len)
+{
+    size_t es = elem_size(cfg->type), n = cfg->elements;
+    int nt = (int)cfg->threads;
+    for (int t = 0; t < nt; t++) {
+        size_t lo = stream_chunk_begin(n, nt, t, cfg->type) * es;
+        size_t hi = t + 1 < nt ? stream_chunk_begin(n, nt, t + 1, cfg->type) * es : n * es;
+        for (int i = 0; i < 3; i++) {
+            uintptr_t start = (uintptr_t)base + i * (cfg->stride_bytes + cfg->offset * es);
+            uintptr_t from = (start + lo + page - 1) / page * page;
+            uintptr_t to = (start + hi + page - 1) / page * page;
+            if (t == 0) from = start / page * page;
+            if (to > from && membind_area_os(topo, (void *)from, to - from,
+                                             (unsigned)cfg->thread_node[t], why, why_len) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+static int can_start(const struct run_config *cfg, const struct topology *topo, char *base,
+                     size_t page)
 {
     char why[600];
     if (threads_can_start(cfg->threads, why, sizeof(why)) != 0) {
@@ -278,6 +302,12 @@ static int can_start(const struct run_config *cfg, const struct topology *topo, 
     if (cfg->numa_cell &&
         membind_area(topo, base, 3 * cfg->stride_bytes, cfg->mem_node, why, sizeof(why)) != 0) {
         log_error("--matrix numa: %s; membench cannot place the arrays (a container may forbid "
+                  "mbind: run with CAP_SYS_NICE, or without --matrix)",
+                  why);
+        return EXIT_RESOURCE;
+    }
+    if (cfg->tier >= 0 && bind_tier_shares(cfg, topo, base, page, why, sizeof(why)) != 0) {
+        log_error("--matrix tiers: %s; membench cannot place the arrays (a container may forbid "
                   "mbind: run with CAP_SYS_NICE, or without --matrix)",
                   why);
         return EXIT_RESOURCE;
@@ -346,7 +376,9 @@ static int measure(struct team *tm, const struct mem_backend *backend,
                    const struct mem_region *region, const struct timer_info *timer,
                    struct run_result *out)
 {
-    int rc = can_start(tm->cfg, tm->topo, region->base);
+    size_t page = backend->page_bytes > page_kernel_bytes() ? (size_t)backend->page_bytes
+                                                            : (size_t)page_kernel_bytes();
+    int rc = can_start(tm->cfg, tm->topo, region->base, page);
     if (rc != EXIT_OK) return rc;
     omp_set_dynamic(0);
     team_run(tm, out);

@@ -88,6 +88,11 @@ static void check_locality(const struct team *tm, struct run_result *out)
     format_bytes(page, page_words, sizeof(page_words));
     for (int t = 0; t < tm->team_size && loc->verified; t++) {
         int expected = cfg->numa_cell ? cfg->mem_node : out->placement[t].numa;
+        if (cfg->tier >= 0) {
+            const struct mem_node *n =
+                node_memory_by_os(&tm->topo->memory, (unsigned)cfg->thread_node[t]);
+            expected = n ? (int)n->logical : -1;
+        }
         if (expected < 0)
             page_locality_fail(loc, "the NUMA node of PU %d (thread %d) is unknown",
                                tm->pus_start[t], t);

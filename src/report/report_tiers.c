@@ -1,0 +1,273 @@
+/* The memory tiers' runs (--matrix tiers), and what a plain run did not measure. */
+#include "src/report/report_tiers.h"
+
+#include <string.h>
+
+#include "src/base/json_values.h"
+#include "src/measure/report_locality.h"
+#include "src/report/report_memory.h"
+
+#define RULE "-------------------------------------------------------------\n"
+
+bool report_is_tiers(const struct report *rep)
+{
+    return rep->n_runs > 0 && rep->runs[0].config.tier >= 0;
+}
+
+/* The kernel the firmware's bandwidth is set against: Triad when it ran, else the last. */
+static int ratio_kernel(unsigned mask)
+{
+    if (mask & (1u << KERNEL_TRIAD)) return KERNEL_TRIAD;
+    int last = -1;
+    for (int k = 0; k < KERNEL_COUNT; k++)
+        if (mask & (1u << k)) last = k;
+    return last;
+}
+
+static const struct kernel_result *rate(const struct run_result *r, int kernel)
+{
+    for (int i = 0; r && i < r->n_results; i++)
+        if ((int)r->results[i].kernel == kernel) return &r->results[i];
+    return NULL;
+}
+
+/* The nodes a tier run's threads were bound to, as a set of OS numbers. */
+static hwloc_bitmap_t run_nodes(const struct run_config *c)
+{
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    for (unsigned t = 0; set && c->thread_node && t < c->threads; t++)
+        hwloc_bitmap_set(set, (unsigned)c->thread_node[t]);
+    return set;
+}
+
+/* The firmware's bandwidth to the nodes of a tier run, summed over them: 0 when a node has
+ * no figure (then the tier's is unknown). */
+static uint64_t firmware_mbps(const struct report *rep, const struct run_config *c)
+{
+    hwloc_bitmap_t set = run_nodes(c);
+    uint64_t sum = 0;
+    bool all = set && !hwloc_bitmap_iszero(set);
+    unsigned os;
+    hwloc_bitmap_foreach_begin(os, set)
+    {
+        const struct mem_node *n = rep->memory ? node_memory_by_os(rep->memory, os) : NULL;
+        uint64_t bw =
+            n ? (n->firmware.bandwidth ? n->firmware.bandwidth : n->firmware.read_bandwidth) : 0;
+        all &= bw > 0;
+        sum += bw;
+    }
+    hwloc_bitmap_foreach_end();
+    hwloc_bitmap_free(set);
+    return all ? sum : 0;
+}
+
+static void write_tier_line(FILE *out, const struct run_result *r)
+{
+    const struct run_config *c = &r->config;
+    char nodes[96] = "", against[64], line[300];
+    hwloc_bitmap_t set = run_nodes(c);
+    if (set) hwloc_bitmap_list_snprintf(nodes, sizeof(nodes), set);
+    hwloc_bitmap_free(set);
+    fprintf(out,
+            "Tier %s: %u thread%s, each thread's arrays bound to its nearest node of the "
+            "tier: node%s %s",
+            c->tier_name, c->threads, c->threads == 1 ? "" : "s",
+            strchr(nodes, ',') || strchr(nodes, '-') ? "s" : "", nodes);
+    fprintf(out, " (thread:node");
+    for (unsigned t = 0; t < c->threads; t++)
+        fprintf(out, " %u:%d", t, c->thread_node[t]);
+    fprintf(out, ")");
+    if (!r->measured) {
+        fprintf(out, "; planned\n");
+        return;
+    }
+    snprintf(against, sizeof(against), "their thread's node of tier %s", c->tier_name);
+    locality_text(&r->locality, against, line, sizeof(line));
+    fprintf(out, "; %s; memory: %s\n", r->validation.passed ? "validated" : "FAILED validation",
+            line);
+    for (int w = 0; w < r->n_warnings; w++)
+        fprintf(out, "  WARNING: %s\n", r->warnings[w]);
+}
+
+static void write_not_measured(FILE *out, const struct report *rep)
+{
+    const struct node_memory *m = rep->memory;
+    for (int t = 0; m && t < m->tier_count; t++) {
+        bool ran = false;
+        for (size_t i = 0; i < rep->n_runs; i++)
+            ran |= rep->runs[i].config.tier == t;
+        if (ran) continue;
+        char nodes[96];
+        node_memory_tier_list(m, t, nodes, sizeof(nodes));
+        fprintf(out, "Tier %s (nodes %s): not measured: no CPU usable by this run is near it\n",
+                m->tiers[t].name, nodes);
+    }
+}
+
+static void write_table(FILE *out, const struct report *rep, unsigned mask)
+{
+    int rk = ratio_kernel(mask);
+    fprintf(out, "%-14s %-10s %7s", "Tier", "Nodes", "Threads");
+    for (int k = 0; k < KERNEL_COUNT; k++)
+        if (mask & (1u << k)) fprintf(out, " %12s", kernel_table[k].name);
+    fprintf(out, " %14s %s/firmware\n", "Firmware MB/s", kernel_table[rk].name);
+    for (size_t i = 0; i < rep->n_runs; i++) {
+        const struct run_result *r = &rep->runs[i];
+        char nodes[96] = "";
+        hwloc_bitmap_t set = run_nodes(&r->config);
+        if (set) hwloc_bitmap_list_snprintf(nodes, sizeof(nodes), set);
+        hwloc_bitmap_free(set);
+        fprintf(out, "%-14s %-10s %7u", r->config.tier_name, nodes, r->config.threads);
+        for (int k = 0; k < KERNEL_COUNT; k++) {
+            if (!(mask & (1u << k))) continue;
+            const struct kernel_result *kr = rate(r, k);
+            if (kr && r->measured)
+                fprintf(out, " %12.1f", kr->best_rate_mbps);
+            else
+                fprintf(out, " %12s", "-");
+        }
+        uint64_t fw = firmware_mbps(rep, &r->config);
+        const struct kernel_result *kr = rate(r, rk);
+        if (fw)
+            fprintf(out, " %14llu", (unsigned long long)fw);
+        else
+            fprintf(out, " %14s", "no HMAT");
+        if (fw && kr && r->measured)
+            fprintf(out, " %.2f\n", kr->best_rate_mbps / (double)fw);
+        else
+            fprintf(out, " -\n");
+    }
+}
+
+void report_tiers_text(FILE *out, const struct report *rep)
+{
+    const struct run_config *c = &rep->runs[0].config;
+    char size[32];
+    format_bytes(c->array_bytes, size, sizeof(size));
+    fprintf(out,
+            "Memory tiers (--matrix tiers): %zu tier%s measured, each from the cores "
+            "nearest it\n",
+            rep->n_runs, rep->n_runs == 1 ? "" : "s");
+    fprintf(out, "Array size = %llu (elements), %s per array (%s); pages %s; %s stores; %s\n",
+            (unsigned long long)c->elements, size, c->size_label, c->pages, c->stores,
+            isa_name(c->isa));
+    for (size_t i = 0; i < rep->n_runs; i++)
+        write_tier_line(out, &rep->runs[i]);
+    write_not_measured(out, rep);
+    fprintf(out, RULE);
+    if (rep->dry_run) return;
+    write_table(out, rep, c->kernel_mask);
+    fprintf(out, "Firmware MB/s: the HMAT bandwidth to each node from its nearest cores, summed "
+                 "over the tier's nodes\n" RULE);
+}
+
+static json_t *tier_row(const struct report *rep, size_t i, int rk)
+{
+    const struct run_result *r = &rep->runs[i];
+    json_t *nodes = json_array(), *rates = json_object();
+    hwloc_bitmap_t set = run_nodes(&r->config);
+    unsigned os;
+    hwloc_bitmap_foreach_begin(os, set) json_array_append_new(nodes, json_integer(os));
+    hwloc_bitmap_foreach_end();
+    hwloc_bitmap_free(set);
+    for (int k = 0; k < KERNEL_COUNT; k++) {
+        if (!(r->config.kernel_mask & (1u << k))) continue;
+        const struct kernel_result *kr = rate(r, k);
+        json_object_set_new(rates, kernel_table[k].name,
+                            kr && r->measured ? json_real(kr->best_rate_mbps) : json_null());
+    }
+    uint64_t fw = firmware_mbps(rep, &r->config);
+    const struct kernel_result *kr = rate(r, rk);
+    json_t *row =
+        json_pack("{s:s,s:o,s:i,s:I,s:o}", "tier", r->config.tier_name, "nodes", nodes, "threads",
+                  (int)r->config.threads, "run", (json_int_t)i, "rates", rates);
+    json_object_set_new(row, "firmware_mbps", fw ? json_integer((json_int_t)fw) : json_null());
+    json_object_set_new(row, "firmware_ratio",
+                        fw && kr && r->measured ? json_real(kr->best_rate_mbps / (double)fw)
+                                                : json_null());
+    json_object_set_new(row, "validated",
+                        r->measured ? json_boolean(r->validation.passed) : json_null());
+    json_object_set_new(row, "locality", r->measured ? locality_json(&r->locality) : json_null());
+    return row;
+}
+
+json_t *report_tiers_json(const struct report *rep)
+{
+    unsigned mask = rep->runs[0].config.kernel_mask;
+    int rk = ratio_kernel(mask);
+    json_t *kernels = json_array(), *rows = json_array(), *missing = json_array();
+    for (int k = 0; k < KERNEL_COUNT; k++)
+        if (mask & (1u << k)) json_array_append_new(kernels, json_string(kernel_table[k].name));
+    for (size_t i = 0; i < rep->n_runs; i++)
+        json_array_append_new(rows, tier_row(rep, i, rk));
+    const struct node_memory *m = rep->memory;
+    for (int t = 0; m && t < m->tier_count; t++) {
+        bool ran = false;
+        for (size_t i = 0; i < rep->n_runs; i++)
+            ran |= rep->runs[i].config.tier == t;
+        if (!ran)
+            json_array_append_new(missing, json_pack("{s:s,s:s}", "tier", m->tiers[t].name,
+                                                     "reason", "no usable CPU is near it"));
+    }
+    return json_pack("{s:o,s:s,s:o,s:o}", "kernels", kernels, "ratio_kernel", kernel_table[rk].name,
+                     "rows", rows, "not_measured", missing);
+}
+
+/* The nodes whose memory a plain run's threads first-touched: their PUs' nodes. */
+static hwloc_bitmap_t measured_nodes(const struct report *rep)
+{
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    for (size_t i = 0; set && i < rep->n_runs; i++)
+        for (int t = 0; t < rep->runs[i].n_placement; t++) {
+            int pu = rep->runs[i].placement[t].pu;
+            int node = pu >= 0 ? node_memory_pu_node(rep->memory, (unsigned)pu) : -1;
+            if (node >= 0) hwloc_bitmap_set(set, (unsigned)node);
+        }
+    return set;
+}
+
+static bool plain_runs(const struct report *rep)
+{
+    return rep->memory && rep->n_runs > 0 && !rep->dry_run && !report_is_tiers(rep) &&
+           !rep->runs[0].config.numa_cell;
+}
+
+void report_unmeasured_text(FILE *out, const struct report *rep)
+{
+    if (!plain_runs(rep)) return;
+    hwloc_bitmap_t set = measured_nodes(rep);
+    const struct node_memory *m = rep->memory;
+    bool any = false;
+    for (int i = 0; set && i < m->count; i++) {
+        const struct mem_node *n = &m->nodes[i];
+        if (hwloc_bitmap_isset(set, n->os)) continue;
+        char size[32], list[96];
+        format_bytes(n->bytes, size, sizeof(size));
+        if (!any) {
+            hwloc_bitmap_list_snprintf(list, sizeof(list), set);
+            fprintf(out,
+                    "Measured: the local memory of the threads' nodes, node%s %s. Not "
+                    "measured:",
+                    hwloc_bitmap_weight(set) == 1 ? "" : "s", list);
+        }
+        fprintf(out, "%s node %u (%s, %s, tier %s)", any ? "," : "", n->os, m->tiers[n->tier].kind,
+                size, m->tiers[n->tier].name);
+        any = true;
+    }
+    if (any) fprintf(out, "; measure every tier with --matrix tiers\n");
+    hwloc_bitmap_free(set);
+}
+
+void report_unmeasured_json(json_t *memory, const struct report *rep)
+{
+    if (!plain_runs(rep)) return;
+    hwloc_bitmap_t set = measured_nodes(rep);
+    json_t *yes = json_array(), *no = json_array();
+    for (int i = 0; set && i < rep->memory->count; i++) {
+        unsigned os = rep->memory->nodes[i].os;
+        json_array_append_new(hwloc_bitmap_isset(set, os) ? yes : no, json_integer(os));
+    }
+    hwloc_bitmap_free(set);
+    json_object_set_new(memory, "measured_nodes", yes);
+    json_object_set_new(memory, "unmeasured_nodes", no);
+}

@@ -1,0 +1,25 @@
+#ifndef MEMBENCH_REPORT_TIERS_H
+#define MEMBENCH_REPORT_TIERS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "src/report/report.h"
+
+/* --matrix tiers: the report's runs are the memory tiers' runs (config.tier >= 0). */
+bool report_is_tiers(const struct report *rep);
+
+/* Each tier's run on one line with its warnings, then the table: measured, firmware, ratio. */
+void report_tiers_text(FILE *out, const struct report *rep);
+
+/* tiers {kernels, ratio_kernel, rows[], not_measured[]} */
+json_t *report_tiers_json(const struct report *rep);
+
+/* A plain run: which nodes its pages were meant for, and the nodes it did not measure
+ * ("Not measured: ..."); nothing when it measured every node. */
+void report_unmeasured_text(FILE *out, const struct report *rep);
+/* memory.measured_nodes and memory.unmeasured_nodes for a plain run, into the memory object */
+void report_unmeasured_json(json_t *memory, const struct report *rep);
+
+#endif
