@@ -1,4 +1,5 @@
 #include "src/stream/plan.h"
+#include "src/stream/plan_isa.h"
 #include "src/stream/plan_tiers.h"
 
 #include <stdio.h>
@@ -404,36 +405,6 @@ static int plan_tiers(const struct stream_request *req, const struct topology *t
     return EXIT_OK;
 }
 
-/* The ISA the kernels run: --isa or MEMBENCH_ISA when forced, else the widest. */
-static int choose_isa(const struct stream_options *o, enum isa *isa)
-{
-    *isa = o->isa_forced_by ? o->isa : isa_best();
-    if (isa_supported(*isa)) return EXIT_OK;
-    bool from_env = o->isa_forced_by && strcmp(o->isa_forced_by, "MEMBENCH_ISA") == 0;
-    log_error("%s %s: this CPU does not support it (or GLIBC_TUNABLES masks it); %s%s%s",
-              o->isa_forced_by, isa_name(*isa), from_env ? "use MEMBENCH_ISA=" : "use --isa ",
-              isa_name(isa_best()), from_env ? " or unset it" : " or leave it out");
-    return EXIT_RESOURCE;
-}
-
-/* An ISA without non-temporal stores (scalar): auto runs normal stores (run_describe says
- * why), and nt asked for, by --stores or by the --reference, is refused. */
-static int check_nt_available(struct run_config *r, const struct stream_options *o)
-{
-    if (isa_has_nt(r->isa)) return EXIT_OK;
-    bool any_nt = false;
-    for (int k = 0; k < KERNEL_COUNT; k++)
-        any_nt |= (r->kernel_mask & (1u << k)) && r->kernel_stores[k] == STORES_NT;
-    if (!any_nt && strcmp(r->stores_requested, "auto") == 0) r->stores = "normal";
-    if (!any_nt) return EXIT_OK;
-    log_error(
-        "%s: the %s kernels have no non-temporal stores (plain C stores normally); %s",
-        r->stores_from_reference ? "--reference ran nt stores" : "--stores nt", isa_name(r->isa),
-        isa_best() != ISA_SCALAR ? "use --stores normal or another --isa"
-                                 : "use --stores normal (no vector ISA of this build runs here)");
-    return o->isa_forced_by ? EXIT_USAGE : EXIT_RESOURCE;
-}
-
 /* A planned run's arrays, ISA and stores, and whether memory and its backing can serve it. */
 static int finish_run(const struct stream_request *req, const struct sys_info *sys, enum isa isa,
                       struct run_config *r)
@@ -453,7 +424,7 @@ static int finish_run(const struct stream_request *req, const struct sys_info *s
         r->llc_bytes && r->array_bytes < STREAM_LLC_MULTIPLE * (double)r->llc_bytes;
     r->isa = isa;
     choose_stores(r, req);
-    int rc = check_nt_available(r, req->opts);
+    int rc = plan_check_nt_available(r, req->opts);
     if (rc != EXIT_OK) return rc;
     if (req->acceptance && r->below_stream_rule) {
         log_error("--size %s is below the STREAM rule (4x the LLC in use); acceptance never "
@@ -492,7 +463,7 @@ int plan_build(const struct stream_request *req, const struct topology *topology
     if (rc != EXIT_OK) return rc;
     if (o->n_sizes == 0) share_largest_rule_size(plan);
     enum isa isa;
-    rc = choose_isa(o, &isa);
+    rc = plan_choose_isa(o, &isa);
     for (size_t i = 0; rc == EXIT_OK && i < plan->n_runs; i++)
         rc = finish_run(req, sys, isa, &plan->runs[i]);
     for (size_t i = 0; rc == EXIT_OK && !req->dry_run && i < plan->n_runs; i++)
