@@ -254,7 +254,8 @@ class GuestError(AssertionError):
 
 #: One HMAT System Locality Latency and Bandwidth entry (-numa hmat-lb): from initiator (a
 #: node with CPUs) to target, the access latency in ns and the access bandwidth as QEMU writes
-#: it (bytes per second with a suffix: "20G" is 20 GB/s); either may be None (left out).
+#: it (bytes per second with a binary suffix: "20G" is what Linux and hwloc show as 20480
+#: MB/s); either may be None (left out). A pair without an entry is 0 ("no figure").
 HmatLb = collections.namedtuple("HmatLb", "initiator target latency_ns bandwidth")
 
 #: One HMAT memory-side cache (-numa hmat-cache) in front of node's memory.
@@ -269,9 +270,10 @@ class Machine:
     for every node, or a list with one per node).
 
     hmat=True builds the ACPI HMAT (-machine q35,hmat=on): initiators ({node: node}) names
-    each node's nearest node with CPUs (QEMU wants one for every memory-only node), hmat_lb
-    the HmatLb entries (QEMU wants a latency and a bandwidth for every initiator-target pair
-    of the HMAT) and hmat_caches the HmatCache memory-side caches."""
+    a memory-only node's nearest node with CPUs (QEMU 7.2 boots without it, the HMAT then
+    names no processor domain and Linux picks the initiator with the best figures), hmat_lb
+    the HmatLb entries and hmat_caches the HmatCache memory-side caches (QEMU refuses a
+    cache of a node that has no hmat-lb latency and bandwidth)."""
 
     def __init__(self, smp, nodes, mem_mb=256, hmat=False, initiators=None, hmat_lb=(),
                  hmat_caches=()):
