@@ -67,6 +67,25 @@ class HarnessTest(unittest.TestCase):
             self.assertIsNone(vm_harness.missing_tools("membench --bind numa -t 2"))
         self.assertIn("numactl not found", why)
         self.assertIn("apt-get install numactl", why)
+        with mock.patch.dict(os.environ,
+                             {vm_harness.HIDE_VARIABLE: "numactl,lstopo-no-graphics"}):
+            why = vm_harness.missing_tools("lstopo-no-graphics --memattrs")
+        self.assertIn("lstopo-no-graphics not found", why)
+        self.assertIn("apt-get install hwloc", why)
+        self.assertNotIn("numactl", why)
+
+    def test_initramfs_holds_lstopo_when_installed(self):
+        lstopo = vm_harness.host_tool("lstopo-no-graphics")
+        if not lstopo:
+            self.skipTest("lstopo-no-graphics not found: apt-get install hwloc")
+        with tempfile.TemporaryDirectory() as scratch:
+            path = os.path.join(scratch, "initramfs.gz")
+            vm_harness.build_initramfs(path, ["lstopo-no-graphics"])
+            with open(path, "rb") as f:
+                names = set(cpio_names(gzip.decompress(f.read())))
+        self.assertIn("usr/bin/lstopo-no-graphics", names)
+        for lib in vm_harness.shared_libraries(lstopo):
+            self.assertIn(lib.lstrip("/"), names)
 
     def test_a_guest_that_does_not_finish_fails_in_time(self):
         machine = vm_harness.Machine("2,sockets=2,cores=1,threads=1", ["0", "1"], mem_mb=128)
@@ -76,6 +95,53 @@ class HarnessTest(unittest.TestCase):
         self.assertLess(time.monotonic() - start, 60)
         self.assertIn("did not power off within 6 s", str(caught.exception))
         self.assertIn("console tail", str(caught.exception))
+
+
+def numa_options(args):
+    """The values of a QEMU command line's -numa options, in order."""
+    return [args[i + 1] for i, a in enumerate(args) if a == "-numa"]
+
+
+class MachineArgsTest(unittest.TestCase):
+    """The QEMU command line a Machine makes (no QEMU needed)."""
+
+    def args(self, machine):
+        return machine.qemu_args("vmlinuz", "initrd", "console", "results")
+
+    def test_plain_nodes_each_with_cpus_and_the_same_memory(self):
+        args = self.args(vm_harness.Machine("2,sockets=2,cores=1,threads=1", ["0", "1"],
+                                            mem_mb=128))
+        self.assertEqual(args[args.index("-machine") + 1], "q35")
+        self.assertEqual(args[args.index("-m") + 1], "256M")
+        self.assertEqual(numa_options(args), ["node,nodeid=0,memdev=mem0,cpus=0",
+                                              "node,nodeid=1,memdev=mem1,cpus=1"])
+        self.assertIn("memory-backend-ram,id=mem1,size=128M", args)
+
+    def test_memory_only_node_with_its_own_size_and_initiator(self):
+        machine = vm_harness.Machine("2,sockets=2,cores=1,threads=1", ["0", "1", None],
+                                     mem_mb=[256, 256, 512], initiators={2: 0})
+        args = self.args(machine)
+        self.assertEqual(args[args.index("-m") + 1], "1024M")
+        self.assertEqual(numa_options(args)[2], "node,nodeid=2,memdev=mem2,initiator=0")
+        self.assertIn("memory-backend-ram,id=mem2,size=512M", args)
+        with self.assertRaises(ValueError):
+            vm_harness.Machine("2", ["0", None], mem_mb=[256]).qemu_args("k", "i", "c", "r")
+
+    def test_hmat_latency_bandwidth_then_memory_side_caches(self):
+        machine = vm_harness.Machine(
+            "2,sockets=2,cores=1,threads=1", ["0", "1", None], hmat=True, initiators={2: 0},
+            hmat_lb=[vm_harness.HmatLb(1, 1, 100, "20G"), vm_harness.HmatLb(0, 2, None, "40G")],
+            hmat_caches=[vm_harness.HmatCache(1)])
+        args = self.args(machine)
+        self.assertEqual(args[args.index("-machine") + 1], "q35,hmat=on")
+        lb = "hmat-lb,initiator=%d,target=%d,hierarchy=memory,data-type=access-"
+        self.assertEqual(numa_options(args)[3:], [
+            (lb + "latency,latency=100") % (1, 1),
+            (lb + "bandwidth,bandwidth=20G") % (1, 1),
+            (lb + "bandwidth,bandwidth=40G") % (0, 2),
+            "hmat-cache,node-id=1,size=64M,level=1,associativity=direct,policy=write-back,"
+            "line=64"])
+        self.assertEqual(args[-2], "-numa", "QEMU wants the caches after the hmat-lb entries")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ the second serial port (the first is the console, kept for failure messages), th
 stdlib only; no root needed (device nodes are written into the cpio archive, not created).
 """
 
+import collections
 import gzip
 import os
 import re
@@ -59,7 +60,7 @@ def newest_kernel():
 
 #: Host programs a guest command may use besides busybox and membench -> the Debian package.
 #: A command naming one that is missing is not run; the tests that read it skip, saying so.
-OPTIONAL_TOOLS = {"numactl": "numactl"}
+OPTIONAL_TOOLS = {"numactl": "numactl", "lstopo-no-graphics": "hwloc"}
 
 #: MEMBENCH_VM_HIDE=numactl[,busybox,...]: act as if those host programs were absent, to try
 #: the skip paths on a machine that has them (nothing is uninstalled).
@@ -251,15 +252,47 @@ class GuestError(AssertionError):
     """The guest did not boot, hung, or did not report every command."""
 
 
+#: One HMAT System Locality Latency and Bandwidth entry (-numa hmat-lb): from initiator (a
+#: node with CPUs) to target, the access latency in ns and the access bandwidth as QEMU writes
+#: it (bytes per second with a binary suffix: "20G" is what Linux and hwloc show as 20480
+#: MB/s); either may be None (left out). A pair without an entry is 0 ("no figure").
+HmatLb = collections.namedtuple("HmatLb", "initiator target latency_ns bandwidth")
+
+#: One HMAT memory-side cache (-numa hmat-cache) in front of node's memory.
+HmatCache = collections.namedtuple(
+    "HmatCache", "node size level associativity policy line",
+    defaults=("64M", 1, "direct", "write-back", 64))
+
+
 class Machine:
     """A guest shape: QEMU's -smp and one NUMA node per entry of nodes (a CPU list such as
-    "0-3"), each with mem_mb of its own memory."""
+    "0-3", or None for a memory-only node), each with mem_mb of its own memory (one number
+    for every node, or a list with one per node).
 
-    def __init__(self, smp, nodes, mem_mb=256):
-        self.smp, self.nodes, self.mem_mb = smp, list(nodes), mem_mb
+    hmat=True builds the ACPI HMAT (-machine q35,hmat=on): initiators ({node: node}) names
+    a memory-only node's nearest node with CPUs (QEMU 7.2 boots without it, the HMAT then
+    names no processor domain and Linux picks the initiator with the best figures), hmat_lb
+    the HmatLb entries and hmat_caches the HmatCache memory-side caches (QEMU refuses a
+    cache of a node that has no hmat-lb latency and bandwidth)."""
+
+    def __init__(self, smp, nodes, mem_mb=256, hmat=False, initiators=None, hmat_lb=(),
+                 hmat_caches=()):
+        self.smp, self.nodes = smp, list(nodes)
+        self.mem_mb = mem_mb
+        self.hmat, self.initiators = hmat, dict(initiators or {})
+        self.hmat_lb, self.hmat_caches = list(hmat_lb), list(hmat_caches)
 
     def cpus(self):
         return int(self.smp.split(",")[0])
+
+    def node_mem_mb(self):
+        """Each node's memory, MiB."""
+        if isinstance(self.mem_mb, int):
+            return [self.mem_mb] * len(self.nodes)
+        if len(self.mem_mb) != len(self.nodes):
+            raise ValueError("mem_mb has %d entries for %d nodes"
+                             % (len(self.mem_mb), len(self.nodes)))
+        return list(self.mem_mb)
 
     def tcg_threads(self):
         """One host thread per guest CPU when the host has a CPU for each (and one for
@@ -267,10 +300,34 @@ class Machine:
         that outnumber the host's CPUs make a run several times slower."""
         return "multi" if len(os.sched_getaffinity(0)) > self.cpus() else "single"
 
+    def numa_args(self):
+        """The -object/-numa arguments of the nodes and the HMAT."""
+        args = []
+        for i, (cpus, mem_mb) in enumerate(zip(self.nodes, self.node_mem_mb())):
+            node = "node,nodeid=%d,memdev=mem%d" % (i, i)
+            if cpus is not None:
+                node += ",cpus=" + cpus
+            if i in self.initiators:
+                node += ",initiator=%d" % self.initiators[i]
+            args += ["-object", "memory-backend-ram,id=mem%d,size=%dM" % (i, mem_mb),
+                     "-numa", node]
+        for lb in self.hmat_lb:
+            for data_type, key, value in (("access-latency", "latency", lb.latency_ns),
+                                          ("access-bandwidth", "bandwidth", lb.bandwidth)):
+                if value is not None:
+                    args += ["-numa", "hmat-lb,initiator=%d,target=%d,hierarchy=memory,"
+                             "data-type=%s,%s=%s" % (lb.initiator, lb.target, data_type, key,
+                                                     value)]
+        for c in self.hmat_caches:
+            args += ["-numa", "hmat-cache,node-id=%d,size=%s,level=%d,associativity=%s,"
+                     "policy=%s,line=%d" % (c.node, c.size, c.level, c.associativity,
+                                            c.policy, c.line)]
+        return args
+
     def qemu_args(self, kernel, initrd, console, results):
-        total = self.mem_mb * len(self.nodes)
+        total = sum(self.node_mem_mb())
         args = [QEMU, "-accel", "tcg,thread=" + self.tcg_threads(),
-                "-machine", "q35", "-cpu", CPU_MODEL,
+                "-machine", "q35,hmat=on" if self.hmat else "q35", "-cpu", CPU_MODEL,
                 "-smp", self.smp, "-m", "%dM" % total,
                 "-nographic", "-no-reboot", "-monitor", "none",
                 "-serial", "file:" + console, "-serial", "file:" + results,
@@ -280,10 +337,7 @@ class Machine:
                 # tests once read 12 of 12 pages absent)
                 "-append", "console=ttyS0 quiet loglevel=3 panic=-1 rdinit=/init "
                            "tsc=unstable nokaslr numa_balancing=disable"]
-        for i, cpus in enumerate(self.nodes):
-            args += ["-object", "memory-backend-ram,id=mem%d,size=%dM" % (i, self.mem_mb),
-                     "-numa", "node,nodeid=%d,memdev=mem%d,cpus=%s" % (i, i, cpus)]
-        return args
+        return args + self.numa_args()
 
 
 def _tail(path, chars=4000):

@@ -1,0 +1,177 @@
+# ctest: LABELS vm
+# ctest: PROCESSORS 2
+"""membench on an emulated machine with a memory-only NUMA node and an ACPI HMAT (issue 35):
+2 packages x 1 core, node 0 = CPU 0, node 1 = CPU 1, node 2 memory-only with node 0 as its
+initiator; the HMAT gives 20 GB/s and 100 ns to the local nodes, 40 GB/s and 140 ns from node
+0 to node 2, and a 64 MiB memory-side cache in front of node 1 (QEMU TCG). The guest's kernel
+and hwloc are checked first; membench's runs are kept for the tests of what it makes of them.
+Structure only: the HMAT figures are QEMU's, and rates in an emulator mean nothing.
+tests/topologies/qemu-hmat-3node.xml is this guest's hwloc XML."""
+
+import os
+import re
+import sys
+import xml.etree.ElementTree as ElementTree
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import vm_case  # noqa: E402
+from vm_case import SMALL, GuestTestCase  # noqa: E402
+from vm_harness import HmatCache, HmatLb, Machine  # noqa: E402
+
+JSON = SMALL + " --format json"
+
+#: QEMU's bandwidth suffix G is GiB/s; Linux and hwloc report MiB/s ("MB/s").
+LOCAL_MBPS, FAR_MBPS = 20 * 1024, 40 * 1024
+LOCAL_NS, FAR_NS = 100, 140
+CACHE_BYTES = 64 << 20
+
+#: Prints "nodeN/accessK/initiators/FILE: value" for the HMAT figures, "nodeN/accessK/
+#: initiators|targets: nodeM ..." for the links and "nodeN/memory_side_cache/indexL/FILE:
+#: value" for the memory-side caches, from the guest kernel's sysfs.
+SYSFS_HMAT = r"""
+cd /sys/devices/system/node
+for f in node*/access*/initiators/*_* node*/memory_side_cache/index*/*; do
+  [ -f "$f" ] && echo "$f: $(cat $f)"
+done
+for d in node*/access*/initiators node*/access*/targets; do
+  echo "$d: $(ls $d | grep '^node' | tr '\n' ' ')"
+done
+"""
+
+
+def sysfs_values(text):
+    """SYSFS_HMAT output as {relative path: value (str)}."""
+    values = {}
+    for line in text.splitlines():
+        path, sep, value = line.partition(":")
+        if sep:
+            values[path.strip()] = value.strip()
+    return values
+
+
+def memattr_values(text):
+    """`lstopo --memattrs` output as {attribute name: {NUMANode logical index: (value,
+    initiator cpuset or None)}}."""
+    attrs, current = {}, None
+    for line in text.splitlines():
+        header = re.match(r"Memory attribute #\d+ name `(\w+)'", line)
+        if header:
+            current = attrs.setdefault(header.group(1), {})
+            continue
+        value = re.match(r"\s+NUMANode L#(\d+) = (\d+)(?: from cpuset (0x[0-9a-f,x]+))?", line)
+        if value and current is not None:
+            current[int(value.group(1))] = (int(value.group(2)), value.group(3))
+    return attrs
+
+
+class HmatGuest(GuestTestCase):
+    """The issue-35 guest; each membench command of COMMANDS is read by name."""
+
+    MACHINE = Machine(
+        "2,sockets=2,cores=1,threads=1", ["0", "1", None], mem_mb=320, hmat=True,
+        initiators={2: 0},
+        hmat_lb=[HmatLb(0, 0, LOCAL_NS, "20G"), HmatLb(1, 1, LOCAL_NS, "20G"),
+                 HmatLb(0, 2, FAR_NS, "40G")],
+        hmat_caches=[HmatCache(1, size="64M")])
+    COMMANDS = {
+        "numactl_hardware": "numactl --hardware",
+        "sysfs_hmat": SYSFS_HMAT,
+        "lstopo": "lstopo-no-graphics",
+        "lstopo_memattrs": "lstopo-no-graphics --memattrs",
+        "lstopo_xml": "lstopo-no-graphics --of xml -",
+        "plain": "membench " + JSON,
+        "per_domain_numa": "membench --per-domain numa " + JSON,
+        "matrix_numa": "membench --matrix numa " + JSON,
+    }
+    #: The membench JSON commands: each must exit 0 with every run validated.
+    MEMBENCH = [n for n, c in COMMANDS.items()
+                if c.startswith("membench ") and c.endswith("--format json")]
+
+    # The guest as its kernel and hwloc see it.
+
+    def test_numactl_sees_three_nodes_the_last_without_cpus(self):
+        out = self.result("numactl_hardware").out
+        self.assertIn("available: 3 nodes (0-2)", out)
+        self.assertRegex(out, r"(?m)^node 0 cpus: 0$")
+        self.assertRegex(out, r"(?m)^node 1 cpus: 1$")
+        self.assertRegex(out, r"(?m)^node 2 cpus:\s*$")
+        for node in range(3):
+            self.assertRegex(out, r"(?m)^node %d size: [1-9]\d* MB$" % node)
+
+    def test_sysfs_hmat_figures_from_the_nearest_initiator(self):
+        values = sysfs_values(self.result("sysfs_hmat").out)
+        expected = {0: (LOCAL_MBPS, LOCAL_NS), 1: (LOCAL_MBPS, LOCAL_NS),
+                    2: (FAR_MBPS, FAR_NS)}
+        for node, (mbps, ns) in expected.items():
+            base = "node%d/access0/initiators/" % node
+            with self.subTest(node=node):
+                self.assertEqual({k: values.get(base + k) for k in (
+                    "read_bandwidth", "write_bandwidth", "read_latency", "write_latency")},
+                    {"read_bandwidth": str(mbps), "write_bandwidth": str(mbps),
+                     "read_latency": str(ns), "write_latency": str(ns)}, values)
+        self.assertEqual(values["node2/access0/initiators"], "node0", "node 2's initiator")
+        self.assertEqual(values["node0/access0/targets"].split(), ["node0", "node2"])
+        self.assertEqual(values["node1/access0/targets"].split(), ["node1"])
+
+    def test_sysfs_memory_side_cache_in_front_of_node_1_only(self):
+        values = sysfs_values(self.result("sysfs_hmat").out)
+        caches = {k: v for k, v in values.items() if "/memory_side_cache/" in k}
+        self.assertEqual(caches.get("node1/memory_side_cache/index1/size"), str(CACHE_BYTES))
+        self.assertEqual(caches.get("node1/memory_side_cache/index1/line_size"), "64")
+        self.assertEqual({k.split("/")[0] for k in caches}, {"node1"}, caches)
+
+    def test_hwloc_memattrs_per_node(self):
+        attrs = memattr_values(self.result("lstopo_memattrs").out)
+        # NUMANode L#0 = P#0, L#1 = P#2 (the memory-only node), L#2 = P#1; cpuset 0x1 is
+        # CPU 0 (node 0), 0x2 CPU 1.
+        bandwidth = {0: (LOCAL_MBPS, "0x00000001"), 1: (FAR_MBPS, "0x00000001"),
+                     2: (LOCAL_MBPS, "0x00000002")}
+        latency = {0: (LOCAL_NS, "0x00000001"), 1: (FAR_NS, "0x00000001"),
+                   2: (LOCAL_NS, "0x00000002")}
+        for name, expected in (("Bandwidth", bandwidth), ("ReadBandwidth", bandwidth),
+                               ("WriteBandwidth", bandwidth), ("Latency", latency),
+                               ("ReadLatency", latency), ("WriteLatency", latency)):
+            with self.subTest(attribute=name):
+                self.assertEqual(attrs.get(name), expected, attrs)
+        self.assertEqual(set(attrs["Capacity"]), {0, 1, 2})
+
+    def test_hwloc_orders_the_memory_only_node_after_its_initiator(self):
+        out = self.result("lstopo").out
+        self.assertRegex(out, r"NUMANode L#0 \(P#0 ")
+        self.assertRegex(out, r"NUMANode L#1 \(P#2 ")
+        self.assertRegex(out, r"MemCache L#0 \(64MB\)\n\s+NUMANode L#2 \(P#1 ")
+
+    def test_hwloc_memory_side_cache_over_node_1(self):
+        root = ElementTree.fromstring(self.result("lstopo_xml").out)
+        caches = [(c, [n for n in c.iter("object") if n.get("type") == "NUMANode"])
+                  for c in root.iter("object") if c.get("type") == "MemCache"]
+        self.assertEqual([(c.get("cache_size"), c.get("depth"),
+                           [n.get("os_index") for n in nodes]) for c, nodes in caches],
+                         [(str(CACHE_BYTES), "1", ["1"])])
+        packages = [p for p in root.iter("object") if p.get("type") == "Package"]
+        self.assertEqual(
+            [sorted(n.get("os_index") for n in p.iter("object") if n.get("type") == "NUMANode")
+             for p in packages], [["0", "2"], ["1"]], "node 2 hangs under node 0's package")
+
+    # membench on this guest: for now only that each command runs and validates.
+
+    def test_membench_runs_and_validates(self):
+        self.assertLessEqual({"plain", "per_domain_numa", "matrix_numa"}, set(self.MEMBENCH))
+        for name in self.MEMBENCH:
+            with self.subTest(command=name):
+                doc = self.doc(name)
+                context = repr(self.results[name])
+                self.assertTrue(doc["runs"], context)
+                for run in doc["runs"]:
+                    self.assertTrue(run["validation"]["passed"], context)
+
+    def test_matrix_cells_validated(self):
+        matrix = self.doc("matrix_numa")["matrix"]
+        self.assertTrue(matrix["cells"], matrix)
+        for cell in matrix["cells"]:
+            with self.subTest(cell=(cell["cpu_node"], cell["mem_node"])):
+                self.assertTrue(cell["validated"], cell)
+
+
+if __name__ == "__main__":
+    vm_case.main()
