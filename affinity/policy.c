@@ -273,7 +273,7 @@ void llc_in_use(const struct topology *topo, const int *pus, int n, int *count, 
     int c = 0;
     uint64_t b = 0;
     for (hwloc_obj_t o = NULL; (o = hwloc_get_next_obj_by_type(topo->hw, type, o));) {
-        if (o->attr->cache.type == HWLOC_OBJ_CACHE_INSTRUCTION) continue;
+        if (!topology_is_cpu_cache(o)) continue;
         if (o->cpuset && hwloc_bitmap_intersects(o->cpuset, used)) {
             c++;
             if (__builtin_add_overflow(b, (uint64_t)o->attr->cache.size, &b)) b = UINT64_MAX;

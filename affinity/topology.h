@@ -8,6 +8,16 @@
 
 #include "affinity/memory_nodes.h"
 
+/* The memory-side caches in front of some NUMA nodes: hwloc's MemCache objects, and the form
+ * hwloc keeps from a v1 description, a CPU-cache level whose subtype is "MemorySideCache"
+ * (never counted as a CPU cache). Each cache counted once, however many nodes it serves. */
+struct memcache_use {
+    int count;      /* 0: none known */
+    int levels;     /* the most of them in front of any one of the nodes */
+    uint64_t bytes; /* summed over them (levels included) */
+    char nodes[64]; /* the nodes behind them as OS numbers, "0-3"; "" when none */
+};
+
 /* What the machine is, as far as the processes' allowed CPUs reach. */
 struct topology_facts {
     char cpu_model[128];
@@ -16,7 +26,9 @@ struct topology_facts {
     int llc_count;            /* LLC instances covering the allowed CPUs */
     uint64_t llc_bytes_total; /* summed over those instances; 0 when unknown */
     const char *llc_source;   /* "hwloc", "sysfs" or "unknown" */
-    bool this_system;         /* hwloc's word: false for HWLOC_SYNTHETIC / HWLOC_XMLFILE */
+    /* in front of the NUMA nodes the usable cores' memory lands on (first touch) */
+    struct memcache_use memcache;
+    bool this_system; /* hwloc's word: false for HWLOC_SYNTHETIC / HWLOC_XMLFILE */
     /* "this machine", "HWLOC_SYNTHETIC=...", "HWLOC_XMLFILE=...", "HWLOC_THISSYSTEM=0" */
     char source[200];
     bool is_machine; /* this machine as hwloc finds it: no description, this_system */
@@ -47,6 +59,15 @@ struct pu_location {
 };
 
 struct pu_location topology_locate_pu(const struct topology *topo, int pu_os);
+
+/* A data or unified cache of the CPUs: not an instruction cache, not a memory-side cache. */
+bool topology_is_cpu_cache(const struct hwloc_obj *o);
+
+/* The memory-side caches in front of the nodes that memory first touched by these PUs (OS
+ * indexes; NULL: every usable PU) lands on, or (node >= 0, hwloc logical index) of that node. */
+void topology_memcache_of_pus(const struct topology *topo, const int *pus, int n,
+                              struct memcache_use *out);
+void topology_memcache_of_node(const struct topology *topo, int node, struct memcache_use *out);
 
 /* hwloc takes minutes to build a topology of many more PUs than any node has. */
 #define SYNTHETIC_MAX_PUS 8192

@@ -33,6 +33,11 @@ static json_t *system_json(const struct report *rep)
     json_object_set_new(sys, "llc_count", t->llc_count ? json_integer(t->llc_count) : json_null());
     json_object_set_new(sys, "llc_level", t->llc_level ? json_integer(t->llc_level) : json_null());
     json_object_set_new(sys, "llc_source", json_string(t->llc_source));
+    json_object_set_new(sys, "memcache_count", json_integer(t->memcache.count));
+    json_object_set_new(sys, "memcache_levels", json_integer(t->memcache.levels));
+    json_object_set_new(sys, "memcache_bytes_total", json_integer((json_int_t)t->memcache.bytes));
+    json_object_set_new(sys, "memcache_nodes",
+                        t->memcache.count ? json_string(t->memcache.nodes) : json_null());
     json_object_set_new(sys, "topology_is_this_system", json_boolean(t->this_system));
     json_object_set_new(sys, "topology_source", json_string(t->source));
     json_object_set_new(sys, "topology_is_machine", json_boolean(t->is_machine));

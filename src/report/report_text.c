@@ -44,6 +44,13 @@ static void write_system(FILE *out, const struct report *rep)
     } else {
         fprintf(out, "Last-level cache: unknown (hwloc and sysfs report none)\n");
     }
+    if (t->memcache.count) {
+        char total[32];
+        format_bytes(t->memcache.bytes, total, sizeof(total));
+        fprintf(out, "Memory-side cache: %d instance%s, %s in total, in front of NUMA node%s %s\n",
+                t->memcache.count, t->memcache.count == 1 ? "" : "s", total,
+                strpbrk(t->memcache.nodes, ",-") ? "s" : "", t->memcache.nodes);
+    }
     if (rep->memory) report_memory_text(out, rep->memory);
     fprintf(out, "Timer: %s, resolution %.0f ns, granularity %.0f ns, %.0f ns per reading\n",
             rep->timer.clock_name, rep->timer.resolution_s * 1e9, rep->timer.granularity_s * 1e9,
@@ -403,8 +410,9 @@ int report_write_quiet(FILE *out, const struct report *rep)
                 elem_type_name(r->config.type));
         if (r->config.numa_cell)
             fprintf(out, " cpu_node=%d mem_node=%d", r->config.cpu_node, r->config.mem_node);
-        fprintf(out, " validated=%s%s\n", r->validation.passed ? "yes" : "NO",
-                r->config.below_stream_rule ? " below_stream_rule=yes" : "");
+        fprintf(out, " validated=%s%s%s\n", r->validation.passed ? "yes" : "NO",
+                r->config.below_stream_rule ? " below_stream_rule=yes" : "",
+                r->config.in_memcache ? " in_memory_side_cache=yes" : "");
     }
     write_parts(out, rep, MEASURE_BEFORE_TAIL, true);
     write_quiet_verdict(out, &rep->acceptance);

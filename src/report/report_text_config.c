@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "src/measure/report_locality.h"
+#include "src/stream/plan_memcache.h"
 
 static int count_distinct(const struct placement_entry *p, int n, size_t offset)
 {
@@ -164,6 +165,20 @@ static void write_store_choice(FILE *out, const struct run_result *r)
     fprintf(out, "\n");
 }
 
+/* The memory-side caches in front of the arrays' nodes, and whether the arrays fit in them. */
+static void write_memcache(FILE *out, const struct run_config *c)
+{
+    if (c->memcache.count == 0) return;
+    char cache[32], note[300];
+    format_bytes(c->memcache.bytes, cache, sizeof(cache));
+    fprintf(out, "Memory-side cache in front of the arrays' NUMA node%s %s: %d instance%s, %s\n",
+            strpbrk(c->memcache.nodes, ",-") ? "s" : "", c->memcache.nodes, c->memcache.count,
+            c->memcache.count == 1 ? "" : "s", cache);
+    if (!c->in_memcache) return;
+    plan_memcache_note(c, note, sizeof(note));
+    fprintf(out, "NOTE: %s\n", note);
+}
+
 void report_text_config(FILE *out, const struct report *rep, size_t index)
 {
     const struct run_result *r = &rep->runs[index];
@@ -187,6 +202,7 @@ void report_text_config(FILE *out, const struct report *rep, size_t index)
         fprintf(out, "Last-level cache used by these threads: %d instance%s, %s\n", c->llc_count,
                 c->llc_count == 1 ? "" : "s", llc);
     }
+    write_memcache(out, c);
     fprintf(out, "Each kernel will be executed %u times.\n", c->ntimes);
     fprintf(out, " The *best* time for each kernel (excluding the first iteration)\n"
                  " will be used to compute the reported bandwidth.\n");

@@ -7,12 +7,10 @@
 #include <string.h>
 
 #include "src/stream/array_layout.h"
+#include "src/stream/plan_memcache.h"
 #include "src/stream/plan_memory.h"
 #include "src/base/log.h"
 #include "src/base/page_sizes.h"
-
-/* The 2m pages' boundary (and x86's THP); a PMD of 512 MB would cost too much padding. */
-#define ARRAY_ALIGN PAGE_2M
 
 const char *domain_kind_name(enum domain_kind kind)
 {
@@ -93,6 +91,7 @@ static int place_threads(const struct topology *topo, const struct bind_spec *sp
     snprintf(r->bind, sizeof(r->bind), "%s", spec->text);
     r->llc_count = topo->facts.llc_count;
     r->llc_bytes = topo->facts.llc_bytes_total;
+    r->memcache = topo->facts.memcache;
     if (spec->kind == BIND_NONE || spec->kind == BIND_OPENMP_ENV)
         return EXIT_OK; /* threads may run anywhere: every allowed LLC counts */
     r->pus = malloc(r->threads * sizeof(int));
@@ -106,6 +105,7 @@ static int place_threads(const struct topology *topo, const struct bind_spec *sp
         return EXIT_USAGE;
     }
     llc_in_use(topo, r->pus, (int)r->threads, &r->llc_count, &r->llc_bytes);
+    topology_memcache_of_pus(topo, r->pus, (int)r->threads, &r->memcache);
     return EXIT_OK;
 }
 
@@ -125,6 +125,7 @@ static int place_cell(const struct topology *topo, int cpu, int mem, struct run_
     r->cpu_node = cpu;
     r->mem_node = mem;
     llc_in_use(topo, r->pus, (int)r->threads, &r->llc_count, &r->llc_bytes);
+    topology_memcache_of_node(topo, mem, &r->memcache);
     return EXIT_OK;
 }
 
@@ -174,7 +175,7 @@ static int resolve_size(const struct stream_options *o, size_t index, struct run
                       llc);
             return EXIT_USAGE;
         }
-        snprintf(r->size_label, sizeof(r->size_label), "4xLLC (STREAM rule)");
+        snprintf(r->size_label, sizeof(r->size_label), "%s", STREAM_RULE_LABEL);
         return EXIT_OK;
     }
     const struct size_spec *spec = &o->sizes[index];
@@ -240,17 +241,22 @@ static void choose_stores(struct run_config *r, const struct stream_request *o)
 }
 
 /* Runs of one sweep compare best at one array size: the largest any of them needs, so every
- * run still keeps the STREAM rule for the LLCs its own threads use. */
+ * run still keeps the STREAM rule for the LLCs its own threads use (and the memory-side cache
+ * rule for the nodes its pages land on). */
 static void share_largest_rule_size(struct plan *plan)
 {
-    uint64_t largest = 0;
+    size_t largest = 0;
     for (size_t i = 0; i < plan->n_runs; i++)
-        if (plan->runs[i].elements > largest) largest = plan->runs[i].elements;
+        if (plan->runs[i].elements > plan->runs[largest].elements) largest = i;
+    const struct run_config *l = &plan->runs[largest];
+    bool llc_rule = strcmp(l->size_label, STREAM_RULE_LABEL) == 0;
     for (size_t i = 0; i < plan->n_runs; i++) {
         struct run_config *r = &plan->runs[i];
-        if (r->elements == largest) continue;
-        r->elements = largest;
-        snprintf(r->size_label, sizeof(r->size_label), "4xLLC (STREAM rule, largest of the sweep)");
+        if (r->elements == l->elements) continue;
+        r->elements = l->elements;
+        snprintf(r->size_label, sizeof(r->size_label), "%s",
+                 llc_rule ? "4xLLC (STREAM rule, largest of the sweep)"
+                          : "memory-side cache (largest of the sweep)");
     }
 }
 
@@ -409,17 +415,12 @@ static int plan_tiers(const struct stream_request *req, const struct topology *t
 static int finish_run(const struct stream_request *req, const struct sys_info *sys, enum isa isa,
                       struct run_config *r)
 {
-    struct array_layout layout;
-    if (array_layout(r->elements, elem_size(r->type), r->offset, ARRAY_ALIGN, &layout) != 0) {
+    if (plan_lay_out(r) != 0) {
         log_error("--size %s: three arrays of %llu elements do not fit in 64-bit byte counts; "
                   "choose a smaller --size",
                   r->size_label, (unsigned long long)r->elements);
         return EXIT_USAGE;
     }
-    r->array_bytes = layout.array_bytes;
-    r->total_bytes = layout.total_bytes;
-    r->stride_bytes = layout.stride_bytes;
-    r->region_bytes = layout.region_bytes;
     r->below_stream_rule =
         r->llc_bytes && r->array_bytes < STREAM_LLC_MULTIPLE * (double)r->llc_bytes;
     r->isa = isa;
@@ -432,6 +433,8 @@ static int finish_run(const struct stream_request *req, const struct sys_info *s
                   r->size_label);
         return EXIT_USAGE;
     }
+    rc = plan_memcache_check(r, sys, req->acceptance);
+    if (rc != EXIT_OK) return rc;
     return plan_check_backing(r, sys, req->acceptance);
 }
 
@@ -461,6 +464,8 @@ int plan_build(const struct stream_request *req, const struct topology *topology
              : o->matrix               ? plan_matrix(req, topology, &d, mem_nodes, plan)
                                        : plan_sweep(req, topology, &d, plan);
     if (rc != EXIT_OK) return rc;
+    for (size_t i = 0; o->n_sizes == 0 && i < plan->n_runs; i++)
+        plan_memcache_widen(&plan->runs[i], sys);
     if (o->n_sizes == 0) share_largest_rule_size(plan);
     enum isa isa;
     rc = plan_choose_isa(o, &isa);

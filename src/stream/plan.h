@@ -12,6 +12,7 @@
 
 #define STREAM_MIN_ELEMENTS 1000000u
 #define STREAM_LLC_MULTIPLE 4.0
+#define STREAM_RULE_LABEL "4xLLC (STREAM rule)"
 
 #define MAX_THREADS 4096 /* per run: --threads, OMP_NUM_THREADS and the default */
 
@@ -96,8 +97,12 @@ struct run_config {
     size_t offset;
     unsigned kernel_mask;
     bool below_stream_rule; /* arrays smaller than 4x the LLCs in use: caches inflate rates */
-    double time_limit_s;    /* --time-limit; 0 = none */
-    double started;         /* timer_now() when membench started: the limit counts from here */
+    /* the memory-side caches in front of the nodes the arrays' pages land on (the threads'
+     * nodes, or a --matrix cell's memory node) */
+    struct memcache_use memcache;
+    bool in_memcache;    /* an array is smaller than them: the rates are the cache's */
+    double time_limit_s; /* --time-limit; 0 = none */
+    double started;      /* timer_now() when membench started: the limit counts from here */
     /* --matrix numa: the threads run on the cores of NUMA node cpu_node and the arrays are
      * bound to NUMA node mem_node (hwloc logical indexes) before first touch; without it
      * both are -1 and the arrays land where their threads first touch them */

@@ -5,6 +5,7 @@
 
 #include "hugepages/backend.h"
 #include "hugepages/heap_env.h"
+#include "src/stream/array_layout.h"
 #include "src/base/log.h"
 #include "src/base/page_sizes.h"
 #include "src/sys/memory_budget.h"
@@ -14,6 +15,38 @@
 #define PROFILE_SIZE                                                                               \
     "free memory on the node (the acceptance profile's arrays are 4x the LLC each), or run "       \
     "without --acceptance and choose a smaller --size"
+
+/* The 2m pages' boundary (and x86's THP); a PMD of 512 MB would cost too much padding. */
+#define ARRAY_ALIGN PAGE_2M
+
+int plan_lay_out(struct run_config *r)
+{
+    struct array_layout layout;
+    if (array_layout(r->elements, elem_size(r->type), r->offset, ARRAY_ALIGN, &layout) != 0)
+        return -1;
+    r->array_bytes = layout.array_bytes;
+    r->total_bytes = layout.total_bytes;
+    r->stride_bytes = layout.stride_bytes;
+    r->region_bytes = layout.region_bytes;
+    return 0;
+}
+
+bool plan_backing_serves(const struct run_config *r, const struct sys_info *sys, char *why,
+                         size_t why_len)
+{
+    struct memory_budget budget;
+    memory_budget_of(sys, &budget);
+    if (!memory_budget_fits(&budget, r->total_bytes)) {
+        memory_budget_describe(&budget, why, why_len);
+        return false;
+    }
+    const struct mem_backend *b = mem_backend_find(r->pages);
+    if (!b || b->kind != BACKING_HUGETLB) return true;
+    char inner[600];
+    if (b->probe(&mem_env_system, r->region_bytes, inner, sizeof(inner)) == 0) return true;
+    snprintf(why, why_len, "--pages %s: %.200s", r->pages, inner);
+    return false;
+}
 
 static int check_arrays(const struct run_config *r, const struct memory_budget *b, const char *what,
                         const char *remedy)

@@ -39,6 +39,9 @@ const struct profile_field run_profile[] = {
     {"pages_from", true, false, 0, NULL, false, PROFILE_TEXT, RUN(pages_from), .absent = "default"},
     {"per_domain", true, false, 0, NULL, false, PROFILE_DOMAIN, RUN(per_domain)},
     {"below_stream_rule", true, true, 0, NULL, false, PROFILE_BOOL, RUN(below_stream_rule)},
+    {"memcache_bytes_used", true, false, 0, NULL, false, PROFILE_U64, RUN(memcache.bytes),
+     .null = NULL_IF_ZERO},
+    {"in_memory_side_cache", true, false, 0, NULL, false, PROFILE_BOOL, RUN(in_memcache)},
     /* with --stores auto each run uses the kind it measured: runs pair by what was asked */
     {"stores_requested", true, false, 0, NULL, true, PROFILE_TEXT, RUN(stores_requested),
      .fallback_at = offsetof(struct run_config, stores)},

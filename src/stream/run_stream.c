@@ -15,6 +15,7 @@
 #include "src/base/test_hooks.h"
 #include "src/base/warnings.h"
 #include "src/stream/finish_spread.h"
+#include "src/stream/plan_memcache.h"
 #include "src/stream/stream_checks.h"
 #include "src/stream/stream_hooks.h"
 #include "src/stream/stream_team.h"
@@ -36,6 +37,11 @@ void run_describe(const struct run_config *cfg, const struct topology *topo, str
     if (out->stores_choice.method == STORES_MEASURED) { /* until run_stream measures */
         out->stores_choice.method = STORES_NOT_MEASURED;
         out->stores_choice.why = "not run: auto times both store kinds on the first repetition";
+    }
+    if (cfg->in_memcache) {
+        char note[300];
+        plan_memcache_note(cfg, note, sizeof(note));
+        WARNINGS_ADD(out, "%s", note);
     }
     for (int k = 0; k < KERNEL_COUNT; k++) {
         if (!(cfg->kernel_mask & (1u << k))) continue;

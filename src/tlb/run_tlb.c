@@ -81,8 +81,7 @@ static void pu_caches(const struct topology *topo, int pu, uint64_t *l1, uint64_
     hwloc_obj_t o = pu >= 0 ? hwloc_get_pu_obj_by_os_index(topo->hw, (unsigned)pu)
                             : hwloc_get_obj_by_type(topo->hw, HWLOC_OBJ_PU, 0);
     for (; o; o = o->parent) {
-        if (!hwloc_obj_type_is_cache(o->type) || o->attr->cache.type == HWLOC_OBJ_CACHE_INSTRUCTION)
-            continue;
+        if (!topology_is_cpu_cache(o)) continue;
         uint64_t size = o->attr->cache.size;
         if (o->attr->cache.depth == 1 && !*l1) *l1 = size;
         if (o->attr->cache.depth == 2 && !*l2) *l2 = size;
