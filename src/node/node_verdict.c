@@ -15,6 +15,10 @@ void evaluate_checks(const struct options *opts, struct report *rep)
     const struct node_facts node = report_node_facts(rep);
     const struct acceptance_result *a = &rep->acceptance;
     acceptance_evaluate(&node, run, &expect, opts->tolerance_pct, &rep->acceptance);
+    if (opts->reference && !expect.memory.present)
+        log_note("--reference %s has no memory inventory (saved by an older membench): its NUMA "
+                 "nodes and tiers are not checked; save it again to check them",
+                 opts->reference);
     const char *first = NULL;
     int unjudged = 0;
     for (int i = 0; i < a->n_checks; i++) {

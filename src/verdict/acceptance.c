@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "affinity/memory_nodes.h"
 #include "hugepages/backend.h"
 #include "src/base/parse.h"
 #include "src/base/test_hooks.h"
@@ -74,6 +75,7 @@ int expectations_parse(const char *text, struct expectations *e, char *why, size
 
 static struct acceptance_check *add(struct acceptance_result *out, const char *name, bool passed)
 {
+    out->passed &= passed; /* a check beyond the table still fails the node */
     if (out->n_checks == ACCEPTANCE_CHECKS_MAX) return NULL;
     struct acceptance_check *c = &out->checks[out->n_checks++];
     memset(c, 0, sizeof(*c));
@@ -81,7 +83,6 @@ static struct acceptance_check *add(struct acceptance_result *out, const char *n
     c->passed = passed;
     c->verdict = passed ? CHECK_PASS : CHECK_FAIL;
     c->rep_spread_pct = c->ref_spread_pct = -1.0;
-    out->passed &= passed;
     return c;
 }
 
@@ -367,6 +368,63 @@ static void system_checks(const struct node_facts *node, const struct expectatio
     }
 }
 
+/* What a reference node finds on this one: "" when it matches, else why not. */
+static void node_mismatch(const struct node_memory *m, const struct reference_mem_node *r,
+                          char *got, size_t len)
+{
+    const struct mem_node *n = m ? node_memory_by_os(m, r->os) : NULL;
+    const char *kind = n ? m->tiers[n->tier].kind : "";
+    double floor = (double)r->bytes * (1.0 - REFERENCE_MEM_MARGIN_PCT / 100.0);
+    got[0] = '\0';
+    if (!m)
+        snprintf(got, len, "unknown (the NUMA nodes were not read)");
+    else if (!n)
+        snprintf(got, len, "missing");
+    else if (strcmp(kind, r->kind) != 0 || (double)n->bytes < floor)
+        snprintf(got, len, "%s, %llu bytes", kind, (unsigned long long)n->bytes);
+}
+
+/* Every node of the reference's inventory, by OS number, with its kind and at least its
+ * bytes less the margin; every tier of it by name. A node or tier that differs is a failed
+ * check naming it; when none does, one passed check says what was compared. */
+static void memory_checks(const struct node_facts *node, const struct reference_memory *r,
+                          struct acceptance_result *out)
+{
+    if (!r->present) return;
+    const struct node_memory *m = node->memory;
+    int bad = 0;
+    for (int i = 0; i < r->n_nodes; i++) {
+        const struct reference_mem_node *n = &r->nodes[i];
+        char got[96], name[48];
+        node_mismatch(m, n, got, sizeof(got));
+        if (!got[0]) continue;
+        bad++;
+        snprintf(name, sizeof(name), "memory node %u", n->os);
+        describe(add(out, name, false), got, "%s, >= %.0f bytes (%llu - %g%%, reference)", n->kind,
+                 (double)n->bytes * (1.0 - REFERENCE_MEM_MARGIN_PCT / 100.0), n->bytes,
+                 REFERENCE_MEM_MARGIN_PCT);
+    }
+    char got[96];
+    if (!bad) {
+        snprintf(got, sizeof(got), "%d of %d as the reference", r->n_nodes, r->n_nodes);
+        describe(add(out, "memory nodes", true), got, "node%s %s: kind, bytes within %g%%",
+                 r->n_nodes == 1 ? "" : "s", "by OS number", REFERENCE_MEM_MARGIN_PCT);
+    }
+    bad = 0;
+    for (int i = 0; i < r->n_tiers; i++) {
+        int t;
+        for (t = 0; m && t < m->tier_count && strcmp(m->tiers[t].name, r->tiers[i]); t++)
+            ;
+        if (m && t < m->tier_count) continue;
+        char name[48];
+        snprintf(name, sizeof(name), "memory tier %s", r->tiers[i]);
+        describe(add(out, name, false), m ? "missing" : "unknown", "present (reference)");
+        bad++;
+    }
+    snprintf(got, sizeof(got), "%d of %d present", r->n_tiers, r->n_tiers);
+    if (!bad) describe(add(out, "memory tiers", true), got, "the reference's tiers by name");
+}
+
 void acceptance_evaluate(const struct node_facts *node, const struct run_result *run,
                          const struct expectations *e, double tolerance_pct,
                          struct acceptance_result *out)
@@ -381,6 +439,7 @@ void acceptance_evaluate(const struct node_facts *node, const struct run_result 
     if (e->whole_node) locality_check(run, out);
     profile_checks(run, node->topo, &e->profile, out);
     system_checks(node, e, out);
+    memory_checks(node, &e->memory, out);
     bool failed = false, unjudged = false;
     for (int i = 0; i < out->n_checks; i++) {
         failed |= check_state(&out->checks[i]) == CHECK_FAIL;
