@@ -44,6 +44,14 @@ struct reference_memory {
     char tiers[REFERENCE_MEM_TIERS_MAX][24];
 };
 
+/* A tier's rates: --expect hbm:triad=90000, or a reference's "tier_rates". */
+struct tier_expectation {
+    char tier[24];  /* its name (memory tiers: local, dram, hbm, cxl...) */
+    char nodes[64]; /* the reference's nodes of it, OS numbers; "" from --expect */
+    double rate_mbps[KERNEL_COUNT];
+    unsigned rated_by_reference;
+};
+
 /* What a good node delivers, from --expect or a reference file; 0 = no expectation. */
 struct expectations {
     double rate_mbps[KERNEL_COUNT];
@@ -65,9 +73,17 @@ struct expectations {
     long long hugepages_2m; /* total 2 MB pages in the pool; -1 = unknown */
     bool whole_node;        /* the acceptance profile: every online PU must be usable */
     struct reference_memory memory;
+    int n_tier_rates;
+    struct tier_expectation tier_rates[REFERENCE_MEM_TIERS_MAX];
 };
 
-/* "triad=90000,copy=85000" (MB/s, kernel names case-insensitive) into e->rate_mbps.
+/* The tier expectation of that name, added when absent (NULL when the table is full). */
+struct tier_expectation *expectations_tier(struct expectations *e, const char *name);
+/* Bits of every kernel expected, of the node's rates or a tier's. */
+unsigned expectations_kernel_mask(const struct expectations *e);
+
+/* "triad=90000,copy=85000" (MB/s, kernel names case-insensitive) into e->rate_mbps; a
+ * kernel qualified by a tier name, "hbm:triad=80000", into that tier's expectation.
  * Returns 0, or -1 with a reason. */
 int expectations_parse(const char *text, struct expectations *e, char *why, size_t why_len);
 

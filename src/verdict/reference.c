@@ -360,7 +360,9 @@ int reference_load(const char *path, struct expectations *e, char *why, size_t w
              read_profile(json_object_get(root, "profile"), &e->profile, inner, sizeof(inner)) ==
                  0 &&
              reference_memory_read(json_object_get(root, "memory"), &e->memory, inner,
-                                   sizeof(inner)) == 0)
+                                   sizeof(inner)) == 0 &&
+             reference_tier_rates_read(json_object_get(root, "tier_rates"), e, inner,
+                                       sizeof(inner)) == 0)
         rc = 0;
     if (rc != 0) snprintf(why, why_len, "--reference %s: %s", path, inner);
     json_decref(root);

@@ -5,8 +5,10 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "affinity/memory_nodes.h"
+#include "kernels/kernel_table.h"
 #include "src/base/parse.h"
 
 /* One node of "memory.nodes": {os_index, kind, bytes, tier}. */
@@ -73,4 +75,48 @@ json_t *reference_memory_json(const struct node_memory *m)
                                                m->tiers[t].kind, "nodes", list));
     }
     return json_pack("{s:o,s:o}", "nodes", nodes, "tiers", tiers);
+}
+
+/* One tier's {"nodes": "4-7", "rates_mbps": {"Triad": 90000}}; --expect's rates win. */
+static int read_tier_rates(const char *name, json_t *v, struct expectations *e)
+{
+    json_t *rates = json_object_get(v, "rates_mbps"), *nodes = json_object_get(v, "nodes");
+    struct tier_expectation *t = name[0] ? expectations_tier(e, name) : NULL;
+    if (!t || !json_is_object(rates) || (nodes && !json_is_string(nodes))) return -1;
+    if (nodes) snprintf(t->nodes, sizeof(t->nodes), "%s", json_string_value(nodes));
+    utf8_trim_partial(t->nodes);
+    const char *key;
+    json_t *rate;
+    json_object_foreach(rates, key, rate)
+    {
+        int k;
+        for (k = 0; k < KERNEL_COUNT && strcasecmp(kernel_table[k].name, key); k++)
+            ;
+        double mbps = json_number_value(rate);
+        if (k == KERNEL_COUNT || !json_is_number(rate) || !(mbps > 0.0) || mbps > 1e9) return -1;
+        e->reference_kernels |= 1u << k;
+        if (t->rate_mbps[k] != 0.0) continue;
+        t->rate_mbps[k] = mbps;
+        t->rated_by_reference |= 1u << k;
+    }
+    return 0;
+}
+
+int reference_tier_rates_read(json_t *tiers, struct expectations *e, char *why, size_t why_len)
+{
+    if (!tiers) return 0;
+    const char *name;
+    json_t *v;
+    if (!json_is_object(tiers)) goto bad;
+    json_object_foreach(tiers, name, v)
+    {
+        if (read_tier_rates(name, v, e) != 0) goto bad;
+    }
+    return 0;
+bad:
+    snprintf(why, why_len,
+             "'tier_rates' must map at most %d tier names to {\"nodes\": \"0-3\", "
+             "\"rates_mbps\": {kernel: MB/s above 0 up to 1e9}}",
+             REFERENCE_MEM_TIERS_MAX);
+    return -1;
 }

@@ -14,4 +14,8 @@ json_t *reference_memory_json(const struct node_memory *m);
  * reason. */
 int reference_memory_read(json_t *mem, struct reference_memory *r, char *why, size_t why_len);
 
+/* "tier_rates": {"hbm": {"nodes": "4-7", "rates_mbps": {...}}}, optional: each tier's rates
+ * into e's tier expectations. Returns 0, or -1 with a reason. */
+int reference_tier_rates_read(json_t *tiers, struct expectations *e, char *why, size_t why_len);
+
 #endif
