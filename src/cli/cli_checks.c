@@ -58,7 +58,9 @@ static int check_verdict_options(const struct options *o)
         return option_error("--reference-runs measures the runs of a reference to save; add "
                             "--save-reference FILE, or drop --reference-runs");
     for (int k = 0; k < KERNEL_COUNT; k++) {
-        if (o->expect.rate_mbps[k] <= 0.0 || (o->stream.kernel_mask & (1u << k))) continue;
+        if (!(expectations_kernel_mask(&o->expect) & (1u << k)) ||
+            (o->stream.kernel_mask & (1u << k)))
+            continue;
         const char *word = kernel_table[k].flag + 2; /* "triad" */
         char runs[96] = "";
         for (int r = 0; r < KERNEL_COUNT; r++)

@@ -167,6 +167,12 @@ static void show_expect(const struct options *o, char *buf, size_t len)
         if (o->expect.rate_mbps[k] > 0)
             snprintf(buf + strlen(buf), len - strlen(buf), "%s%s=%.17g", buf[0] ? "," : "",
                      kernel_table[k].flag + 2, o->expect.rate_mbps[k]);
+    for (int t = 0; t < o->expect.n_tier_rates; t++)
+        for (int k = 0; k < KERNEL_COUNT; k++)
+            if (o->expect.tier_rates[t].rate_mbps[k] > 0)
+                snprintf(buf + strlen(buf), len - strlen(buf), "%s%s:%s=%.17g", buf[0] ? "," : "",
+                         o->expect.tier_rates[t].tier, kernel_table[k].flag + 2,
+                         o->expect.tier_rates[t].rate_mbps[k]);
 }
 
 static int set_reference(struct options *o, const char *arg)

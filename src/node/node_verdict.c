@@ -15,19 +15,23 @@ void evaluate_checks(const struct options *opts, struct report *rep)
     const struct node_facts node = report_node_facts(rep);
     const struct acceptance_result *a = &rep->acceptance;
     acceptance_evaluate(&node, run, &expect, opts->tolerance_pct, &rep->acceptance);
-    const char *first = NULL;
+    if (opts->reference && !expect.memory.present)
+        log_note("--reference %s has no memory inventory (saved by an older membench): its NUMA "
+                 "nodes and tiers are not checked; save it again to check them",
+                 opts->reference);
+    const struct acceptance_check *first = NULL;
     int unjudged = 0;
     for (int i = 0; i < a->n_checks; i++) {
         enum check_verdict v = check_state(&a->checks[i]);
         if (v == CHECK_FAIL && !report_shows_warnings(opts))
             log_error("acceptance check failed: %s measured %s, expected %s", a->checks[i].name,
                       a->checks[i].measured, a->checks[i].expected);
-        if (v == CHECK_INCONCLUSIVE && !unjudged++) first = a->checks[i].why;
+        if (v == CHECK_INCONCLUSIVE && !unjudged++) first = &a->checks[i];
     }
     if (acceptance_verdict(a) == CHECK_INCONCLUSIVE)
-        log_error("INCONCLUSIVE: %s%s; no check failed, but this run cannot be judged (exit 5): "
-                  "run again when the node is quieter",
-                  first, unjudged > 1 ? " (and more kernels)" : "");
+        log_error("INCONCLUSIVE: %s%s; no check failed, but this run cannot be judged (exit 5)%s",
+                  first->why, unjudged > 1 ? " (and more kernels)" : "",
+                  first->rate_check ? ": run again when the node is quieter" : "");
 }
 
 /* "reference: Triad 52100.0 MB/s, median of 5 runs, spread 8%", one line per kernel. */

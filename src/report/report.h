@@ -49,7 +49,7 @@ struct report {
 /* What the verdict needs of the node (src/verdict): pointers into the report. */
 static inline struct node_facts report_node_facts(const struct report *rep)
 {
-    return (struct node_facts){rep->version, &rep->prov, &rep->topo, &rep->sys};
+    return (struct node_facts){rep->version, &rep->prov, &rep->topo, &rep->sys, rep->memory};
 }
 
 /* Writers only format a finished report; they measure nothing. Return 0, or -1 on I/O error. */

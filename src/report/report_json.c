@@ -295,6 +295,8 @@ static json_t *acceptance_json(const struct report *rep)
         }
         json_object_set_new(o, "verdict", json_string(check_verdict_name(check_state(c))));
         if (c->rate_check) rate_check_json(o, c);
+        if (!c->rate_check && check_state(c) == CHECK_INCONCLUSIVE) /* a tier not measured */
+            json_object_set_new(o, "why", json_string(c->why));
         json_array_append_new(checks, o);
     }
     return json_pack("{s:b,s:s,s:f,s:o}", "passed", a->passed, "verdict",

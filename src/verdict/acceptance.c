@@ -1,5 +1,8 @@
 #include "src/verdict/acceptance.h"
 
+#include "src/verdict/acceptance_checks.h"
+
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -14,6 +17,102 @@
 #include "src/sys/provenance.h"
 #include "src/sys/sysinfo.h"
 
+struct tier_expectation *expectations_tier(struct expectations *e, const char *name)
+{
+    for (int i = 0; i < e->n_tier_rates; i++)
+        if (strcmp(e->tier_rates[i].tier, name) == 0) return &e->tier_rates[i];
+    if (e->n_tier_rates == REFERENCE_MEM_TIERS_MAX) return NULL;
+    struct tier_expectation *t = &e->tier_rates[e->n_tier_rates++];
+    memset(t, 0, sizeof(*t));
+    snprintf(t->tier, sizeof(t->tier), "%s", name);
+    return t;
+}
+
+unsigned expectations_kernel_mask(const struct expectations *e)
+{
+    unsigned mask = 0;
+    for (int k = 0; k < KERNEL_COUNT; k++) {
+        for (int t = 0; t < e->n_tier_rates; t++)
+            if (e->tier_rates[t].rate_mbps[k] > 0.0) mask |= 1u << k;
+        if (e->rate_mbps[k] > 0.0) mask |= 1u << k;
+    }
+    return mask;
+}
+
+/* "hbm:" of "hbm:triad=5": the tier's rates, *p moved past it; e's own without one. NULL with
+ * a reason for a bad name. */
+static double *tier_of(const char **p, const char *eq, struct expectations *e, char *why,
+                       size_t why_len)
+{
+    const char *colon = memchr(*p, ':', (size_t)(eq - *p));
+    if (!colon) return e->rate_mbps;
+    size_t n = (size_t)(colon - *p);
+    char name[24];
+    if (n == 0 || n >= sizeof(name) ||
+        strspn(*p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-") < n) {
+        snprintf(why, why_len,
+                 "'%.*s' is not a tier name; write e.g. hbm:triad=90000 (tiers as the report's "
+                 "Memory block names them: local, dram, hbm, cxl, memory-only...)",
+                 (int)(n > 40 ? 40 : n), *p);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) /* tier names are lower-case; HBM is hbm */
+        name[i] = (char)tolower((unsigned char)(*p)[i]);
+    name[n] = '\0';
+    struct tier_expectation *t = expectations_tier(e, name);
+    if (!t) snprintf(why, why_len, "more than %d tiers", REFERENCE_MEM_TIERS_MAX);
+    *p = colon + 1;
+    return t ? t->rate_mbps : NULL;
+}
+
+/* One "[tier:]kernel=rate" from p to comma. */
+static int parse_item(const char *p, const char *comma, struct expectations *e, char *why,
+                      size_t why_len)
+{
+    const char *eq = strchr(p, '=');
+    if (!eq || eq > comma) {
+        snprintf(why, why_len, "'%.*s' is not KERNEL=MB/s; write e.g. triad=90000",
+                 (int)(comma - p > 60 ? 60 : comma - p), p);
+        return -1;
+    }
+    double *rates = tier_of(&p, eq, e, why, why_len);
+    if (!rates) return -1;
+    int k;
+    for (k = 0; k < KERNEL_COUNT; k++)
+        if (strlen(kernel_table[k].name) == (size_t)(eq - p) &&
+            strncasecmp(kernel_table[k].name, p, (size_t)(eq - p)) == 0)
+            break;
+    if (k == KERNEL_COUNT) {
+        snprintf(why, why_len,
+                 "unknown kernel '%.*s'; use copy, scale, add, triad, dot, read, write or nstream",
+                 (int)(eq - p > 40 ? 40 : eq - p), p);
+        return -1;
+    }
+    if (rates[k] != 0.0) {
+        snprintf(why, why_len, "%s is given twice; give each kernel one rate",
+                 kernel_table[k].name);
+        return -1;
+    }
+    char number[64];
+    size_t len = (size_t)(comma - eq - 1);
+    if (len == 0 || len >= sizeof(number)) {
+        snprintf(why, why_len, "no rate after '%s='; give MB/s, e.g. triad=90000",
+                 kernel_table[k].name);
+        return -1;
+    }
+    memcpy(number, eq + 1, len);
+    number[len] = '\0';
+    char *end;
+    double v = strtod(number, &end);
+    if (*end || !(v > 0.0) || v > 1e9) {
+        snprintf(why, why_len, "'%s' for %s is not a positive rate in MB/s", number,
+                 kernel_table[k].name);
+        return -1;
+    }
+    rates[k] = v;
+    return 0;
+}
+
 int expectations_parse(const char *text, struct expectations *e, char *why, size_t why_len)
 {
     const char *p = text;
@@ -22,47 +121,9 @@ int expectations_parse(const char *text, struct expectations *e, char *why, size
         return -1;
     }
     while (*p) {
-        const char *eq = strchr(p, '='), *comma = strchr(p, ',');
+        const char *comma = strchr(p, ',');
         if (!comma) comma = p + strlen(p);
-        if (!eq || eq > comma) {
-            snprintf(why, why_len, "'%.*s' is not KERNEL=MB/s; write e.g. triad=90000",
-                     (int)(comma - p > 60 ? 60 : comma - p), p);
-            return -1;
-        }
-        int k;
-        for (k = 0; k < KERNEL_COUNT; k++)
-            if (strlen(kernel_table[k].name) == (size_t)(eq - p) &&
-                strncasecmp(kernel_table[k].name, p, (size_t)(eq - p)) == 0)
-                break;
-        if (k == KERNEL_COUNT) {
-            snprintf(why, why_len,
-                     "unknown kernel '%.*s'; use copy, scale, add, triad, dot, "
-                     "read, write or nstream",
-                     (int)(eq - p > 40 ? 40 : eq - p), p);
-            return -1;
-        }
-        if (e->rate_mbps[k] != 0.0) {
-            snprintf(why, why_len, "%s is given twice; give each kernel one rate",
-                     kernel_table[k].name);
-            return -1;
-        }
-        char number[64];
-        size_t len = (size_t)(comma - eq - 1);
-        if (len == 0 || len >= sizeof(number)) {
-            snprintf(why, why_len, "no rate after '%s='; give MB/s, e.g. triad=90000",
-                     kernel_table[k].name);
-            return -1;
-        }
-        memcpy(number, eq + 1, len);
-        number[len] = '\0';
-        char *end;
-        double v = strtod(number, &end);
-        if (*end || !(v > 0.0) || v > 1e9) {
-            snprintf(why, why_len, "'%s' for %s is not a positive rate in MB/s", number,
-                     kernel_table[k].name);
-            return -1;
-        }
-        e->rate_mbps[k] = v;
+        if (parse_item(p, comma, e, why, why_len) != 0) return -1;
         p = *comma ? comma + 1 : comma;
         if (*comma && !*p) {
             snprintf(why, why_len, "ends with a comma");
@@ -72,8 +133,10 @@ int expectations_parse(const char *text, struct expectations *e, char *why, size
     return 0;
 }
 
-static struct acceptance_check *add(struct acceptance_result *out, const char *name, bool passed)
+struct acceptance_check *acceptance_add(struct acceptance_result *out, const char *name,
+                                        bool passed)
 {
+    out->passed &= passed; /* a check beyond the table still fails the node */
     if (out->n_checks == ACCEPTANCE_CHECKS_MAX) return NULL;
     struct acceptance_check *c = &out->checks[out->n_checks++];
     memset(c, 0, sizeof(*c));
@@ -81,7 +144,6 @@ static struct acceptance_check *add(struct acceptance_result *out, const char *n
     c->passed = passed;
     c->verdict = passed ? CHECK_PASS : CHECK_FAIL;
     c->rep_spread_pct = c->ref_spread_pct = -1.0;
-    out->passed &= passed;
     return c;
 }
 
@@ -95,10 +157,7 @@ enum check_verdict acceptance_verdict(const struct acceptance_result *a)
     return a->passed ? CHECK_PASS : a->inconclusive ? CHECK_INCONCLUSIVE : CHECK_FAIL;
 }
 
-static void describe(struct acceptance_check *c, const char *measured, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void describe(struct acceptance_check *c, const char *measured, const char *fmt, ...)
+void acceptance_describe(struct acceptance_check *c, const char *measured, const char *fmt, ...)
 {
     if (!c) return;
     snprintf(c->measured, sizeof(c->measured), "%s", measured);
@@ -185,6 +244,28 @@ void acceptance_check_reason(const struct acceptance_check *c, char *buf, size_t
         snprintf(buf, len, "%s %s, expected %s", c->name, c->measured, c->expected);
 }
 
+void acceptance_rate_check(struct acceptance_result *out, const char *name,
+                           const struct kernel_result *r, double want, bool by_reference,
+                           int ref_runs, double ref_spread_pct, double tol)
+{
+    double floor = want * (1.0 - tol / 100.0);
+    char got[32];
+    snprintf(got, sizeof(got), "%.1f", r->best_rate_mbps);
+    struct acceptance_check *c = acceptance_add(out, name, r->best_rate_mbps >= floor);
+    acceptance_describe(c, got, ">= %.1f (%.1f - %.0f%%)", floor, want, tol);
+    if (!c) return;
+    c->measured_value = r->best_rate_mbps;
+    c->expected_value = floor;
+    c->rate_check = true;
+    c->reference_mbps = want;
+    c->rep_spread_pct = r->rep_spread >= 0.0 ? 100.0 * r->rep_spread : -1.0;
+    c->from_reference = by_reference;
+    if (by_reference) c->ref_runs = ref_runs;
+    if (by_reference) c->ref_spread_pct = ref_spread_pct;
+    enum shortfall_cause cause = c->passed ? SHORTFALL_FAILS : judge_shortfall(c, name, want, tol);
+    note_rate(c, name, want, tol, cause);
+}
+
 static void rate_checks(const struct run_result *run, const struct expectations *e, double tol,
                         struct acceptance_result *out)
 {
@@ -192,33 +273,18 @@ static void rate_checks(const struct run_result *run, const struct expectations 
         const struct kernel_result *r = &run->results[i];
         double want = e->rate_mbps[r->kernel];
         if (want <= 0.0) continue;
-        double floor = want * (1.0 - tol / 100.0);
-        char name[48], got[32];
-        snprintf(name, sizeof(name), "%s", kernel_table[r->kernel].name);
-        snprintf(got, sizeof(got), "%.1f", r->best_rate_mbps);
-        struct acceptance_check *c = add(out, name, r->best_rate_mbps >= floor);
-        describe(c, got, ">= %.1f (%.1f - %.0f%%)", floor, want, tol);
-        if (!c) continue;
-        c->measured_value = r->best_rate_mbps;
-        c->expected_value = floor;
-        c->rate_check = true;
-        c->reference_mbps = want;
-        c->rep_spread_pct = r->rep_spread >= 0.0 ? 100.0 * r->rep_spread : -1.0;
-        bool by_reference = e->rated_by_reference & (1u << r->kernel);
-        c->from_reference = by_reference;
-        if (by_reference) c->ref_runs = e->reference_runs;
-        if (by_reference && (e->spread_kernels & (1u << r->kernel)))
-            c->ref_spread_pct = e->reference_spread_pct[r->kernel];
-        enum shortfall_cause cause =
-            c->passed ? SHORTFALL_FAILS : judge_shortfall(c, name, want, tol);
-        note_rate(c, name, want, tol, cause);
+        unsigned bit = 1u << r->kernel;
+        acceptance_rate_check(out, kernel_table[r->kernel].name, r, want,
+                              e->rated_by_reference & bit, e->reference_runs,
+                              e->spread_kernels & bit ? e->reference_spread_pct[r->kernel] : -1.0,
+                              tol);
     }
 }
 
 static void run_checks(const struct run_result *run, struct acceptance_result *out)
 {
-    struct acceptance_check *c = add(out, "validation", run->validation.passed);
-    describe(c, run->validation.passed ? "passed" : "FAILED", "passed");
+    struct acceptance_check *c = acceptance_add(out, "validation", run->validation.passed);
+    acceptance_describe(c, run->validation.passed ? "passed" : "FAILED", "passed");
 
     const struct mem_backend *b = mem_backend_find(run->config.pages);
     uint64_t want = b ? b->page_bytes : 0; /* default: whatever the system gives */
@@ -227,12 +293,14 @@ static void run_checks(const struct run_result *run, struct acceptance_result *o
         snprintf(got, sizeof(got), "%llu", (unsigned long long)run->backing.page_size_bytes);
     else
         snprintf(got, sizeof(got), "unverified");
-    c = add(out, "page size",
-            run->backing.verified && (want == 0 || run->backing.page_size_bytes == want));
+    c = acceptance_add(out, "page size",
+                       run->backing.verified &&
+                           (want == 0 || run->backing.page_size_bytes == want));
     if (want)
-        describe(c, got, "%llu (--pages %s)", (unsigned long long)want, run->config.pages);
+        acceptance_describe(c, got, "%llu (--pages %s)", (unsigned long long)want,
+                            run->config.pages);
     else
-        describe(c, got, "verified (--pages default)");
+        acceptance_describe(c, got, "verified (--pages default)");
 
     if (run->config.pus) {
         if (run->n_unbound)
@@ -241,8 +309,8 @@ static void run_checks(const struct run_result *run, struct acceptance_result *o
         else
             snprintf(got, sizeof(got), "%d of %u threads misplaced", run->n_misplaced,
                      run->config.threads);
-        c = add(out, "placement", run->n_misplaced == 0 && run->n_unbound == 0);
-        describe(c, got, "as planned (%s)", run->config.bind);
+        c = acceptance_add(out, "placement", run->n_misplaced == 0 && run->n_unbound == 0);
+        acceptance_describe(c, got, "as planned (%s)", run->config.bind);
     }
 }
 
@@ -251,7 +319,8 @@ static void same_text(struct acceptance_result *out, const char *name, const cha
 {
     if (!ref[0]) return;
     if (!run) run = "unknown";
-    describe(add(out, name, strcmp(run, ref) == 0), run, "%s (reference)", ref);
+    acceptance_describe(acceptance_add(out, name, strcmp(run, ref) == 0), run, "%s (reference)",
+                        ref);
 }
 
 static void same_number(struct acceptance_result *out, const char *name, long long run,
@@ -260,7 +329,7 @@ static void same_number(struct acceptance_result *out, const char *name, long lo
     if (ref < 0) return;
     char got[32];
     snprintf(got, sizeof(got), "%lld", run);
-    describe(add(out, name, run == ref), got, "%lld (reference)", ref);
+    acceptance_describe(acceptance_add(out, name, run == ref), got, "%lld (reference)", ref);
 }
 
 int acceptance_topology_check(const struct topology_facts *t, char *why, size_t why_len)
@@ -310,15 +379,15 @@ static void whole_node_check(const struct topology_facts *t, struct acceptance_r
                  t->cpus, cgroup ? "a cgroup cpuset" : "affinity mask");
     else
         snprintf(got, sizeof(got), "%d of %d PUs usable (%.60s)", t->pus, t->machine_pus, t->cpus);
-    struct acceptance_check *c = add(out, "cpus", !t->restricted);
+    struct acceptance_check *c = acceptance_add(out, "cpus", !t->restricted);
     if (cgroup)
-        describe(c, got,
-                 "all %d PUs (run outside the job's cpuset: srun --exclusive, no container)",
-                 t->machine_pus);
+        acceptance_describe(
+            c, got, "all %d PUs (run outside the job's cpuset: srun --exclusive, no container)",
+            t->machine_pus);
     else
-        describe(c, got,
-                 "all %d PUs (unbind: mpirun --bind-to none, srun --cpu-bind=none, no taskset)",
-                 t->machine_pus);
+        acceptance_describe(
+            c, got, "all %d PUs (unbind: mpirun --bind-to none, srun --cpu-bind=none, no taskset)",
+            t->machine_pus);
 }
 
 /* Pages on their threads' NUMA nodes; only a verified tally is judged (move_pages may be
@@ -330,8 +399,9 @@ static void locality_check(const struct run_result *run, struct acceptance_resul
     char got[64];
     snprintf(got, sizeof(got), "%.1f%% of %llu pages local", 100.0 * loc->local_fraction,
              (unsigned long long)loc->pages_sampled);
-    describe(add(out, "locality", loc->local_fraction >= LOCALITY_MIN_FRACTION), got,
-             ">= %.0f%% on their thread's NUMA node", 100.0 * LOCALITY_MIN_FRACTION);
+    acceptance_describe(
+        acceptance_add(out, "locality", loc->local_fraction >= LOCALITY_MIN_FRACTION), got,
+        ">= %.0f%% on their thread's NUMA node", 100.0 * LOCALITY_MIN_FRACTION);
 }
 
 static void system_checks(const struct node_facts *node, const struct expectations *e,
@@ -340,30 +410,31 @@ static void system_checks(const struct node_facts *node, const struct expectatio
     if (!e->have_system) return;
     char got[96];
     const struct topology_facts *t = node->topo;
-    struct acceptance_check *c = add(out, "cpu model", strcmp(t->cpu_model, e->cpu_model) == 0);
-    describe(c, t->cpu_model, "%s", e->cpu_model);
+    struct acceptance_check *c =
+        acceptance_add(out, "cpu model", strcmp(t->cpu_model, e->cpu_model) == 0);
+    acceptance_describe(c, t->cpu_model, "%s", e->cpu_model);
     snprintf(got, sizeof(got), "%d", t->cores);
-    c = add(out, "cores", t->cores == e->cores);
-    describe(c, got, "%d", e->cores);
+    c = acceptance_add(out, "cores", t->cores == e->cores);
+    acceptance_describe(c, got, "%d", e->cores);
     if (e->mem_total_bytes) {
         double ratio = (double)node->prov->mem_total_bytes / (double)e->mem_total_bytes;
         snprintf(got, sizeof(got), "%llu", (unsigned long long)node->prov->mem_total_bytes);
-        c = add(out, "memory", ratio > 0.98 && ratio < 1.02);
-        describe(c, got, "%llu (within 2%%)", e->mem_total_bytes);
+        c = acceptance_add(out, "memory", ratio > 0.98 && ratio < 1.02);
+        acceptance_describe(c, got, "%llu (within 2%%)", e->mem_total_bytes);
     }
     if (e->thp_enabled[0]) {
-        c = add(out, "thp mode", strcmp(node->sys->thp_enabled, e->thp_enabled) == 0);
-        describe(c, node->sys->thp_enabled, "%s", e->thp_enabled);
+        c = acceptance_add(out, "thp mode", strcmp(node->sys->thp_enabled, e->thp_enabled) == 0);
+        acceptance_describe(c, node->sys->thp_enabled, "%s", e->thp_enabled);
     }
     if (e->governor[0]) {
-        c = add(out, "governor", strcmp(node->prov->governor, e->governor) == 0);
-        describe(c, node->prov->governor, "%s", e->governor);
+        c = acceptance_add(out, "governor", strcmp(node->prov->governor, e->governor) == 0);
+        acceptance_describe(c, node->prov->governor, "%s", e->governor);
     }
     if (e->hugepages_2m >= 0) {
         long long have = hugepage_pool_total(node->sys, PAGE_2M);
         snprintf(got, sizeof(got), "%lld", have);
-        c = add(out, "2 MB pool", have >= e->hugepages_2m);
-        describe(c, got, ">= %lld pages", e->hugepages_2m);
+        c = acceptance_add(out, "2 MB pool", have >= e->hugepages_2m);
+        acceptance_describe(c, got, ">= %lld pages", e->hugepages_2m);
     }
 }
 
@@ -381,6 +452,8 @@ void acceptance_evaluate(const struct node_facts *node, const struct run_result 
     if (e->whole_node) locality_check(run, out);
     profile_checks(run, node->topo, &e->profile, out);
     system_checks(node, e, out);
+    acceptance_memory_checks(node, &e->memory, out);
+    acceptance_tier_checks(node, run, e, tolerance_pct, out);
     bool failed = false, unjudged = false;
     for (int i = 0; i < out->n_checks; i++) {
         failed |= check_state(&out->checks[i]) == CHECK_FAIL;

@@ -7,6 +7,7 @@
 #include "kernels/kernel_table.h"
 #include "src/stream/run_profile.h"
 
+struct node_memory;
 struct provenance;
 struct run_result;
 struct sys_info;
@@ -18,6 +19,37 @@ struct node_facts {
     const struct provenance *prov;
     const struct topology_facts *topo;
     const struct sys_info *sys;
+    const struct node_memory *memory; /* every NUMA node; NULL when unread */
+};
+
+/* A node of a reference's memory inventory (its "memory" key). */
+struct reference_mem_node {
+    unsigned os;
+    char kind[24]; /* subtype (HBM, DRAM...), else "with cores" / "memory only" */
+    unsigned long long bytes;
+    char tier[24];
+};
+
+#define REFERENCE_MEM_NODES_MAX 128
+#define REFERENCE_MEM_TIERS_MAX 16
+/* A node may be smaller than the reference's by this much: kernels reserve a little memory per
+ * node differently (crashkernel, firmware ranges, a boot's hugetlb pages); a missing DIMM
+ * takes far more. */
+#define REFERENCE_MEM_MARGIN_PCT 1.0
+
+struct reference_memory {
+    bool present; /* false: an older reference, without the inventory */
+    int n_nodes, n_tiers;
+    struct reference_mem_node nodes[REFERENCE_MEM_NODES_MAX];
+    char tiers[REFERENCE_MEM_TIERS_MAX][24];
+};
+
+/* A tier's rates: --expect hbm:triad=90000, or a reference's "tier_rates". */
+struct tier_expectation {
+    char tier[24];  /* its name (memory tiers: local, dram, hbm, cxl...) */
+    char nodes[64]; /* the reference's nodes of it, OS numbers; "" from --expect */
+    double rate_mbps[KERNEL_COUNT];
+    unsigned rated_by_reference;
 };
 
 /* What a good node delivers, from --expect or a reference file; 0 = no expectation. */
@@ -40,13 +72,22 @@ struct expectations {
     char governor[32];
     long long hugepages_2m; /* total 2 MB pages in the pool; -1 = unknown */
     bool whole_node;        /* the acceptance profile: every online PU must be usable */
+    struct reference_memory memory;
+    int n_tier_rates;
+    struct tier_expectation tier_rates[REFERENCE_MEM_TIERS_MAX];
 };
 
-/* "triad=90000,copy=85000" (MB/s, kernel names case-insensitive) into e->rate_mbps.
+/* The tier expectation of that name, added when absent (NULL when the table is full). */
+struct tier_expectation *expectations_tier(struct expectations *e, const char *name);
+/* Bits of every kernel expected, of the node's rates or a tier's. */
+unsigned expectations_kernel_mask(const struct expectations *e);
+
+/* "triad=90000,copy=85000" (MB/s, kernel names case-insensitive) into e->rate_mbps; a
+ * kernel qualified by a tier name, "hbm:triad=80000", into that tier's expectation.
  * Returns 0, or -1 with a reason. */
 int expectations_parse(const char *text, struct expectations *e, char *why, size_t why_len);
 
-#define ACCEPTANCE_CHECKS_MAX 32
+#define ACCEPTANCE_CHECKS_MAX 48
 #define ACCEPTANCE_TIME_LIMIT_S 30.0 /* --acceptance without --time-limit */
 
 /* A check passes, fails, or (a rate check only) cannot judge: its rate is below the floor by

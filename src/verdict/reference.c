@@ -1,5 +1,7 @@
 #include "src/verdict/reference.h"
 
+#include "src/verdict/reference_memory.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -355,7 +357,12 @@ int reference_load(const char *path, struct expectations *e, char *why, size_t w
     else if (read_rates(json_object_get(root, "rates_mbps"), e, inner, sizeof(inner)) == 0 &&
              read_runs(root, e, inner, sizeof(inner)) == 0 &&
              read_system(json_object_get(root, "system"), e, inner, sizeof(inner)) == 0 &&
-             read_profile(json_object_get(root, "profile"), &e->profile, inner, sizeof(inner)) == 0)
+             read_profile(json_object_get(root, "profile"), &e->profile, inner, sizeof(inner)) ==
+                 0 &&
+             reference_memory_read(json_object_get(root, "memory"), &e->memory, inner,
+                                   sizeof(inner)) == 0 &&
+             reference_tier_rates_read(json_object_get(root, "tier_rates"), e, inner,
+                                       sizeof(inner)) == 0)
         rc = 0;
     if (rc != 0) snprintf(why, why_len, "--reference %s: %s", path, inner);
     json_decref(root);
@@ -453,6 +460,8 @@ int reference_write(FILE *out, const struct node_facts *node, const struct run_r
         (json_int_t)node->prov->mem_total_bytes, "thp_enabled", node->sys->thp_enabled, "governor",
         node->prov->governor, "hugepages_2m_total", (json_int_t)pool, "rates_mbps", rates);
     if (root) add_runs(root, run, runs);
+    if (root && node->memory)
+        json_object_set_new(root, "memory", reference_memory_json(node->memory));
     int rc = root ? json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : -1;
     fputc('\n', out);
     json_decref(root);
