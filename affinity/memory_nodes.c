@@ -13,32 +13,52 @@ static int by_os(const void *a, const void *b)
     return (x->os > y->os) - (x->os < y->os);
 }
 
-/* The kinds a memory-side cache is built of: never the memory it caches. */
-static bool is_cache_memory(const char *subtype)
-{
-    return strcmp(subtype, "MCDRAM") == 0 || strcmp(subtype, "HBM") == 0;
-}
-
-/* hwloc 2 keeps a v1 description's memory-side cache as a CPU cache with this subtype. */
-static bool is_v1_memory_side_cache(hwloc_obj_t o)
+bool memory_side_cache_v1(const struct hwloc_obj *o)
 {
     return hwloc_obj_type_is_cache(o->type) && o->subtype &&
            strcmp(o->subtype, "MemorySideCache") == 0;
 }
 
-/* hwloc attaches a memory-side cache (MemCache) above the nodes it caches, but a node's
- * parent pointer skips it: the cache's nodeset names them. */
+/* The kinds a memory-side cache is built of, never the memory it caches: a v1 description
+ * puts a KNL's DRAM and its MCDRAM node both below the MCDRAM cache (its v2 conversion only
+ * the MCDRAM node). */
+static bool is_cache_memory(const struct hwloc_obj *node)
+{
+    return node->subtype &&
+           (strcmp(node->subtype, "MCDRAM") == 0 || strcmp(node->subtype, "HBM") == 0);
+}
+
+/* A MemCache is in front of the nodes below it; the v1 form, a CPU cache object, in front of
+ * the memory of its locality (the nodes whose cores it covers). */
+bool memory_side_cache_serves(const struct hwloc_obj *cache, const struct hwloc_obj *node)
+{
+    if (cache->type == HWLOC_OBJ_MEMCACHE)
+        return cache->nodeset && hwloc_bitmap_isset(cache->nodeset, node->os_index);
+    return !is_cache_memory(node) && cache->cpuset && node->cpuset &&
+           !hwloc_bitmap_iszero(node->cpuset) &&
+           hwloc_bitmap_isincluded(node->cpuset, cache->cpuset);
+}
+
+/* Every memory-side cache once: the MemCache objects, then the v1 form by level. */
+hwloc_obj_t memory_side_cache_next(hwloc_topology_t hw, hwloc_obj_t prev)
+{
+    static const hwloc_obj_type_t types[] = {HWLOC_OBJ_MEMCACHE, HWLOC_OBJ_L1CACHE,
+                                             HWLOC_OBJ_L2CACHE,  HWLOC_OBJ_L3CACHE,
+                                             HWLOC_OBJ_L4CACHE,  HWLOC_OBJ_L5CACHE};
+    size_t i = 0, n = sizeof(types) / sizeof(types[0]);
+    while (prev && i < n && types[i] != prev->type)
+        i++;
+    for (; i < n; i++, prev = NULL)
+        for (hwloc_obj_t o = prev; (o = hwloc_get_next_obj_by_type(hw, types[i], o));)
+            if (types[i] == HWLOC_OBJ_MEMCACHE || memory_side_cache_v1(o)) return o;
+    return NULL;
+}
+
 static void memory_side_caches(hwloc_topology_t hw, struct mem_node *n)
 {
-    for (hwloc_obj_t p = NULL; (p = hwloc_get_next_obj_by_type(hw, HWLOC_OBJ_MEMCACHE, p));)
-        if (p->nodeset && hwloc_bitmap_isset(p->nodeset, n->os)) {
-            n->memcache_bytes += p->attr->cache.size;
-            n->memcache_levels++;
-        }
-    if (is_cache_memory(n->subtype)) return;
-    for (hwloc_obj_t p = n->obj->parent; p; p = p->parent)
-        if (is_v1_memory_side_cache(p) && p->nodeset && hwloc_bitmap_isset(p->nodeset, n->os)) {
-            n->memcache_bytes += p->attr->cache.size;
+    for (hwloc_obj_t c = NULL; (c = memory_side_cache_next(hw, c));)
+        if (memory_side_cache_serves(c, n->obj)) {
+            n->memcache_bytes += c->attr->cache.size;
             n->memcache_levels++;
         }
 }
@@ -134,8 +154,12 @@ static void read_firmware(hwloc_topology_t hw, struct mem_node *n)
     f->latency = firmware_value(hw, HWLOC_MEMATTR_ID_LATENCY, n);
     f->read_latency = firmware_value(hw, HWLOC_MEMATTR_ID_READ_LATENCY, n);
     f->write_latency = firmware_value(hw, HWLOC_MEMATTR_ID_WRITE_LATENCY, n);
-    if (!n->initiator && n->obj->cpuset) {
-        n->initiator = hwloc_bitmap_dup(n->obj->cpuset);
+    /* a node hwloc attaches outside any core's locality has an empty cpuset: its parent's */
+    hwloc_obj_t at = n->obj;
+    while (at && (!at->cpuset || hwloc_bitmap_iszero(at->cpuset)))
+        at = at->parent;
+    if (!n->initiator && at) {
+        n->initiator = hwloc_bitmap_dup(at->cpuset);
         n->initiator_source = "hwloc locality";
     }
 }
@@ -181,7 +205,6 @@ static bool same_tier(const struct node_memory *m, const struct mem_tier *t,
     char kind[24];
     node_kind(n, kind, sizeof(kind));
     return strcmp(kind, t->kind) == 0 && t->has_cpus == n->has_cpus &&
-           f->memcache_bytes == n->memcache_bytes &&
            near(f->firmware.bandwidth, n->firmware.bandwidth) &&
            near(f->firmware.latency, n->firmware.latency);
 }

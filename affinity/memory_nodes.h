@@ -52,6 +52,14 @@ struct node_memory {
     bool hmat; /* any node has a firmware figure */
 };
 
+/* The memory-side caches: hwloc's MemCache objects, and the form hwloc 2 keeps from a v1
+ * description (a KNL's MCDRAM in cache mode), a CPU-cache level whose subtype is
+ * "MemorySideCache" (memory_side_cache_v1), never a CPU cache. _next walks each once (NULL to
+ * start); _serves says whether one is in front of a NUMA node. */
+bool memory_side_cache_v1(const struct hwloc_obj *o);
+hwloc_obj_t memory_side_cache_next(hwloc_topology_t hw, hwloc_obj_t prev);
+bool memory_side_cache_serves(const struct hwloc_obj *cache, const struct hwloc_obj *node);
+
 /* Reads every NUMA node of hw. cpus_from_sysfs: the topology is this machine's, so
  * /sys/devices/system/node says which nodes have CPUs; else it is inferred (see .c).
  * Returns 0, -1 when out of memory. */

@@ -18,18 +18,10 @@ static int count_allowed(hwloc_topology_t hw, hwloc_const_cpuset_t allowed, hwlo
     return n;
 }
 
-/* hwloc 2 keeps a v1 description's memory-side cache (a KNL's MCDRAM in cache mode) as a
- * CPU cache level with this subtype. */
-static bool is_v1_memory_side_cache(const struct hwloc_obj *o)
-{
-    return hwloc_obj_type_is_cache(o->type) && o->subtype &&
-           strcmp(o->subtype, "MemorySideCache") == 0;
-}
-
 bool topology_is_cpu_cache(const struct hwloc_obj *o)
 {
     return hwloc_obj_type_is_dcache(o->type) &&
-           o->attr->cache.type != HWLOC_OBJ_CACHE_INSTRUCTION && !is_v1_memory_side_cache(o);
+           o->attr->cache.type != HWLOC_OBJ_CACHE_INSTRUCTION && !memory_side_cache_v1(o);
 }
 
 /* The deepest-numbered data or unified cache level, summed over every instance that covers
@@ -307,46 +299,11 @@ struct pu_location topology_locate_pu(const struct topology *topo, int pu_os)
     return where;
 }
 
-/* The kinds a memory-side cache is built of, never the memory it caches: a v1 description
- * puts a KNL's DRAM and its MCDRAM node both below the MCDRAM cache (its v2 conversion only
- * the MCDRAM node). */
-static bool is_cache_memory(const struct hwloc_obj *node)
-{
-    return node->subtype &&
-           (strcmp(node->subtype, "MCDRAM") == 0 || strcmp(node->subtype, "HBM") == 0);
-}
-
-/* A MemCache is in front of the nodes below it; the v1 form, a CPU cache object, in front of
- * the memory of its locality (the nodes whose cores it covers). */
-static bool in_front_of(const struct hwloc_obj *cache, const struct hwloc_obj *node)
-{
-    if (cache->type == HWLOC_OBJ_MEMCACHE)
-        return cache->nodeset && hwloc_bitmap_isset(cache->nodeset, node->os_index);
-    return !is_cache_memory(node) && cache->cpuset && node->cpuset &&
-           !hwloc_bitmap_iszero(node->cpuset) &&
-           hwloc_bitmap_isincluded(node->cpuset, cache->cpuset);
-}
-
-/* Every memory-side cache once: the MemCache objects, then the v1 form by level. */
-static hwloc_obj_t next_memory_side_cache(hwloc_topology_t hw, hwloc_obj_t prev)
-{
-    static const hwloc_obj_type_t types[] = {HWLOC_OBJ_MEMCACHE, HWLOC_OBJ_L1CACHE,
-                                             HWLOC_OBJ_L2CACHE,  HWLOC_OBJ_L3CACHE,
-                                             HWLOC_OBJ_L4CACHE,  HWLOC_OBJ_L5CACHE};
-    size_t i = 0, n = sizeof(types) / sizeof(types[0]);
-    while (prev && i < n && types[i] != prev->type)
-        i++;
-    for (; i < n; i++, prev = NULL)
-        for (hwloc_obj_t o = prev; (o = hwloc_get_next_obj_by_type(hw, types[i], o));)
-            if (types[i] == HWLOC_OBJ_MEMCACHE || is_v1_memory_side_cache(o)) return o;
-    return NULL;
-}
-
 static int caches_in_front(hwloc_topology_t hw, const struct hwloc_obj *node)
 {
     int n = 0;
-    for (hwloc_obj_t c = NULL; (c = next_memory_side_cache(hw, c));)
-        n += in_front_of(c, node);
+    for (hwloc_obj_t c = NULL; (c = memory_side_cache_next(hw, c));)
+        n += memory_side_cache_serves(c, node);
     return n;
 }
 
@@ -356,11 +313,11 @@ static void memcache_of_nodes(hwloc_topology_t hw, hwloc_const_nodeset_t nodes,
     memset(out, 0, sizeof(*out));
     hwloc_bitmap_t behind = hwloc_bitmap_alloc();
     if (!behind) return;
-    for (hwloc_obj_t c = NULL; (c = next_memory_side_cache(hw, c));) {
+    for (hwloc_obj_t c = NULL; (c = memory_side_cache_next(hw, c));) {
         bool serves = false;
         for (hwloc_obj_t node = NULL;
              (node = hwloc_get_next_obj_by_type(hw, HWLOC_OBJ_NUMANODE, node));)
-            if (hwloc_bitmap_isset(nodes, node->os_index) && in_front_of(c, node)) {
+            if (hwloc_bitmap_isset(nodes, node->os_index) && memory_side_cache_serves(c, node)) {
                 serves = true;
                 hwloc_bitmap_set(behind, node->os_index);
             }
@@ -379,27 +336,6 @@ static void memcache_of_nodes(hwloc_topology_t hw, hwloc_const_nodeset_t nodes,
     hwloc_bitmap_free(behind);
 }
 
-/* Where memory a PU first touches lands: of the nodes whose cpuset holds it, the narrowest;
- * among those ordinary memory (no subtype, or DRAM) before the kinds that sit beside it
- * without cores (HBM, MCDRAM, NVM, CXL...); then the first. */
-static hwloc_obj_t home_node(hwloc_topology_t hw, unsigned pu)
-{
-    hwloc_obj_t best = NULL;
-    int best_weight = 0;
-    bool best_plain = false;
-    for (hwloc_obj_t n = NULL; (n = hwloc_get_next_obj_by_type(hw, HWLOC_OBJ_NUMANODE, n));) {
-        if (!n->cpuset || !hwloc_bitmap_isset(n->cpuset, pu)) continue;
-        int weight = hwloc_bitmap_weight(n->cpuset);
-        bool plain = !n->subtype || strcmp(n->subtype, "DRAM") == 0;
-        if (!best || weight < best_weight || (weight == best_weight && plain && !best_plain)) {
-            best = n;
-            best_weight = weight;
-            best_plain = plain;
-        }
-    }
-    return best;
-}
-
 void topology_memcache_of_pus(const struct topology *topo, const int *pus, int n,
                               struct memcache_use *out)
 {
@@ -412,8 +348,8 @@ void topology_memcache_of_pus(const struct topology *topo, const int *pus, int n
         unsigned pu;
         hwloc_bitmap_foreach_begin(pu, cpus)
         {
-            hwloc_obj_t home = home_node(topo->hw, pu);
-            if (home) hwloc_bitmap_set(nodes, home->os_index);
+            int home = node_memory_pu_node(&topo->memory, pu);
+            if (home >= 0) hwloc_bitmap_set(nodes, (unsigned)home);
         }
         hwloc_bitmap_foreach_end();
         memcache_of_nodes(topo->hw, nodes, out);

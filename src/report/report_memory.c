@@ -16,7 +16,7 @@ static size_t pair_text(char *buf, size_t len, size_t at, uint64_t both, uint64_
                         uint64_t write, const char *unit)
 {
     if (both) at = append(buf, len, at, "%llu", both);
-    if (read || write) {
+    if ((read || write) && !(both && read == both && write == both)) {
         at = append(buf, len, at, both ? " (" : "", 0);
         if (read) at = append(buf, len, at, "read %llu", read);
         if (write) at = append(buf, len, at, read ? ", write %llu" : "write %llu", write);

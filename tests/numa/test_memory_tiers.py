@@ -17,6 +17,12 @@ SMALL = ["--size", "2000000", "-n", "3"]
 KNL = {"HWLOC_XMLFILE": topology("64intel64-fakeKNL-SNC4-hybrid.xml")}
 #: 4 nodes of about 370 GB, each behind a 96 GiB MemCache; hwloc's L#1 is the OS's node 2.
 MSC = {"HWLOC_XMLFILE": topology("memorysidecaches.xml")}
+#: The issue's QEMU guest (tests/topologies/README.md): node 0 cpu 0, node 1 cpu 1 behind a
+#: 64 MiB memory-side cache, node 2 memory-only near node 0; HMAT 20 GiB/s 100 ns local,
+#: 40 GiB/s 140 ns from node 0 to node 2. hwloc's L#1 is the OS's node 2.
+GUEST = {"HWLOC_XMLFILE": topology("qemu-hmat-3node.xml")}
+#: hwloc's own v2 conversion of the KNL: no HMAT, the MCDRAM nodes with an empty cpuset.
+KNL_V2 = {"HWLOC_XMLFILE": topology("64intel64-fakeKNL-SNC4-hybrid.v1tov2.xml")}
 
 
 def nodes_by_os(doc):
@@ -122,6 +128,41 @@ class MemorySideCacheTest(MembenchTestCase):
             self.assertEqual(n["memory_side_cache_levels"], 1)
             self.assertEqual(n["firmware"]["bandwidth_mbps"], None)
         self.assertIs(doc["memory"]["hmat"], False)
+
+
+class GuestTopologyTest(MembenchTestCase):
+    """The issue's guest, as hwloc recorded it inside (the guest itself: tests/vm)."""
+
+    def test_nodes_tiers_and_firmware(self):
+        doc = self.run_json(["--dry-run"] + SMALL, env_extra=GUEST)
+        nodes = nodes_by_os(doc)
+        self.assertEqual({o: n["hwloc_logical_index"] for o, n in nodes.items()},
+                         {0: 0, 1: 2, 2: 1})
+        self.assertEqual({o: n["has_cpus"] for o, n in nodes.items()},
+                         {0: True, 1: True, 2: False})
+        self.assertEqual((nodes[2]["nearest_node"], nodes[2]["nearest_from"],
+                          nodes[2]["nearest_cpus"]), (0, "HMAT", "0"))
+        self.assertEqual((nodes[2]["firmware"]["bandwidth_mbps"],
+                          nodes[2]["firmware"]["latency_ns"]), (40960, 140))
+        self.assertEqual((nodes[0]["firmware"]["bandwidth_mbps"],
+                          nodes[0]["firmware"]["latency_ns"]), (20480, 100))
+        self.assertEqual([n["memory_side_cache_bytes"] for o, n in sorted(nodes.items())],
+                         [None, 64 * 1024 ** 2, None])
+        self.assertEqual([(t["name"], t["nodes"]) for t in doc["memory"]["tiers"]],
+                         [("local", [0, 1]), ("memory-only", [2])])
+
+    def test_tier_runs(self):
+        doc = self.run_json(["--matrix", "tiers", "--dry-run"] + SMALL, env_extra=GUEST)
+        self.assertEqual([(r["tier"], r["nodes"], r["threads"], r["firmware_mbps"])
+                          for r in doc["tiers"]["rows"]],
+                         [("local", [0, 1], 2, 2 * 20480), ("memory-only", [2], 1, 40960)])
+
+    def test_empty_cpuset_takes_the_parents_locality(self):
+        nodes = nodes_by_os(self.run_json(["--dry-run"] + SMALL, env_extra=KNL_V2))
+        for os_index, near in ((4, 1), (5, 2), (6, 3), (7, 0)):
+            self.assertEqual((nodes[os_index]["nearest_node"], nodes[os_index]["nearest_from"]),
+                             (near, "hwloc locality"))
+            self.assertIs(nodes[os_index]["firmware"]["bandwidth_mbps"], None)
 
 
 class ThisMachineTest(MembenchTestCase):
