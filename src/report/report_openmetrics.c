@@ -121,6 +121,49 @@ static void write_stream(FILE *out, const struct report *rep)
     }
 }
 
+/* The node's memory: every NUMA node by its OS number, with its kind and tier; what the
+ * firmware (HMAT) says of it where it says something. */
+struct memory_family {
+    const char *name, *help;
+    double scale;
+    size_t offset; /* of the uint64_t in struct mem_node; 0 means not given */
+};
+
+static const struct memory_family memory_families[] = {
+    {"membench_memory_node_bytes", "Capacity of a NUMA node (node: the OS's number).", 1.0,
+     offsetof(struct mem_node, bytes)},
+    {"membench_memory_node_firmware_bandwidth_bytes_per_second",
+     "The bandwidth ACPI HMAT gives to a NUMA node from its nearest cores (hwloc's Bandwidth).",
+     1e6, offsetof(struct mem_node, firmware.bandwidth)},
+    {"membench_memory_node_firmware_latency_seconds",
+     "The latency ACPI HMAT gives to a NUMA node from its nearest cores (hwloc's Latency).", 1e-9,
+     offsetof(struct mem_node, firmware.latency)},
+};
+
+static void write_memory(FILE *out, const struct report *rep)
+{
+    const struct node_memory *m = rep->memory;
+    if (!m) return;
+    for (size_t f = 0; f < sizeof(memory_families) / sizeof(memory_families[0]); f++) {
+        const struct memory_family *mf = &memory_families[f];
+        bool head = false;
+        for (int i = 0; i < m->count; i++) {
+            const struct mem_node *n = &m->nodes[i];
+            uint64_t v = *(const uint64_t *)((const char *)n + mf->offset);
+            if (v == 0) continue;
+            if (!head) family(out, mf->name, mf->help);
+            head = true;
+            char os[16];
+            snprintf(os, sizeof(os), "%u", n->os);
+            sample_begin(out, rep, mf->name);
+            label(out, "node", os);
+            label(out, "kind", m->tiers[n->tier].kind);
+            label(out, "tier", m->tiers[n->tier].name);
+            sample_value(out, (double)v * mf->scale);
+        }
+    }
+}
+
 /* The verdicts the acceptance family names, one sample each: 1 for the one that happened. */
 enum verdict { VERDICT_PASS, VERDICT_FAIL, VERDICT_INCONCLUSIVE, VERDICT_COUNT };
 static const char *const verdict_names[VERDICT_COUNT] = {"pass", "fail", "inconclusive"};
@@ -210,6 +253,7 @@ static void write_parts(FILE *out, const struct report *rep)
 int report_write_openmetrics(FILE *out, const struct report *rep)
 {
     write_run_facts(out, rep);
+    write_memory(out, rep);
     write_stream(out, rep);
     write_acceptance(out, rep);
     write_parts(out, rep);

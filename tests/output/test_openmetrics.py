@@ -58,7 +58,17 @@ FAMILIES = ["membench_build_info", "membench_start_time_seconds", "membench_dura
             "membench_stream_bandwidth_bytes_per_second", "membench_stream_min_time_seconds",
             "membench_stream_avg_time_seconds", "membench_stream_max_time_seconds",
             "membench_stream_validated", "membench_acceptance_verdict",
-            "membench_acceptance_check_passed", "membench_acceptance_tolerance_ratio"]
+            "membench_acceptance_check_passed", "membench_acceptance_tolerance_ratio",
+            "membench_memory_node_bytes"]
+#: The node's memory as the firmware states it: only on a machine whose HMAT gives a figure.
+FIRMWARE = {"membench_memory_node_firmware_bandwidth_bytes_per_second": ("bandwidth_mbps", 1e6),
+            "membench_memory_node_firmware_latency_seconds": ("latency_ns", 1e-9)}
+
+
+def firmware_families(doc):
+    """The firmware families a report's memory has values for."""
+    return [name for name, (key, _) in FIRMWARE.items()
+            if any(n["firmware"][key] for n in doc["memory"]["nodes"])]
 
 
 def unix_seconds(iso):
@@ -140,8 +150,19 @@ class FormatTest(OpenMetricsCase):
     def test_values_and_labels_match_the_json_of_the_same_run(self):
         doc, text = self.measure(["--expect", "triad=1"])
         fams = self.families(text)
-        self.assertEqual(sorted(fams), sorted(FAMILIES))
+        self.assertEqual(sorted(fams), sorted(FAMILIES + firmware_families(doc)))
         host = doc["system"]["hostname"]
+        for n in doc["memory"]["nodes"]:
+            tier = n["tier"]
+            labels = {"hostname": host, "node": str(n["os_index"]), "kind": n["kind"],
+                      "tier": tier}
+            self.assertIn((labels, float(n["bytes"])),
+                          self.samples(fams["membench_memory_node_bytes"]))
+            for name, (key, scale) in FIRMWARE.items():
+                if n["firmware"][key]:
+                    values = [v for lab, v in self.samples(fams[name]) if lab == labels]
+                    self.assertEqual(len(values), 1, (name, labels))
+                    self.assertAlmostEqual(values[0] / scale, n["firmware"][key], places=6)
         for fam in fams.values():
             for labels, _ in self.samples(fam):
                 self.assertEqual(labels["hostname"], host, fam.name)
@@ -227,9 +248,11 @@ class FormatTest(OpenMetricsCase):
         self.assertEqual(rc, 0, describe(args, rc, out, err))
         self.assertNotIn("membench_stream", out)
         self.assertNotIn("NaN", out)
+        doc = self.run_json(RUN + ["--dry-run"])
         self.assertEqual(sorted(self.families(out)),
-                         ["membench_build_info", "membench_duration_seconds",
-                          "membench_start_time_seconds"])
+                         sorted(["membench_build_info", "membench_duration_seconds",
+                                 "membench_memory_node_bytes", "membench_start_time_seconds"]
+                                + firmware_families(doc)))
 
     def test_node_exporter_reads_the_file(self):
         """The consumer itself: node_exporter's textfile collector exports every sample and
