@@ -9,8 +9,8 @@
 int membind_area(const struct topology *topo, void *base, size_t bytes, int node, char *why,
                  size_t why_len)
 {
-    hwloc_obj_t obj =
-        node >= 0 ? hwloc_get_obj_by_type(topo->hw, HWLOC_OBJ_NUMANODE, (unsigned)node) : NULL;
+    hwloc_obj_t obj = node >= 0 ? hwloc_get_numanode_obj_by_os_index(topo->hw, (unsigned)node)
+                                : NULL;
     if (!obj) {
         snprintf(why, why_len, "NUMA node %d is not in the topology", node);
         return -1;

@@ -5,7 +5,7 @@
 
 #include "affinity/topology.h"
 
-/* NUMA nodes are named by hwloc logical index here, as in every report. */
+/* NUMA nodes are named by the OS's number here, as in every report. */
 
 /* Binds [base, base + bytes) to NUMA node `node` with hwloc_set_area_membind
  * (HWLOC_MEMBIND_BIND, HWLOC_MEMBIND_BYNODESET | HWLOC_MEMBIND_STRICT), before the first touch

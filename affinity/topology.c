@@ -280,10 +280,6 @@ struct pu_location topology_locate_pu(const struct topology *topo, int pu_os)
     if (topo->facts.llc_level > 0 && strcmp(topo->facts.llc_source, "hwloc") == 0)
         where.llc = logical_index_of(
             topo->hw, pu, (hwloc_obj_type_t)(HWLOC_OBJ_L1CACHE + topo->facts.llc_level - 1));
-    for (hwloc_obj_t o = NULL; (o = hwloc_get_next_obj_by_type(topo->hw, HWLOC_OBJ_NUMANODE, o));)
-        if (o->cpuset && hwloc_bitmap_isset(o->cpuset, (unsigned)pu_os)) {
-            where.numa = (int)o->logical_index;
-            break;
-        }
+    where.numa = node_memory_pu_node(&topo->memory, (unsigned)pu_os);
     return where;
 }

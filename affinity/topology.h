@@ -41,7 +41,9 @@ struct topology {
 int topology_load(struct topology *topo, char *why, size_t why_len);
 void topology_unload(struct topology *topo);
 
-/* Where a PU (OS index) sits: logical indices, -1 where unknown. */
+/* Where a PU (OS index) sits: logical indices of its core, package and LLC; numa is the OS's
+ * number of the node with cores it sits on (never a memory-only node sharing its cpuset);
+ * -1 where unknown. */
 struct pu_location {
     int core, package, numa, llc;
 };
