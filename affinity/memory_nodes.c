@@ -321,10 +321,10 @@ uint64_t node_memory_firmware_from(hwloc_topology_t hw, hwloc_const_cpuset_t fro
                                    const struct mem_node *target, enum mem_figure what)
 {
     if (!from || hwloc_bitmap_iszero(from)) return 0;
-    hwloc_memattr_id_t first = what == MEM_FIGURE_MBPS ? HWLOC_MEMATTR_ID_BANDWIDTH
-                                                       : HWLOC_MEMATTR_ID_READ_LATENCY;
-    hwloc_memattr_id_t second = what == MEM_FIGURE_MBPS ? HWLOC_MEMATTR_ID_READ_BANDWIDTH
-                                                        : HWLOC_MEMATTR_ID_LATENCY;
+    hwloc_memattr_id_t first =
+        what == MEM_FIGURE_MBPS ? HWLOC_MEMATTR_ID_BANDWIDTH : HWLOC_MEMATTR_ID_READ_LATENCY;
+    hwloc_memattr_id_t second =
+        what == MEM_FIGURE_MBPS ? HWLOC_MEMATTR_ID_READ_BANDWIDTH : HWLOC_MEMATTR_ID_LATENCY;
     uint64_t v = firmware_between(hw, first, from, target);
     return v ? v : firmware_between(hw, second, from, target);
 }

@@ -178,13 +178,13 @@ static int plan_pairs(const struct topology *topo, struct latency_plan *plan)
         placement_numa_node(topo, rows[i], &pu, 1);
         hwloc_const_cpuset_t from = node_memory_by_os(m, (unsigned)rows[i])->obj->cpuset;
         for (int j = 0; j < m->count; j++)
-            plan->pairs[plan->n_pairs++] = (struct latency_pair){
-                .cpu_node = rows[i],
-                .mem_node = (int)m->nodes[j].os,
-                .cpu = pu,
-                .firmware_ns = node_memory_firmware_from(topo->hw, from, &m->nodes[j],
-                                                         MEM_FIGURE_NS),
-                .ns = NAN};
+            plan->pairs[plan->n_pairs++] =
+                (struct latency_pair){.cpu_node = rows[i],
+                                      .mem_node = (int)m->nodes[j].os,
+                                      .cpu = pu,
+                                      .firmware_ns = node_memory_firmware_from(
+                                          topo->hw, from, &m->nodes[j], MEM_FIGURE_NS),
+                                      .ns = NAN};
     }
     free(rows);
     return EXIT_OK;

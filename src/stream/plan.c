@@ -461,8 +461,7 @@ int plan_build(const struct stream_request *req, const struct topology *topology
     struct run_defaults d;
     rc = run_defaults(req, &topology->facts, sys, &d);
     if (rc == EXIT_OK)
-        rc = o->matrix ? plan_matrix(req, topology, &d, plan)
-                       : plan_sweep(req, topology, &d, plan);
+        rc = o->matrix ? plan_matrix(req, topology, &d, plan) : plan_sweep(req, topology, &d, plan);
     if (rc != EXIT_OK) return rc;
     if (o->n_sizes == 0) share_largest_rule_size(plan);
     enum isa isa;
