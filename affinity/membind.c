@@ -9,8 +9,8 @@
 int membind_area(const struct topology *topo, void *base, size_t bytes, int node, char *why,
                  size_t why_len)
 {
-    hwloc_obj_t obj =
-        node >= 0 ? hwloc_get_obj_by_type(topo->hw, HWLOC_OBJ_NUMANODE, (unsigned)node) : NULL;
+    hwloc_obj_t obj = node >= 0 ? hwloc_get_numanode_obj_by_os_index(topo->hw, (unsigned)node)
+                                : NULL;
     if (!obj) {
         snprintf(why, why_len, "NUMA node %d is not in the topology", node);
         return -1;
@@ -18,23 +18,6 @@ int membind_area(const struct topology *topo, void *base, size_t bytes, int node
     if (hwloc_set_area_membind(topo->hw, base, bytes, obj->nodeset, HWLOC_MEMBIND_BIND,
                                HWLOC_MEMBIND_BYNODESET | HWLOC_MEMBIND_STRICT) != 0) {
         snprintf(why, why_len, "binding memory to NUMA node %d (mbind) failed: %s", node,
-                 strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
-int membind_area_os(const struct topology *topo, void *base, size_t bytes, unsigned os_node,
-                    char *why, size_t why_len)
-{
-    hwloc_obj_t obj = hwloc_get_numanode_obj_by_os_index(topo->hw, os_node);
-    if (!obj) {
-        snprintf(why, why_len, "NUMA node %u is not in the topology", os_node);
-        return -1;
-    }
-    if (hwloc_set_area_membind(topo->hw, base, bytes, obj->nodeset, HWLOC_MEMBIND_BIND,
-                               HWLOC_MEMBIND_BYNODESET | HWLOC_MEMBIND_STRICT) != 0) {
-        snprintf(why, why_len, "binding memory to NUMA node %u (mbind) failed: %s", os_node,
                  strerror(errno));
         return -1;
     }

@@ -5,16 +5,12 @@
 
 #include "affinity/topology.h"
 
-/* NUMA nodes are named by hwloc logical index here, as in every report. */
+/* NUMA nodes are named by the OS's number here, as in every report. */
 
 /* Binds [base, base + bytes) to NUMA node `node` with hwloc_set_area_membind
  * (HWLOC_MEMBIND_BIND, HWLOC_MEMBIND_BYNODESET | HWLOC_MEMBIND_STRICT), before the first touch
  * places any page. Returns 0, or -1 with the reason in why. */
 int membind_area(const struct topology *topo, void *base, size_t bytes, int node, char *why,
                  size_t why_len);
-
-/* The same for the NUMA node the OS numbers os_node (numactl, /sys). */
-int membind_area_os(const struct topology *topo, void *base, size_t bytes, unsigned os_node,
-                    char *why, size_t why_len);
 
 #endif

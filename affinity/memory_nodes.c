@@ -329,3 +329,25 @@ void node_memory_tier_list(const struct node_memory *m, int t, char *buf, size_t
         snprintf(buf, len, "?");
     hwloc_bitmap_free(set);
 }
+
+static uint64_t firmware_between(hwloc_topology_t hw, hwloc_memattr_id_t id,
+                                 hwloc_const_cpuset_t from, const struct mem_node *target)
+{
+    struct hwloc_location loc = {.type = HWLOC_LOCATION_TYPE_CPUSET};
+    loc.location.cpuset = (hwloc_cpuset_t)from; /* hwloc only reads it */
+    hwloc_uint64_t value = 0;
+    if (hwloc_memattr_get_value(hw, id, target->obj, &loc, 0, &value) != 0) return 0;
+    return value;
+}
+
+uint64_t node_memory_firmware_from(hwloc_topology_t hw, hwloc_const_cpuset_t from,
+                                   const struct mem_node *target, enum mem_figure what)
+{
+    if (!from || hwloc_bitmap_iszero(from)) return 0;
+    hwloc_memattr_id_t first =
+        what == MEM_FIGURE_MBPS ? HWLOC_MEMATTR_ID_BANDWIDTH : HWLOC_MEMATTR_ID_READ_LATENCY;
+    hwloc_memattr_id_t second =
+        what == MEM_FIGURE_MBPS ? HWLOC_MEMATTR_ID_READ_BANDWIDTH : HWLOC_MEMATTR_ID_LATENCY;
+    uint64_t v = firmware_between(hw, first, from, target);
+    return v ? v : firmware_between(hw, second, from, target);
+}

@@ -73,4 +73,13 @@ int node_memory_pu_node(const struct node_memory *m, unsigned pu_os);
 /* The nodes of tier t in OS order, as "0-3,8" (OS numbers). */
 void node_memory_tier_list(const struct node_memory *m, int t, char *buf, size_t len);
 
+/* The firmware's figure for node target's memory as reached from the CPUs `from` (a row of a
+ * NUMA matrix: its node's cores): hwloc's memory attribute whose initiator holds them. MB/s:
+ * Bandwidth, else ReadBandwidth; ns: ReadLatency (a pointer chase reads), else Latency. 0 where
+ * the firmware says nothing: on Linux hwloc knows only each node's nearest initiators, so most
+ * pairs have no figure. */
+enum mem_figure { MEM_FIGURE_MBPS, MEM_FIGURE_NS };
+uint64_t node_memory_firmware_from(hwloc_topology_t hw, hwloc_const_cpuset_t from,
+                                   const struct mem_node *target, enum mem_figure what);
+
 #endif

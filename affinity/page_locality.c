@@ -14,38 +14,19 @@
 #define QUERY_BATCH 512
 #define QUERY_PAGE 4096u /* move_pages looks up the page holding each address */
 
-void numa_map_build(const struct topology *topo, struct numa_map *map)
-{
-    map->n = 0;
-    for (int i = 0; i < NUMA_OS_MAX; i++)
-        map->logical[i] = -1;
-    hwloc_obj_t node = NULL;
-    while ((node = hwloc_get_next_obj_by_type(topo->hw, HWLOC_OBJ_NUMANODE, node))) {
-        if (node->os_index >= NUMA_OS_MAX) continue;
-        map->logical[node->os_index] = (int)node->logical_index;
-        if ((int)node->os_index >= map->n) map->n = (int)node->os_index + 1;
-    }
-}
-
-int numa_map_logical(const struct numa_map *map, int os_node)
-{
-    return os_node >= 0 && os_node < map->n ? map->logical[os_node] : -1;
-}
-
 void page_locality_begin(struct page_locality *loc)
 {
     memset(loc, 0, sizeof(*loc));
     loc->verified = true;
 }
 
-void page_locality_tally(struct page_locality *loc, const int *status, size_t n,
-                         const struct numa_map *map, int expected)
+void page_locality_tally(struct page_locality *loc, const int *status, size_t n, int expected)
 {
     for (size_t i = 0; i < n; i++) {
         loc->pages_sampled++;
         if (status[i] == -ENOENT || status[i] == -EFAULT)
             loc->pages_absent++;
-        else if (status[i] >= 0 && expected >= 0 && numa_map_logical(map, status[i]) == expected)
+        else if (status[i] >= 0 && status[i] == expected)
             loc->pages_local++;
     }
 }
@@ -81,8 +62,7 @@ static int query(void **pages, size_t n, int *status)
     return 0;
 }
 
-static void flush(struct page_locality *loc, const struct numa_map *map, void **pages, size_t n,
-                  int expected)
+static void flush(struct page_locality *loc, void **pages, size_t n, int expected)
 {
     int status[QUERY_BATCH];
     if (n == 0 || !loc->verified) return;
@@ -90,11 +70,11 @@ static void flush(struct page_locality *loc, const struct numa_map *map, void **
         page_locality_fail(loc, "move_pages: %s", strerror(errno));
         return;
     }
-    page_locality_tally(loc, status, n, map, expected);
+    page_locality_tally(loc, status, n, expected);
 }
 
-void page_locality_sample(struct page_locality *loc, const struct numa_map *map, const void *start,
-                          size_t bytes, size_t step, int expected)
+void page_locality_sample(struct page_locality *loc, const void *start, size_t bytes, size_t step,
+                          int expected)
 {
     void *pages[QUERY_BATCH];
     size_t n = 0;
@@ -104,22 +84,21 @@ void page_locality_sample(struct page_locality *loc, const struct numa_map *map,
     for (; at < end && loc->verified; at += step) {
         pages[n++] = (void *)(at & ~(uintptr_t)(QUERY_PAGE - 1));
         if (n == QUERY_BATCH) {
-            flush(loc, map, pages, n, expected);
+            flush(loc, pages, n, expected);
             n = 0;
         }
     }
-    flush(loc, map, pages, n, expected);
+    flush(loc, pages, n, expected);
 }
 
-size_t page_locality_sample_share(struct page_locality *loc, const struct numa_map *map,
-                                  const void *start, size_t bytes, size_t step, size_t page_bytes,
-                                  int expected)
+size_t page_locality_sample_share(struct page_locality *loc, const void *start, size_t bytes,
+                                  size_t step, size_t page_bytes, int expected)
 {
     if (page_bytes < QUERY_PAGE) page_bytes = QUERY_PAGE;
     uintptr_t lo = ((uintptr_t)start + page_bytes - 1) / page_bytes * page_bytes;
     uintptr_t hi = ((uintptr_t)start + bytes) / page_bytes * page_bytes;
     if (hi <= lo) return 0;
     uint64_t before = loc->pages_sampled;
-    page_locality_sample(loc, map, (const void *)lo, hi - lo, step, expected);
+    page_locality_sample(loc, (const void *)lo, hi - lo, step, expected);
     return (size_t)(loc->pages_sampled - before);
 }

@@ -225,12 +225,6 @@ int placement_plan(const struct topology *topo, const struct bind_spec *spec, in
     return 0;
 }
 
-int numa_node_count(const struct topology *topo)
-{
-    int n = hwloc_get_nbobjs_by_type(topo->hw, HWLOC_OBJ_NUMANODE);
-    return n > 0 ? n : 0;
-}
-
 int placement_cores_within(const struct topology *topo, hwloc_const_cpuset_t within, int *pus,
                            int max)
 {
@@ -251,9 +245,18 @@ int placement_cores_within(const struct topology *topo, hwloc_const_cpuset_t wit
 
 int placement_numa_node(const struct topology *topo, int node, int *pus, int max)
 {
-    hwloc_obj_t numa = hwloc_get_obj_by_type(topo->hw, HWLOC_OBJ_NUMANODE, (unsigned)node);
-    if (!numa || !numa->cpuset) return 0;
-    return placement_cores_within(topo, numa->cpuset, pus, max);
+    const struct mem_node *n = node >= 0 ? node_memory_by_os(&topo->memory, (unsigned)node) : NULL;
+    if (!n || !n->has_cpus || !n->obj->cpuset) return 0;
+    return placement_cores_within(topo, n->obj->cpuset, pus, max);
+}
+
+int numa_matrix_rows(const struct topology *topo, int *rows)
+{
+    int n = 0, pu;
+    for (int i = 0; i < topo->memory.count; i++)
+        if (placement_numa_node(topo, (int)topo->memory.nodes[i].os, &pu, 1) > 0)
+            rows[n++] = (int)topo->memory.nodes[i].os;
+    return n;
 }
 
 void llc_in_use(const struct topology *topo, const int *pus, int n, int *count, uint64_t *bytes)

@@ -38,18 +38,20 @@ int bind_text_is_list(const char *text);
 int placement_plan(const struct topology *topo, const struct bind_spec *spec, int n, int *pus,
                    char *why, size_t why_len);
 
-/* The NUMA nodes of the topology (logical indexes 0..n-1). */
-int numa_node_count(const struct topology *topo);
-
 /* The first usable PU of every core that has one in `within`, cores in logical order
  * (compact), at most max. Returns how many. */
 int placement_cores_within(const struct topology *topo, hwloc_const_cpuset_t within, int *pus,
                            int max);
 
-/* One PU per allowed core of NUMA node `node` (logical index), cores in logical order (compact
- * within the node), at most max. Returns how many: 0 for a node without usable cores (memory
- * only, or outside this process's cpuset). */
+/* One PU per allowed core of NUMA node `node` (the OS's number), cores in logical order
+ * (compact within the node), at most max. Returns how many: 0 for a node without usable cores
+ * (memory only, even where it shares a node's cpuset, or outside this process's cpuset). */
 int placement_numa_node(const struct topology *topo, int node, int *pus, int max);
+
+/* The rows of a NUMA matrix: the nodes with usable cores (the initiators), OS numbers in
+ * ascending order, into rows[] (room for topo->memory.count). Returns how many. Its columns
+ * are every node, topo->memory.nodes in order. */
+int numa_matrix_rows(const struct topology *topo, int *rows);
 
 /* LLC instances and bytes that cover the given PUs (all allowed PUs when pus is NULL). */
 void llc_in_use(const struct topology *topo, const int *pus, int n, int *count, uint64_t *bytes);

@@ -291,11 +291,7 @@ struct pu_location topology_locate_pu(const struct topology *topo, int pu_os)
             where.llc = (int)o->logical_index;
             break;
         }
-    for (hwloc_obj_t o = NULL; (o = hwloc_get_next_obj_by_type(topo->hw, HWLOC_OBJ_NUMANODE, o));)
-        if (o->cpuset && hwloc_bitmap_isset(o->cpuset, (unsigned)pu_os)) {
-            where.numa = (int)o->logical_index;
-            break;
-        }
+    where.numa = node_memory_pu_node(&topo->memory, (unsigned)pu_os);
     return where;
 }
 
@@ -358,13 +354,13 @@ void topology_memcache_of_pus(const struct topology *topo, const int *pus, int n
     hwloc_bitmap_free(nodes);
 }
 
-void topology_memcache_of_node(const struct topology *topo, int node, struct memcache_use *out)
+void topology_memcache_of_node(const struct topology *topo, unsigned node_os,
+                               struct memcache_use *out)
 {
     memset(out, 0, sizeof(*out));
-    hwloc_obj_t o = hwloc_get_obj_by_type(topo->hw, HWLOC_OBJ_NUMANODE, (unsigned)node);
-    hwloc_bitmap_t nodes = o ? hwloc_bitmap_alloc() : NULL;
+    hwloc_bitmap_t nodes = hwloc_bitmap_alloc();
     if (!nodes) return;
-    hwloc_bitmap_set(nodes, o->os_index);
+    hwloc_bitmap_set(nodes, node_os);
     memcache_of_nodes(topo->hw, nodes, out);
     hwloc_bitmap_free(nodes);
 }

@@ -53,7 +53,9 @@ struct topology {
 int topology_load(struct topology *topo, char *why, size_t why_len);
 void topology_unload(struct topology *topo);
 
-/* Where a PU (OS index) sits: logical indices, -1 where unknown. */
+/* Where a PU (OS index) sits: logical indices of its core, package and LLC; numa is the OS's
+ * number of the node with cores it sits on (never a memory-only node sharing its cpuset);
+ * -1 where unknown. */
 struct pu_location {
     int core, package, numa, llc;
 };
@@ -64,10 +66,11 @@ struct pu_location topology_locate_pu(const struct topology *topo, int pu_os);
 bool topology_is_cpu_cache(const struct hwloc_obj *o);
 
 /* The memory-side caches in front of the nodes that memory first touched by these PUs (OS
- * indexes; NULL: every usable PU) lands on, or (node >= 0, hwloc logical index) of that node. */
+ * indexes; NULL: every usable PU) lands on, or of one node (the OS's number). */
 void topology_memcache_of_pus(const struct topology *topo, const int *pus, int n,
                               struct memcache_use *out);
-void topology_memcache_of_node(const struct topology *topo, int node, struct memcache_use *out);
+void topology_memcache_of_node(const struct topology *topo, unsigned node_os,
+                               struct memcache_use *out);
 
 /* hwloc takes minutes to build a topology of many more PUs than any node has. */
 #define SYNTHETIC_MAX_PUS 8192

@@ -43,7 +43,7 @@ struct latency_request {
     const struct bind_spec *binds; /* --bind: the chase runs on the first PU it places */
     size_t n_binds;
     int cpu;      /* the chasing PU (OS index); -1 = --bind's, else the first usable PU */
-    int mem_node; /* NUMA node (logical index) of the memory; -1 = the chasing PU's own */
+    int mem_node; /* NUMA node (the OS's number) of the memory; -1 = the chasing PU's own */
     bool loaded;  /* also the loaded-latency curve (when there is a second core) */
     bool matrix;  /* --matrix numa: idle latency per node pair too */
 };
@@ -72,9 +72,12 @@ struct latency_step {
     double ns;             /* the chase's median ns per load during it */
 };
 
-/* Where the matrix's rows are (one per node pair; filled when request.matrix). */
+/* One cell of the matrix (request.matrix): the chase on the first usable PU `cpu` of node
+ * cpu_node (a node with cores) over memory bound to node mem_node (any node), OS numbers. */
 struct latency_pair {
     int cpu_node, mem_node, cpu;
+    uint64_t firmware_ns; /* what the firmware (HMAT) says of the pair; 0 = nothing */
+    bool measured;
     double ns;
     struct page_locality locality;
 };
@@ -114,6 +117,8 @@ struct latency_plan {
     uint64_t llc_bytes;
     int n_load;
     int *load_pus; /* one PU per other core, compact */
+    size_t n_pairs;
+    struct latency_pair *pairs; /* --matrix numa: the cells, rows then columns in OS order */
 };
 
 /* Checks the request against this machine. Returns an exit status after a one-line error:

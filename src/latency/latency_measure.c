@@ -76,10 +76,8 @@ int latency_chain_setup(struct latency_chain *c, const struct topology *topo, in
         return EXIT_RESOURCE;
     }
     if (!touch_buffer(c->base, c->region.bytes)) return setup_stopped(c, out);
-    struct numa_map map;
-    numa_map_build(topo, &map);
     page_locality_begin(&out->locality);
-    page_locality_sample(&out->locality, &map, c->base, c->region.bytes, LOCALITY_STEP_BYTES,
+    page_locality_sample(&out->locality, c->base, c->region.bytes, LOCALITY_STEP_BYTES,
                          mem_node);
     page_locality_end(&out->locality);
     backing_verify(SMAPS_PATH, backend, (uintptr_t)c->base, (uintptr_t)(c->base + c->region.bytes),

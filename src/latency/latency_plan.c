@@ -3,6 +3,7 @@
  * and whether it all fits in memory. */
 #include "src/latency/latency.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,11 +48,12 @@ static int plan_cpu(const struct latency_request *r, const struct topology *topo
         }
     }
     plan->mem_node = r->mem_node >= 0 ? r->mem_node : topology_locate_pu(topo, plan->cpu).numa;
-    if (plan->mem_node < 0) plan->mem_node = 0; /* hwloc shows no node: the machine's memory */
-    if (plan->mem_node >= numa_node_count(topo)) {
+    if (plan->mem_node < 0 && topo->memory.count > 0) /* no node with cores: the first one */
+        plan->mem_node = (int)topo->memory.nodes[0].os;
+    if (plan->mem_node < 0 || !node_memory_by_os(&topo->memory, (unsigned)plan->mem_node)) {
         log_error("--latency: NUMA node %d does not exist here (hwloc shows %d node%s); pick "
                   "another memory node",
-                  plan->mem_node, topo->facts.numa_nodes, topo->facts.numa_nodes == 1 ? "" : "s");
+                  plan->mem_node, topo->memory.count, topo->memory.count == 1 ? "" : "s");
         return EXIT_USAGE;
     }
     return EXIT_OK;
@@ -158,6 +160,36 @@ static int plan_load(const struct topology *topo, struct latency_plan *plan)
     return EXIT_OK;
 }
 
+/* --matrix numa: a cell per (node with usable cores, any node), the chase on the row's first
+ * usable PU (where the bandwidth matrix's rows start). */
+static int plan_pairs(const struct topology *topo, struct latency_plan *plan)
+{
+    const struct node_memory *m = &topo->memory;
+    int *rows = malloc((size_t)(m->count > 0 ? m->count : 1) * sizeof(int));
+    int n_rows = rows ? numa_matrix_rows(topo, rows) : 0;
+    plan->pairs = calloc((size_t)(n_rows > 0 ? n_rows * m->count : 1), sizeof(*plan->pairs));
+    if (!rows || !plan->pairs) {
+        free(rows);
+        log_error("--latency: out of memory for the matrix");
+        return EXIT_RESOURCE;
+    }
+    for (int i = 0; i < n_rows; i++) {
+        int pu;
+        placement_numa_node(topo, rows[i], &pu, 1);
+        hwloc_const_cpuset_t from = node_memory_by_os(m, (unsigned)rows[i])->obj->cpuset;
+        for (int j = 0; j < m->count; j++)
+            plan->pairs[plan->n_pairs++] =
+                (struct latency_pair){.cpu_node = rows[i],
+                                      .mem_node = (int)m->nodes[j].os,
+                                      .cpu = pu,
+                                      .firmware_ns = node_memory_firmware_from(
+                                          topo->hw, from, &m->nodes[j], MEM_FIGURE_NS),
+                                      .ns = NAN};
+    }
+    free(rows);
+    return EXIT_OK;
+}
+
 int latency_plan_build(const struct latency_request *r, const struct topology *topo,
                        const struct sys_info *sys, struct latency_plan *plan)
 {
@@ -176,6 +208,7 @@ int latency_plan_build(const struct latency_request *r, const struct topology *t
     if (rc == EXIT_OK) rc = plan_size(r, topo, plan);
     if (rc == EXIT_OK) rc = plan_pages(r, plan);
     if (rc == EXIT_OK && r->loaded) rc = plan_load(topo, plan);
+    if (rc == EXIT_OK && r->matrix) rc = plan_pairs(topo, plan);
     if (rc != EXIT_OK) return rc;
     plan->loaded = r->loaded && plan->n_load > 0;
     /* the chase buffer and its order (4 bytes a line), and each load thread's arrays */
@@ -197,4 +230,7 @@ void latency_plan_free(struct latency_plan *plan)
 {
     free(plan->load_pus);
     plan->load_pus = NULL;
+    free(plan->pairs);
+    plan->pairs = NULL;
+    plan->n_pairs = 0;
 }

@@ -60,12 +60,18 @@ json_t *report_latency_json(const struct latency_result *l)
     json_object_set_new(o, "loaded", loaded);
     if (l->n_pairs) {
         json_t *pairs = json_array();
-        for (size_t i = 0; i < l->n_pairs; i++)
-            json_array_append_new(pairs, json_pack("{s:i,s:i,s:i,s:o,s:o}", "cpu_node",
-                                                   l->pairs[i].cpu_node, "mem_node",
-                                                   l->pairs[i].mem_node, "cpu", l->pairs[i].cpu,
-                                                   "ns", real_or_null(l->pairs[i].ns), "locality",
-                                                   locality_json(&l->pairs[i].locality)));
+        for (size_t i = 0; i < l->n_pairs; i++) {
+            const struct latency_pair *q = &l->pairs[i];
+            double ns = q->measured ? q->ns : NAN, fw = (double)q->firmware_ns;
+            json_t *c = json_pack("{s:i,s:i,s:i,s:o}", "cpu_node", q->cpu_node, "mem_node",
+                                  q->mem_node, "cpu", q->cpu, "ns", real_or_null(ns));
+            json_object_set_new(c, "locality",
+                                q->measured ? locality_json(&q->locality) : json_null());
+            json_object_set_new(c, "firmware_ns",
+                                fw > 0 ? json_integer((json_int_t)q->firmware_ns) : json_null());
+            json_object_set_new(c, "ratio_to_firmware", real_or_null(fw > 0 ? ns / fw : NAN));
+            json_array_append_new(pairs, c);
+        }
         json_object_set_new(o, "matrix", pairs);
     }
     json_t *w = json_array();

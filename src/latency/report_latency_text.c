@@ -2,6 +2,7 @@
 #include "src/latency/report_latency.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "src/base/parse.h"
@@ -65,33 +66,88 @@ static void write_idle(FILE *out, const struct latency_result *l)
     fprintf(out, "  memory: %s\n", loc);
 }
 
+/* The matrix's columns: every node a cell's buffer was bound to, OS order. Returns how many. */
+static int pair_columns(const struct latency_result *l, int *cols)
+{
+    int n = 0;
+    for (size_t i = 0; i < l->n_pairs; i++) {
+        int mem = l->pairs[i].mem_node, at = 0;
+        while (at < n && cols[at] < mem)
+            at++;
+        if (at < n && cols[at] == mem) continue;
+        memmove(cols + at + 1, cols + at, (size_t)(n - at) * sizeof(int));
+        cols[at] = mem;
+        n++;
+    }
+    return n;
+}
+
+static const struct latency_pair *pair_at(const struct latency_result *l, int cpu, int mem)
+{
+    for (size_t i = 0; i < l->n_pairs; i++)
+        if (l->pairs[i].cpu_node == cpu && l->pairs[i].mem_node == mem) return &l->pairs[i];
+    return NULL;
+}
+
+enum pair_figure { PAIR_NS, PAIR_FIRMWARE, PAIR_RATIO };
+
+/* Rows the nodes with cores (pairs are in row order), a figure per column, "-" for none. */
+static void write_pairs(FILE *out, const struct latency_result *l, const int *cols, int n,
+                        enum pair_figure what)
+{
+    fprintf(out, "%8s", "cpu\\mem");
+    for (int j = 0; j < n; j++)
+        fprintf(out, " %9d", cols[j]);
+    for (size_t i = 0; i < l->n_pairs; i++) {
+        if (i > 0 && l->pairs[i].cpu_node == l->pairs[i - 1].cpu_node) continue;
+        fprintf(out, "\n%8d", l->pairs[i].cpu_node);
+        for (int j = 0; j < n; j++) {
+            const struct latency_pair *q = pair_at(l, l->pairs[i].cpu_node, cols[j]);
+            double fw = q ? (double)q->firmware_ns : 0;
+            if (what == PAIR_NS && q && q->measured)
+                fprintf(out, " %8.1f%c", q->ns, locality_mark(&q->locality));
+            else if (what == PAIR_FIRMWARE && fw > 0)
+                fprintf(out, " %9.0f", fw);
+            else if (what == PAIR_RATIO && q && q->measured && fw > 0)
+                fprintf(out, " %9.2f", q->ns / fw);
+            else
+                fprintf(out, " %9s", "-");
+        }
+    }
+    fputc('\n', out);
+}
+
 /* --latency --matrix numa: rows the chasing CPU's node, columns the memory's node. */
 static void write_matrix(FILE *out, const struct latency_result *l)
 {
-    int nodes = 0;
+    int *cols = malloc(l->n_pairs * sizeof(int));
+    if (!cols) return;
+    int n = pair_columns(l, cols);
+    bool firmware = false;
     for (size_t i = 0; i < l->n_pairs; i++)
-        if (l->pairs[i].mem_node + 1 > nodes) nodes = l->pairs[i].mem_node + 1;
-    fprintf(out,
-            "Idle latency matrix, ns: rows = the chasing CPU's NUMA node (its first usable "
-            "PU), columns = the buffer's NUMA node\n%8s",
-            "cpu\\mem");
-    for (int j = 0; j < nodes; j++)
-        fprintf(out, " %9d", j);
-    int row = -1;
-    for (size_t i = 0; i < l->n_pairs; i++) {
-        const struct latency_pair *q = &l->pairs[i];
-        if (q->cpu_node != row) {
-            row = q->cpu_node;
-            fprintf(out, "\n%8d", row);
-            for (int j = 0; j < q->mem_node; j++)
-                fprintf(out, " %9s", "-");
-        }
-        fprintf(out, " %8.1f%c", q->ns, locality_mark(&q->locality));
+        firmware |= l->pairs[i].firmware_ns > 0;
+    if (!l->dry_run) {
+        fprintf(out, "Idle latency matrix, ns: rows = the chasing CPU's NUMA node (its first "
+                     "usable PU; nodes with cores), columns = the buffer's NUMA node (OS "
+                     "numbers)\n");
+        write_pairs(out, l, cols, n, PAIR_NS);
+        fprintf(out,
+                "  * = under %.0f%% of sampled pages on the column's node, ? = locality "
+                "unknown\n",
+                100.0 * LOCALITY_MIN_FRACTION);
     }
-    fprintf(out,
-            "\n  * = under %.0f%% of sampled pages on the column's node, ? = locality "
-            "unknown\n",
-            100.0 * LOCALITY_MIN_FRACTION);
+    if (!firmware)
+        fprintf(out, "Firmware (ACPI HMAT, read by hwloc): no HMAT latency for any cell\n");
+    else {
+        fprintf(out, "Firmware (ACPI HMAT, read by hwloc) latency, ns, from the row's cores to "
+                     "the column's node; - = no HMAT figure\n");
+        write_pairs(out, l, cols, n, PAIR_FIRMWARE);
+        if (!l->dry_run) {
+            fprintf(out, "Idle latency measured / firmware (HMAT):\n");
+            write_pairs(out, l, cols, n, PAIR_RATIO);
+        }
+    }
+    free(cols);
 }
 
 static void write_loaded(FILE *out, const struct latency_result *l)
@@ -129,6 +185,13 @@ void report_latency_text(FILE *out, const struct latency_result *l)
                 "curve: %s\n",
                 buffer, l->size_rule, l->idle.pages, l->idle.cpu, l->idle.mem_node,
                 l->load_threads ? "yes" : l->loaded_why);
+        if (l->n_pairs) {
+            fprintf(out,
+                    "Latency matrix (planned): %zu cells, rows the nodes with cores, columns "
+                    "every node (OS numbers)\n",
+                    l->n_pairs);
+            write_matrix(out, l);
+        }
         return;
     }
     write_idle(out, l);
@@ -162,18 +225,35 @@ void report_latency_csv(FILE *out, const struct latency_result *l)
 {
     const struct latency_point *p = &l->idle;
     double ghz = latency_core_ghz(p);
-    fputs("kind,delay,bandwidth_mbps,ns,cycles,cpu,mem_node,buffer_bytes,page_size_bytes\n", out);
+    fputs("kind,delay,bandwidth_mbps,ns,cycles,cpu,mem_node,buffer_bytes,page_size_bytes,"
+          "cpu_node,firmware_ns,ratio_to_firmware\n",
+          out);
     if (!p->measured) return;
     fprintf(out, "idle,,,%.3f,", p->ns);
     if (ghz > 0) fprintf(out, "%.1f", p->ns * ghz);
-    fprintf(out, ",%d,%d,%llu,%llu\n", p->cpu, p->mem_node, (unsigned long long)p->buffer_bytes,
+    fprintf(out, ",%d,%d,%llu,%llu,,,\n", p->cpu, p->mem_node, (unsigned long long)p->buffer_bytes,
             (unsigned long long)p->backing.page_size_bytes);
     for (size_t i = 0; i < l->n_steps; i++) {
         const struct latency_step *s = &l->steps[i];
         fprintf(out, "loaded,%llu,%.1f,%.3f,", (unsigned long long)s->delay, s->bandwidth_mbps,
                 s->ns);
         if (ghz > 0) fprintf(out, "%.1f", s->ns * ghz);
-        fprintf(out, ",%d,%d,%llu,%llu\n", p->cpu, p->mem_node, (unsigned long long)p->buffer_bytes,
+        fprintf(out, ",%d,%d,%llu,%llu,,,\n", p->cpu, p->mem_node,
+                (unsigned long long)p->buffer_bytes,
                 (unsigned long long)p->backing.page_size_bytes);
+    }
+    for (size_t i = 0; i < l->n_pairs; i++) {
+        const struct latency_pair *q = &l->pairs[i];
+        fprintf(out, "matrix,,,%.3f,", q->ns);
+        if (ghz > 0) fprintf(out, "%.1f", q->ns * ghz);
+        fprintf(out, ",%d,%d,%llu,%llu,%d,", q->cpu, q->mem_node,
+                (unsigned long long)p->buffer_bytes, (unsigned long long)p->backing.page_size_bytes,
+                q->cpu_node);
+        if (q->firmware_ns)
+            fprintf(out, "%llu,%.3f", (unsigned long long)q->firmware_ns,
+                    q->ns / (double)q->firmware_ns);
+        else
+            fputc(',', out);
+        fputc('\n', out);
     }
 }

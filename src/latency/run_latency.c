@@ -215,6 +215,11 @@ static void fill_config(const struct latency_plan *plan, struct latency_result *
                      : "not asked for");
     if (plan->pages_automatic && plan->pages_why[0])
         WARNINGS_ADD(out, "the chase runs on %s pages: %s", plan->backend->name, plan->pages_why);
+    /* the matrix's cells as planned; a run keeps those it measured */
+    if (plan->n_pairs && (out->pairs = calloc(plan->n_pairs, sizeof(*out->pairs))) != NULL) {
+        memcpy(out->pairs, plan->pairs, plan->n_pairs * sizeof(*out->pairs));
+        if (plan->dry_run) out->n_pairs = plan->n_pairs;
+    }
 }
 
 void latency_describe(const struct latency_plan *plan, struct latency_result *out)
@@ -222,32 +227,29 @@ void latency_describe(const struct latency_plan *plan, struct latency_result *ou
     fill_config(plan, out);
 }
 
-/* --matrix numa: idle latency from each node's first core (as the bandwidth matrix's rows
- * start) to each node's memory. */
+/* --matrix numa: idle latency of each planned cell, in order. */
 static int matrix(const struct latency_plan *plan, const struct topology *topo,
                   struct latency_result *out)
 {
-    int nodes = numa_node_count(topo);
-    out->pairs = calloc((size_t)(nodes > 0 ? nodes * nodes : 1), sizeof(*out->pairs));
     if (!out->pairs) {
         log_error("--latency: out of memory for the matrix");
         return EXIT_RESOURCE;
     }
-    for (int i = 0; i < nodes; i++) {
-        int pu;
-        if (placement_numa_node(topo, i, &pu, 1) == 0) continue; /* memory only, or not ours */
-        for (int j = 0; j < nodes; j++) {
-            struct latency_point p;
-            int rc = interrupt_should_stop()
-                         ? EXIT_OK
-                         : latency_measure(topo, pu, j, plan->bytes, plan->backend, &p);
-            if (rc != EXIT_OK) return rc;
-            if (interrupt_should_stop() || !p.measured) { /* the cell under way is dropped */
-                out->stopped = true;
-                return EXIT_OK;
-            }
-            out->pairs[out->n_pairs++] = (struct latency_pair){i, j, pu, p.ns, p.locality};
+    for (size_t i = 0; i < plan->n_pairs; i++) {
+        struct latency_pair *q = &out->pairs[out->n_pairs];
+        struct latency_point p;
+        int rc = interrupt_should_stop()
+                     ? EXIT_OK
+                     : latency_measure(topo, q->cpu, q->mem_node, plan->bytes, plan->backend, &p);
+        if (rc != EXIT_OK) return rc;
+        if (interrupt_should_stop() || !p.measured) { /* the cell under way is dropped */
+            out->stopped = true;
+            return EXIT_OK;
         }
+        q->measured = true;
+        q->ns = p.ns;
+        q->locality = p.locality;
+        out->n_pairs++;
     }
     return EXIT_OK;
 }

@@ -1,7 +1,10 @@
 /* The NUMA bandwidth matrix (--matrix numa): rows are the NUMA nodes whose cores ran the
- * threads, columns the NUMA nodes the arrays were bound to. Each cell is one run. */
+ * threads (nodes with cores), columns the NUMA nodes the arrays were bound to (every node),
+ * all by the OS's numbers. Each cell is one run, with the firmware's figure for its pair. */
 #include "src/report/report_matrix.h"
 
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "src/base/json_values.h"
@@ -15,11 +18,20 @@ bool report_is_matrix(const struct report *rep)
     return rep->n_runs > 0 && rep->runs[0].config.numa_cell;
 }
 
-static int columns(const struct report *rep)
+/* The matrix's columns: every node a cell bound arrays to, in the OS's order, into cols[]
+ * (room for n_runs). Returns how many. */
+static int columns(const struct report *rep, int *cols)
 {
-    int n = rep->topo.numa_nodes;
-    for (size_t i = 0; i < rep->n_runs; i++)
-        if (rep->runs[i].config.mem_node + 1 > n) n = rep->runs[i].config.mem_node + 1;
+    int n = 0;
+    for (size_t i = 0; i < rep->n_runs; i++) {
+        int mem = rep->runs[i].config.mem_node, at = 0;
+        while (at < n && cols[at] < mem)
+            at++;
+        if (at < n && cols[at] == mem) continue;
+        memmove(cols + at + 1, cols + at, (size_t)(n - at) * sizeof(int));
+        cols[at] = mem;
+        n++;
+    }
     return n;
 }
 
@@ -62,40 +74,71 @@ static void write_cells(FILE *out, const struct report *rep)
     }
 }
 
-static void write_table(FILE *out, const struct report *rep, int kernel, int n_mem)
+static void write_header(FILE *out, const int *cols, int n_cols)
 {
-    fprintf(out,
-            "%s best rate, MB/s: rows = threads on the cores of NUMA node, columns = arrays "
-            "on NUMA node\n",
-            kernel_table[kernel].name);
     fprintf(out, "cpu\\mem");
-    for (int m = 0; m < n_mem; m++)
-        fprintf(out, " %11d%s", m, m + 1 < n_mem ? " " : "");
+    for (int m = 0; m < n_cols; m++)
+        fprintf(out, " %11d%s", cols[m], m + 1 < n_cols ? " " : "");
     fputc('\n', out);
+}
+
+/* One row per node whose cores ran (runs are in row order), a figure per column:
+ * the kernel's best rate, or (kernel < 0) the firmware's MB/s, or (ratio) rate / firmware. */
+static void write_table(FILE *out, const struct report *rep, int kernel, bool ratio,
+                        const int *cols, int n_cols)
+{
+    write_header(out, cols, n_cols);
     int last_cpu = -1;
     for (size_t i = 0; i < rep->n_runs; i++) {
         int cpu = rep->runs[i].config.cpu_node;
         if (cpu == last_cpu) continue;
         last_cpu = cpu;
         fprintf(out, "%7d", cpu);
-        for (int m = 0; m < n_mem; m++) {
-            const struct run_result *r = cell(rep, cpu, m);
-            const struct kernel_result *k = rate(r, kernel);
-            char mark = r && r->measured && k ? locality_mark(&r->locality) : ' ';
-            if (!r || !r->measured || !k)
-                fprintf(out, " %11s", "-");
-            else
+        for (int m = 0; m < n_cols; m++) {
+            const struct run_result *r = cell(rep, cpu, cols[m]);
+            const struct kernel_result *k = kernel >= 0 ? rate(r, kernel) : NULL;
+            double fw = r ? (double)r->config.firmware_mbps : 0;
+            bool rated = r && r->measured && k;
+            char mark = rated ? locality_mark(&r->locality) : ' ';
+            if (kernel < 0 && fw > 0)
+                fprintf(out, " %11.0f", fw);
+            else if (rated && !ratio)
                 fprintf(out, " %11.1f", k->best_rate_mbps);
-            if (m + 1 < n_mem || mark != ' ') fputc(mark, out);
+            else if (rated && fw > 0)
+                fprintf(out, " %11.2f", k->best_rate_mbps / fw);
+            else
+                fprintf(out, " %11s", "-");
+            if (m + 1 < n_cols || mark != ' ') fputc(kernel < 0 ? ' ' : mark, out);
         }
         fputc('\n', out);
     }
 }
 
+static bool any_firmware(const struct report *rep)
+{
+    for (size_t i = 0; i < rep->n_runs; i++)
+        if (rep->runs[i].config.firmware_mbps) return true;
+    return false;
+}
+
+/* What the firmware says of each cell: planned or measured, it was not measured here. */
+static void write_firmware(FILE *out, const struct report *rep, const int *cols, int n_cols)
+{
+    if (!any_firmware(rep)) {
+        fprintf(out, "Firmware (ACPI HMAT, read by hwloc): no HMAT figure for any cell\n");
+        return;
+    }
+    fprintf(out, "Firmware (ACPI HMAT, read by hwloc) bandwidth, MB/s, from the row's cores to "
+                 "the column's node; - = no HMAT figure\n");
+    write_table(out, rep, -1, false, cols, n_cols);
+}
+
 void report_matrix_text(FILE *out, const struct report *rep)
 {
     const struct run_config *c = &rep->runs[0].config;
-    int n_mem = columns(rep);
+    int *cols = malloc(rep->n_runs * sizeof(int));
+    if (!cols) return;
+    int n_mem = columns(rep, cols);
     char size[32];
     format_bytes(c->array_bytes, size, sizeof(size));
     fprintf(out, "NUMA bandwidth matrix (--matrix numa): %zu cell%s\n", rep->n_runs,
@@ -104,21 +147,30 @@ void report_matrix_text(FILE *out, const struct report *rep)
             (unsigned long long)c->elements, size, c->size_label, c->pages, c->stores,
             isa_name(c->isa));
     fprintf(out, "Threads: one per core of the row's NUMA node, bound compact; arrays bound to "
-                 "the column's node before first touch\n");
+                 "the column's node before first touch; nodes by the OS's numbers, rows the "
+                 "nodes with cores\n");
     if (n_mem == 1) fprintf(out, "NOTE: %s\n", ONE_NODE_NOTE);
     write_cells(out, rep);
-    if (rep->dry_run) {
-        fprintf(out, RULE);
-        return;
-    }
+    write_firmware(out, rep, cols, n_mem);
     fprintf(out, RULE);
     bool marked = false, unknown = false;
     for (size_t i = 0; i < rep->n_runs; i++) {
         marked |= rep->runs[i].measured && locality_mark(&rep->runs[i].locality) == '*';
         unknown |= rep->runs[i].measured && locality_mark(&rep->runs[i].locality) == '?';
     }
-    for (int k = 0; k < KERNEL_COUNT; k++)
-        if (c->kernel_mask & (1u << k)) write_table(out, rep, k, n_mem);
+    for (int k = 0; !rep->dry_run && k < KERNEL_COUNT; k++) {
+        if (!(c->kernel_mask & (1u << k))) continue;
+        fprintf(out,
+                "%s best rate, MB/s: rows = threads on the cores of NUMA node, columns = arrays "
+                "on NUMA node\n",
+                kernel_table[k].name);
+        write_table(out, rep, k, false, cols, n_mem);
+        if (!any_firmware(rep)) continue;
+        fprintf(out, "%s measured / firmware (HMAT):\n", kernel_table[k].name);
+        write_table(out, rep, k, true, cols, n_mem);
+    }
+    free(cols);
+    if (rep->dry_run) return;
     if (marked)
         fprintf(out,
                 "* fewer than %.0f%% of the cell's sampled pages on its memory node: not "
@@ -138,22 +190,39 @@ json_t *report_matrix_json(const struct report *rep)
     json_t *cells = json_array();
     for (size_t i = 0; i < rep->n_runs; i++) {
         const struct run_result *r = &rep->runs[i];
-        json_t *rates = json_object();
-        for (int k = 0; k < r->n_results; k++)
-            json_object_set_new(rates, kernel_table[r->results[k].kernel].name,
-                                r->measured ? real_or_null(r->results[k].best_rate_mbps)
-                                            : json_null());
+        json_t *rates = json_object(), *ratios = json_object();
+        double fw = (double)r->config.firmware_mbps;
+        for (int k = 0; k < r->n_results; k++) {
+            const char *name = kernel_table[r->results[k].kernel].name;
+            double mbps = r->measured ? r->results[k].best_rate_mbps : NAN;
+            json_object_set_new(rates, name, real_or_null(mbps));
+            json_object_set_new(ratios, name, real_or_null(fw > 0 ? mbps / fw : NAN));
+        }
         json_t *o =
             json_pack("{s:i,s:i,s:i,s:I}", "cpu_node", r->config.cpu_node, "mem_node",
                       r->config.mem_node, "threads", (int)r->config.threads, "run", (json_int_t)i);
         json_object_set_new(o, "rates", rates);
+        json_object_set_new(o, "firmware_mbps",
+                            fw > 0 ? json_integer((json_int_t)r->config.firmware_mbps)
+                                   : json_null());
+        json_object_set_new(o, "ratio_to_firmware", ratios);
         json_object_set_new(o, "validated",
                             r->measured ? json_boolean(r->validation.passed) : json_null());
         json_object_set_new(o, "locality", r->measured ? locality_json(&r->locality) : json_null());
         json_array_append_new(cells, o);
     }
-    int n_mem = columns(rep);
+    int *cols = malloc(rep->n_runs * sizeof(int));
+    int n_mem = cols ? columns(rep, cols) : 0;
     json_t *m = json_pack("{s:s,s:i}", "domain", "numa", "nodes", n_mem);
+    json_t *rows = json_array(), *columns_json = json_array();
+    for (size_t i = 0; i < rep->n_runs; i++)
+        if (i == 0 || rep->runs[i].config.cpu_node != rep->runs[i - 1].config.cpu_node)
+            json_array_append_new(rows, json_integer(rep->runs[i].config.cpu_node));
+    for (int j = 0; j < n_mem; j++)
+        json_array_append_new(columns_json, json_integer(cols[j]));
+    free(cols);
+    json_object_set_new(m, "rows", rows);
+    json_object_set_new(m, "columns", columns_json);
     json_object_set_new(m, "note", n_mem == 1 ? json_string(ONE_NODE_NOTE) : json_null());
     json_object_set_new(m, "kernels", kernels);
     json_object_set_new(m, "cells", cells);

@@ -13,7 +13,7 @@ bool report_is_matrix(const struct report *rep);
 /* The cells, one line each with their warnings, then one table per kernel. */
 void report_matrix_text(FILE *out, const struct report *rep);
 
-/* matrix {domain, nodes, one_node_note, kernels, cells[]}. */
+/* matrix {domain, nodes, rows, columns, note, kernels, cells[]} (docs/design.md). */
 json_t *report_matrix_json(const struct report *rep);
 
 #endif

@@ -109,8 +109,10 @@ static int place_threads(const struct topology *topo, const struct bind_spec *sp
     return EXIT_OK;
 }
 
-/* A --matrix cell: one thread per core of NUMA node cpu, compact, the arrays bound to mem. */
-static int place_cell(const struct topology *topo, int cpu, int mem, struct run_config *r)
+/* A --matrix cell: one thread per core of NUMA node cpu, compact, the arrays bound to mem
+ * (OS numbers), with what the firmware says of that pair. */
+static int place_cell(const struct topology *topo, int cpu, const struct mem_node *mem,
+                      struct run_config *r)
 {
     r->pus = malloc(MAX_THREADS * sizeof(int));
     if (!r->pus) {
@@ -123,16 +125,18 @@ static int place_cell(const struct topology *topo, int cpu, int mem, struct run_
     snprintf(r->bind, sizeof(r->bind), "compact:node%d", cpu);
     r->numa_cell = true;
     r->cpu_node = cpu;
-    r->mem_node = mem;
+    r->mem_node = (int)mem->os;
+    r->firmware_mbps = node_memory_firmware_from(
+        topo->hw, node_memory_by_os(&topo->memory, (unsigned)cpu)->obj->cpuset, mem,
+        MEM_FIGURE_MBPS);
     llc_in_use(topo, r->pus, (int)r->threads, &r->llc_count, &r->llc_bytes);
-    topology_memcache_of_node(topo, mem, &r->memcache);
+    topology_memcache_of_node(topo, mem->os, &r->memcache);
     return EXIT_OK;
 }
 
-/* The matrix's rows are the NUMA nodes with usable cores (cpu_nodes counts them); its columns
+/* The matrix's rows are the NUMA nodes with usable cores (rows counts them); its columns
  * every NUMA node. */
-static int matrix_nodes(const struct stream_request *o, const struct topology *topo, int *cpu_nodes,
-                        int *mem_nodes)
+static int matrix_nodes(const struct stream_request *o, const struct topology *topo, int *rows)
 {
     if (!topo->facts.this_system && !o->dry_run) {
         log_error("--matrix numa measures this machine, but %s describes another; unset it, or "
@@ -140,12 +144,14 @@ static int matrix_nodes(const struct stream_request *o, const struct topology *t
                   topo->facts.source);
         return EXIT_USAGE;
     }
-    *mem_nodes = numa_node_count(topo);
-    int pus[1];
-    *cpu_nodes = 0;
-    for (int n = 0; n < *mem_nodes; n++)
-        *cpu_nodes += placement_numa_node(topo, n, pus, 1) > 0;
-    if (*cpu_nodes == 0 || *mem_nodes == 0) {
+    int *os = malloc((size_t)(topo->memory.count > 0 ? topo->memory.count : 1) * sizeof(int));
+    if (!os) {
+        log_error("out of memory planning the matrix");
+        return EXIT_RESOURCE;
+    }
+    *rows = numa_matrix_rows(topo, os);
+    free(os);
+    if (*rows == 0) {
         log_error("--matrix numa: hwloc finds no NUMA node with usable cores; run without "
                   "--matrix");
         return EXIT_RESOURCE;
@@ -290,16 +296,17 @@ static int run_defaults(const struct stream_request *req, const struct topology_
 
 /* How many runs: the product of the lists' lengths, or the matrix's cells. */
 static int count_runs(const struct stream_request *req, const struct topology *topology,
-                      size_t *total, int *mem_nodes)
+                      size_t *total)
 {
     const struct stream_options *o = req->opts;
     *total = (o->n_threads ? o->n_threads : 1) * (o->n_sizes ? o->n_sizes : 1) *
              (o->n_binds ? o->n_binds : 1) * (o->n_pages ? o->n_pages : 1) *
              (o->n_stores ? o->n_stores : 1);
     if (o->matrix == MATRIX_TIERS && !topology->facts.this_system && !req->dry_run) {
-        log_error("--matrix tiers measures this machine, but %s describes another; unset it, or add "
-                  "--dry-run",
-                  topology->facts.source);
+        log_error(
+            "--matrix tiers measures this machine, but %s describes another; unset it, or add "
+            "--dry-run",
+            topology->facts.source);
         return EXIT_USAGE;
     }
     if (o->matrix == MATRIX_TIERS) {
@@ -310,10 +317,10 @@ static int count_runs(const struct stream_request *req, const struct topology *t
             return EXIT_RESOURCE;
         }
     } else if (o->matrix) {
-        int cpu_nodes = 0;
-        int rc = matrix_nodes(req, topology, &cpu_nodes, mem_nodes);
+        int rows = 0;
+        int rc = matrix_nodes(req, topology, &rows);
         if (rc != EXIT_OK) return rc;
-        *total = (size_t)cpu_nodes * (size_t)*mem_nodes;
+        *total = (size_t)rows * (size_t)topology->memory.count;
     }
     if (*total > 4096) {
         log_error("the option lists make %zu runs; at most 4096, shorten the lists", *total);
@@ -372,24 +379,28 @@ static int plan_sweep(const struct stream_request *req, const struct topology *t
     }
 }
 
-/* --matrix numa: a run per (cpu node, memory node) pair, cpu nodes with no usable core left
- * out. */
+/* --matrix numa: a run per (node with usable cores, any node) pair, in OS order. */
 static int plan_matrix(const struct stream_request *req, const struct topology *topology,
-                       const struct run_defaults *d, int mem_nodes, struct plan *plan)
+                       const struct run_defaults *d, struct plan *plan)
 {
     const struct stream_options *o = req->opts;
-    int first_pu[1];
-    for (int cpu = 0; cpu < mem_nodes; cpu++)
-        for (int mem = 0; mem < mem_nodes && placement_numa_node(topology, cpu, first_pu, 1);
-             mem++) {
+    const struct node_memory *m = &topology->memory;
+    int *rows = malloc((size_t)m->count * sizeof(int));
+    if (!rows) {
+        log_error("out of memory planning the matrix");
+        return EXIT_RESOURCE;
+    }
+    int n_rows = numa_matrix_rows(topology, rows), rc = EXIT_OK;
+    for (int i = 0; rc == EXIT_OK && i < n_rows; i++)
+        for (int j = 0; rc == EXIT_OK && j < m->count; j++) {
             struct run_config *r = &plan->runs[plan->n_runs++];
-            int rc = place_cell(topology, cpu, mem, r);
+            rc = place_cell(topology, rows[i], &m->nodes[j], r);
             if (rc == EXIT_OK)
                 rc = fill_run(o, 0, o->n_pages ? o->pages[0] : d->pages,
                               o->n_pages ? "--pages" : d->pages_from, 0, r);
-            if (rc != EXIT_OK) return rc;
         }
-    return EXIT_OK;
+    free(rows);
+    return rc;
 }
 
 /* --matrix tiers: a run per tier that usable cores are near. */
@@ -449,8 +460,7 @@ int plan_build(const struct stream_request *req, const struct topology *topology
         log_note("%s: membench's placement overrides %s",
                  o->n_binds ? "--bind given" : "--acceptance", omp_var);
     size_t total;
-    int mem_nodes = 0;
-    int rc = count_runs(req, topology, &total, &mem_nodes);
+    int rc = count_runs(req, topology, &total);
     if (rc != EXIT_OK) return rc;
     plan->runs = calloc(total, sizeof(*plan->runs));
     if (!plan->runs) {
@@ -461,7 +471,7 @@ int plan_build(const struct stream_request *req, const struct topology *topology
     rc = run_defaults(req, &topology->facts, sys, &d);
     if (rc == EXIT_OK)
         rc = o->matrix == MATRIX_TIERS ? plan_tiers(req, topology, &d, plan)
-             : o->matrix               ? plan_matrix(req, topology, &d, mem_nodes, plan)
+             : o->matrix               ? plan_matrix(req, topology, &d, plan)
                                        : plan_sweep(req, topology, &d, plan);
     if (rc != EXIT_OK) return rc;
     for (size_t i = 0; o->n_sizes == 0 && i < plan->n_runs; i++)
@@ -478,8 +488,7 @@ int plan_build(const struct stream_request *req, const struct topology *topology
 
 void plan_free(struct plan *plan)
 {
-    for (size_t i = 0; plan->runs && i < plan->n_runs; i++)
-    {
+    for (size_t i = 0; plan->runs && i < plan->n_runs; i++) {
         free(plan->runs[i].pus);
         free(plan->runs[i].thread_node);
     }

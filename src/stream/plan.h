@@ -104,10 +104,11 @@ struct run_config {
     double time_limit_s; /* --time-limit; 0 = none */
     double started;      /* timer_now() when membench started: the limit counts from here */
     /* --matrix numa: the threads run on the cores of NUMA node cpu_node and the arrays are
-     * bound to NUMA node mem_node (hwloc logical indexes) before first touch; without it
-     * both are -1 and the arrays land where their threads first touch them */
+     * bound to NUMA node mem_node (the OS's numbers) before first touch; without it both are
+     * -1 and the arrays land where their threads first touch them */
     bool numa_cell;
     int cpu_node, mem_node;
+    uint64_t firmware_mbps; /* a cell: the firmware's (HMAT) MB/s for that pair; 0 = none */
     /* --matrix tiers: the run of memory tier `tier` (topo->memory.tiers; -1 otherwise), each
      * thread's share of the arrays bound to NUMA node thread_node[t] (OS numbers) */
     int tier;

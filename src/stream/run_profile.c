@@ -49,6 +49,8 @@ const struct profile_field run_profile[] = {
     {"isa", true, true, 9, "isa", false, PROFILE_ISA, RUN(isa), REF(isa, 0)},
     {"cpu_node", true, true, 0, NULL, false, PROFILE_INT, RUN(cpu_node), .null = NULL_UNLESS_CELL},
     {"mem_node", true, true, 0, NULL, false, PROFILE_INT, RUN(mem_node), .null = NULL_UNLESS_CELL},
+    {"firmware_mbps", true, true, 0, NULL, false, PROFILE_U64, RUN(firmware_mbps),
+     .null = NULL_IF_ZERO},
     /* a reference's: each kernel's store kind, and the topology it was measured on */
     {"kernel_stores", false, false, 6, NULL, false, PROFILE_CALLER, .at = 0},
     {"topology", false, false, 11, "topology", false, PROFILE_CALLER, .at = 0, REF(topology, 0)},

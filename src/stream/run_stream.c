@@ -289,8 +289,8 @@ static int bind_tier_shares(const struct run_config *cfg, const struct topology 
             uintptr_t from = (start + lo + page - 1) / page * page;
             uintptr_t to = (start + hi + page - 1) / page * page;
             if (t == 0) from = start / page * page;
-            if (to > from && membind_area_os(topo, (void *)from, to - from,
-                                             (unsigned)cfg->thread_node[t], why, why_len) != 0)
+            if (to > from &&
+                membind_area(topo, (void *)from, to - from, cfg->thread_node[t], why, why_len) != 0)
                 return -1;
         }
     }

@@ -73,8 +73,6 @@ static void check_locality(const struct team *tm, struct run_result *out)
 {
     const struct run_config *cfg = tm->cfg;
     struct page_locality *loc = &out->locality;
-    struct numa_map map;
-    numa_map_build(tm->topo, &map);
     page_locality_begin(loc);
     if (!tm->topo->facts.this_system)
         page_locality_fail(loc, "the topology (%.100s) is not this machine's",
@@ -88,11 +86,7 @@ static void check_locality(const struct team *tm, struct run_result *out)
     format_bytes(page, page_words, sizeof(page_words));
     for (int t = 0; t < tm->team_size && loc->verified; t++) {
         int expected = cfg->numa_cell ? cfg->mem_node : out->placement[t].numa;
-        if (cfg->tier >= 0) {
-            const struct mem_node *n =
-                node_memory_by_os(&tm->topo->memory, (unsigned)cfg->thread_node[t]);
-            expected = n ? (int)n->logical : -1;
-        }
+        if (cfg->tier >= 0) expected = cfg->thread_node[t];
         if (expected < 0)
             page_locality_fail(loc, "the NUMA node of PU %d (thread %d) is unknown",
                                tm->pus_start[t], t);
@@ -101,7 +95,7 @@ static void check_locality(const struct team *tm, struct run_result *out)
                         ? stream_chunk_begin(tm->n, tm->team_size, t + 1, cfg->type)
                         : tm->n;
         for (int i = 0; i < 3; i++)
-            page_locality_sample_share(loc, &map, arrays[i] + lo * es, (hi - lo) * es,
+            page_locality_sample_share(loc, arrays[i] + lo * es, (hi - lo) * es,
                                        LOCALITY_STEP_BYTES, page, expected);
     }
     if (loc->verified && loc->pages_sampled == 0)

@@ -93,13 +93,11 @@ static void pu_caches(const struct topology *topo, int pu, uint64_t *l1, uint64_
 static void sample_locality(struct tlb_team *tm, const struct tlb_region *r)
 {
     struct page_locality *loc = &tm->out->locality;
-    struct numa_map map;
-    numa_map_build(tm->topo, &map);
     page_locality_begin(loc);
     int pu = sched_getcpu();
     int node = pu >= 0 ? topology_locate_pu(tm->topo, pu).numa : -1;
     if (node < 0) page_locality_fail(loc, "the NUMA node of PU %d is unknown", pu);
-    page_locality_sample(loc, &map, r->base, r->bytes, LOCALITY_STEP_BYTES, node);
+    page_locality_sample(loc, r->base, r->bytes, LOCALITY_STEP_BYTES, node);
     page_locality_end(loc);
 }
 

@@ -179,7 +179,8 @@ class LatencyFormatsTest(membench_test.MembenchTestCase):
         out, _ = self.run_ok(SMALL + ["--format", "csv"])
         lines = out.splitlines()
         self.assertEqual(lines[0], "kind,delay,bandwidth_mbps,ns,cycles,cpu,mem_node,"
-                                   "buffer_bytes,page_size_bytes")
+                                   "buffer_bytes,page_size_bytes,cpu_node,firmware_ns,"
+                                   "ratio_to_firmware")
         self.assertTrue(lines[1].startswith("idle,,,"), out)
 
     def test_dry_run_measures_nothing(self):
@@ -187,6 +188,44 @@ class LatencyFormatsTest(membench_test.MembenchTestCase):
         out, _ = self.run_ok(["--latency", "--dry-run"])
         self.assertIn("Latency (planned): chase", out)
         self.assertIn("4x the", out)
+
+
+class LatencyMatrixTest(membench_test.MembenchTestCase):
+    """--latency --matrix numa: rows the nodes with cores, columns every node, OS numbers."""
+
+    def test_planned_on_a_machine_with_memory_only_nodes(self):
+        env = {"HWLOC_XMLFILE": membench_test.topology("64intel64-fakeKNL-SNC4-hybrid.xml")}
+        args = ["--latency", "--latency-size", "64MiB", "--matrix", "numa", "--dry-run"]
+        pairs = self.run_json(args, env_extra=env)["latency"]["matrix"]
+        self.assertEqual([(p["cpu_node"], p["mem_node"]) for p in pairs],
+                         [(i, j) for i in range(4) for j in range(8)])
+        self.assertEqual({p["cpu_node"]: p["cpu"] for p in pairs}, {0: 0, 1: 4, 2: 8, 3: 12})
+        for p in pairs:
+            self.assertIsNone(p["ns"])
+            self.assertIsNone(p["firmware_ns"])  # its HMAT gives bandwidth only
+            self.assertIsNone(p["ratio_to_firmware"])
+        out, _ = self.run_ok(args, env_extra=env)
+        self.assertIn("Latency matrix (planned): 32 cells", out)
+        self.assertIn("no HMAT latency for any cell", out)
+
+    def test_measured_here(self):
+        membench_test.skip_under_emulation(self, membench_test.NO_MBIND)
+        args = SMALL + ["--matrix", "numa"]
+        doc = self.run_json(args)
+        pairs = doc["latency"]["matrix"]
+        with_cores = [n["os_index"] for n in doc["memory"]["nodes"] if n["has_cpus"]]
+        every = [n["os_index"] for n in doc["memory"]["nodes"]]
+        self.assertEqual([(p["cpu_node"], p["mem_node"]) for p in pairs],
+                         [(i, j) for i in with_cores for j in every])
+        for p in pairs:
+            self.assertGreater(p["ns"], 0)
+            fw = p["firmware_ns"]
+            self.assertEqual(p["ratio_to_firmware"] is None, fw is None)
+            if fw:
+                self.assertAlmostEqual(p["ratio_to_firmware"], p["ns"] / fw, places=6)
+        out, _ = self.run_ok(args + ["--format", "csv"])
+        rows = [r for r in out.splitlines() if r.startswith("matrix,")]
+        self.assertEqual(len(rows), len(pairs), out)
 
 
 class LatencyBadInputTest(membench_test.MembenchTestCase):

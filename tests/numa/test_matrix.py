@@ -19,6 +19,18 @@ def xml(name):
     return {"HWLOC_XMLFILE": topology(name)}
 
 
+def node_cpus(doc):
+    """OS node number -> the CPUs nearest it (a node with cores: its own), from JSON memory."""
+    out = {}
+    for n in doc["memory"]["nodes"]:
+        cpus = set()
+        for part in n["nearest_cpus"].split(","):
+            lo, _, hi = part.partition("-")
+            cpus.update(range(int(lo), int(hi or lo) + 1))
+        out[n["os_index"]] = cpus
+    return out
+
+
 class MatrixOptionsTest(MembenchTestCase):
 
     def test_unknown_value_names_the_valid_ones(self):
@@ -87,6 +99,62 @@ class PlannedMatrixTest(MembenchTestCase):
         self.assertEqual(r["size_rule"].split(" ")[0], "4xLLC")
         self.assertGreaterEqual(r["array_bytes"], 4 * r["llc_bytes_used"])
         self.assertEqual(len({x["config"]["array_elements"] for x in doc["runs"]}), 1)
+
+    def test_memory_only_nodes_are_columns_never_rows(self):
+        """KNL SNC4 hybrid: 4 DRAM nodes with cores (P#0-3), 4 MCDRAM nodes without (P#4-7,
+        hwloc's L#1,3,5,7 = P#7,4,5,6): 4 rows x 8 columns, OS numbers, OS order."""
+        doc = self.run_json(MATRIX + ["--dry-run"],
+                            env_extra=xml("64intel64-fakeKNL-SNC4-hybrid.xml"))
+        m = doc["matrix"]
+        self.assertEqual(m["rows"], [0, 1, 2, 3])
+        self.assertEqual(m["columns"], list(range(8)))
+        self.assertEqual(m["nodes"], 8)
+        self.assertEqual(len(m["cells"]), 32)
+        self.assertEqual([(c["cpu_node"], c["mem_node"]) for c in m["cells"]],
+                         [(i, j) for i in range(4) for j in range(8)])
+        cpus = node_cpus(doc)
+        pus = set()
+        for c in m["cells"]:
+            r = doc["runs"][c["run"]]
+            self.assertEqual({p["numa"] for p in r["placement"]}, {c["cpu_node"]})
+            row_pus = tuple(p["pu"] for p in r["placement"])
+            self.assertTrue(set(row_pus) <= cpus[c["cpu_node"]], (c, cpus))
+            pus.add(row_pus)
+        self.assertEqual(len(pus), 4, "each row on its own node's cores, none repeated")
+        # the firmware's figures: each DRAM node and its cluster's MCDRAM node (P#7 is node
+        # 0's) from the row's cores; hwloc knows no other pair
+        fw = {(c["cpu_node"], c["mem_node"]): c["firmware_mbps"] for c in m["cells"]}
+        near = {0: 7, 1: 4, 2: 5, 3: 6}
+        for (cpu, mem), v in fw.items():
+            want = 22500 if mem == cpu else 90000 if mem == near[cpu] else None
+            self.assertEqual(v, want, (cpu, mem))
+        for c in m["cells"]:
+            self.assertEqual(c["ratio_to_firmware"], {"Triad": None})  # nothing measured
+            self.assertEqual(doc["runs"][c["run"]]["config"]["firmware_mbps"],
+                             c["firmware_mbps"])
+
+    def test_labels_are_the_os_numbers(self):
+        """memorysidecaches.xml: hwloc's NUMANode L#1 is P#2 (and L#2 is P#1)."""
+        env = xml("memorysidecaches.xml")
+        doc = self.run_json(MATRIX + ["--dry-run"], env_extra=env)
+        cpus = node_cpus(doc)
+        self.assertIn(1, cpus[1])  # OS node 1 holds CPU 1 (hwloc's L#1, OS node 2, CPU 2)
+        for c in doc["matrix"]["cells"]:
+            r = doc["runs"][c["run"]]
+            self.assertTrue({p["pu"] for p in r["placement"]} <= cpus[c["cpu_node"]], c)
+            self.assertEqual({p["numa"] for p in r["placement"]}, {c["cpu_node"]})
+        out, _ = self.run_ok(MATRIX + ["--dry-run"], env_extra=env)
+        self.assertIn("Cell cpu 1 mem 2: 10 threads on PUs 1,5,9,", out)
+        self.assertIn("no HMAT figure for any cell", out)
+        self.assertEqual({c["firmware_mbps"] for c in doc["matrix"]["cells"]}, {None})
+        # a run without --matrix names its threads' node the same way
+        doc = self.run_json(["--dry-run", "-s", "1MiB", "--bind", "1,2"], env_extra=env)
+        self.assertEqual([p["numa"] for p in doc["runs"][0]["placement"]], [1, 2])
+
+    def test_firmware_table_in_text(self):
+        out, _ = self.run_ok(MATRIX + ["--dry-run"], env_extra=xml("8intel64-4n2t-memattrs.xml"))
+        self.assertIn("Firmware (ACPI HMAT, read by hwloc) bandwidth, MB/s", out)
+        self.assertRegex(out, r"\n      2 +- +20 +- +-\n")
 
     def test_text_plan(self):
         out, _ = self.run_ok(MATRIX + ["--dry-run"], env_extra=xml("xeon-e5-2670-2s.xml"))

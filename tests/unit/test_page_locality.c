@@ -1,5 +1,6 @@
-/* Page locality: counting move_pages(2) statuses against the expected node through the OS ->
- * logical node map, sampling, the NUMA matrix's per-node placement, and the acceptance check. */
+/* Page locality: counting move_pages(2) statuses (OS node numbers) against the expected node
+ * (an OS number too), sampling, the NUMA matrix's per-node placement, and the acceptance
+ * check. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -16,29 +19,25 @@
 #include "src/report/report.h"
 #include "src/verdict/acceptance.h"
 
-/* OS nodes 0 and 2 exist, as logical 0 and 1 (a machine with a hole in its numbering). */
-static void sparse_map(struct numa_map *map)
+/* The node move_pages(2) says a page of this process is on; -1 when it cannot say. */
+static int node_of(void *page)
 {
-    map->n = 3;
-    for (int i = 0; i < NUMA_OS_MAX; i++)
-        map->logical[i] = -1;
-    map->logical[0] = 0;
-    map->logical[2] = 1;
+    int status = -1;
+    if (syscall(SYS_move_pages, 0, 1ul, &page, NULL, &status, 0) != 0) return -1;
+    return status;
 }
 
 static void counts_local_remote_and_absent_pages(void **state)
 {
     (void)state;
-    struct numa_map map;
-    sparse_map(&map);
     int status[] = {2, 2, 0, -ENOENT, -EFAULT, -EACCES, 1};
     struct page_locality loc;
     page_locality_begin(&loc);
-    page_locality_tally(&loc, status, 7, &map, 1);
+    page_locality_tally(&loc, status, 7, 2); /* node 2 by its OS number, whatever hwloc's index */
     page_locality_end(&loc);
     assert_true(loc.verified);
     assert_int_equal(loc.pages_sampled, 7);
-    assert_int_equal(loc.pages_local, 2); /* OS node 2 is logical 1; OS node 1 is no node */
+    assert_int_equal(loc.pages_local, 2);
     assert_int_equal(loc.pages_absent, 2);
     assert_true(loc.local_fraction > 2.0 / 7 - 1e-12 && loc.local_fraction < 2.0 / 7 + 1e-12);
 }
@@ -46,12 +45,10 @@ static void counts_local_remote_and_absent_pages(void **state)
 static void absent_pages_are_never_local(void **state)
 {
     (void)state;
-    struct numa_map map;
-    sparse_map(&map);
     int status[] = {-ENOENT, -ENOENT};
     struct page_locality loc;
     page_locality_begin(&loc);
-    page_locality_tally(&loc, status, 2, &map, 0);
+    page_locality_tally(&loc, status, 2, 0);
     page_locality_end(&loc);
     assert_true(loc.verified);
     assert_int_equal(loc.pages_local, 0);
@@ -62,16 +59,11 @@ static void absent_pages_are_never_local(void **state)
 static void unknown_expected_node_counts_nothing_local(void **state)
 {
     (void)state;
-    struct numa_map map;
-    sparse_map(&map);
     int status[] = {0, 0};
     struct page_locality loc;
     page_locality_begin(&loc);
-    page_locality_tally(&loc, status, 2, &map, -1);
+    page_locality_tally(&loc, status, 2, -1);
     assert_int_equal(loc.pages_local, 0);
-    assert_int_equal(numa_map_logical(&map, -1), -1);
-    assert_int_equal(numa_map_logical(&map, 3), -1);
-    assert_int_equal(numa_map_logical(&map, 2), 1);
 }
 
 static void failure_keeps_first_reason_and_no_fraction(void **state)
@@ -100,14 +92,11 @@ static void samples_one_page_per_step(void **state)
     char *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     assert_true(p != MAP_FAILED);
     memset(p, 1, bytes);
-    struct numa_map map;
-    for (int i = 0; i < NUMA_OS_MAX; i++)
-        map.logical[i] = 0; /* every node counts as the expected one: presence is tested */
-    map.n = NUMA_OS_MAX;
+    int node = node_of(p); /* where this process's pages are: presence is tested */
     struct page_locality loc;
     page_locality_begin(&loc);
-    page_locality_sample(&loc, &map, p, bytes, LOCALITY_STEP_BYTES, 0);
-    page_locality_sample(&loc, &map, p + 100, 10, LOCALITY_STEP_BYTES, 0);
+    page_locality_sample(&loc, p, bytes, LOCALITY_STEP_BYTES, node);
+    page_locality_sample(&loc, p + 100, 10, LOCALITY_STEP_BYTES, node);
     page_locality_end(&loc);
     if (!loc.verified) { /* a seccomp profile may forbid move_pages: the reason says so */
         assert_non_null(strstr(loc.reason, "move_pages"));
@@ -129,21 +118,18 @@ static void shares_sample_only_their_whole_pages(void **state)
     char *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     assert_true(p != MAP_FAILED);
     memset(p, 1, bytes);
-    struct numa_map map;
-    for (int i = 0; i < NUMA_OS_MAX; i++)
-        map.logical[i] = 0;
-    map.n = NUMA_OS_MAX;
+    int node = node_of(p);
     struct page_locality loc;
     page_locality_begin(&loc);
     /* 4 KiB pages: 100 bytes into page 0 up to 100 bytes into page 3 holds pages 1 and 2 */
-    assert_int_equal(page_locality_sample_share(&loc, &map, p + 100, 3 * 4096, 4096, 4096, 0),
+    assert_int_equal(page_locality_sample_share(&loc, p + 100, 3 * 4096, 4096, 4096, node),
                      loc.verified ? 2 : 0);
     /* less than one whole page: nothing */
-    assert_int_equal(page_locality_sample_share(&loc, &map, p + 100, 4096, 4096, 4096, 0), 0);
+    assert_int_equal(page_locality_sample_share(&loc, p + 100, 4096, 4096, 4096, node), 0);
     /* 2 MiB pages: a share from 1 MiB to 3 MiB + 1 of a 2 MiB-aligned area holds none */
     char *huge = (char *)(((uintptr_t)p + (2u << 20) - 1) & ~(uintptr_t)((2u << 20) - 1));
-    size_t none = page_locality_sample_share(&loc, &map, huge - (1u << 20), (2u << 20) + 1,
-                                             LOCALITY_STEP_BYTES, 2u << 20, 0);
+    size_t none = page_locality_sample_share(&loc, huge - (1u << 20), (2u << 20) + 1,
+                                             LOCALITY_STEP_BYTES, 2u << 20, node);
     assert_int_equal(none, 0);
     page_locality_end(&loc);
     munmap(p, bytes);
@@ -158,13 +144,9 @@ static void untouched_pages_are_absent(void **state)
     size_t bytes = 2u << 20;
     char *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     assert_true(p != MAP_FAILED);
-    struct numa_map map;
-    for (int i = 0; i < NUMA_OS_MAX; i++)
-        map.logical[i] = 0;
-    map.n = NUMA_OS_MAX;
     struct page_locality loc;
     page_locality_begin(&loc);
-    page_locality_sample(&loc, &map, p, bytes, LOCALITY_STEP_BYTES, 0);
+    page_locality_sample(&loc, p, bytes, LOCALITY_STEP_BYTES, 0);
     page_locality_end(&loc);
     munmap(p, bytes);
     if (!loc.verified) skip();
@@ -174,7 +156,7 @@ static void untouched_pages_are_absent(void **state)
 }
 
 /* Two NUMA nodes of 4 cores with 2 PUs each: node 1's row runs on the first PU of its cores,
- * and the map gives each OS node its logical index. */
+ * and a PU's node is named by its OS number. */
 static void synthetic_numa_nodes(void **state)
 {
     (void)state;
@@ -182,7 +164,9 @@ static void synthetic_numa_nodes(void **state)
     struct topology topo;
     char why[300];
     assert_int_equal(topology_load(&topo, why, sizeof(why)), 0);
-    assert_int_equal(numa_node_count(&topo), 2);
+    int rows[2];
+    assert_int_equal(numa_matrix_rows(&topo, rows), 2);
+    assert_int_equal(rows[1], 1);
     int pus[16];
     assert_int_equal(placement_numa_node(&topo, 1, pus, 16), 4);
     assert_int_equal(pus[0], 8);
@@ -190,10 +174,7 @@ static void synthetic_numa_nodes(void **state)
     assert_int_equal(pus[3], 14);
     assert_int_equal(placement_numa_node(&topo, 0, pus, 2), 2);  /* at most max */
     assert_int_equal(placement_numa_node(&topo, 2, pus, 16), 0); /* no such node */
-    struct numa_map map;
-    numa_map_build(&topo, &map);
-    assert_int_equal(map.n, 2);
-    assert_int_equal(numa_map_logical(&map, 1), 1);
+    assert_int_equal(topology_locate_pu(&topo, 9).numa, 1);
     topology_unload(&topo);
     unsetenv("HWLOC_SYNTHETIC");
 }
