@@ -67,11 +67,11 @@ static void node_line(FILE *out, const struct node_memory *m, const struct mem_n
 void report_memory_text(FILE *out, const struct node_memory *m)
 {
     if (m->count == 0) {
-        fprintf(out, "Memory: no NUMA node found by hwloc\n");
+        fprintf(out, "Memory nodes: none found by hwloc\n");
         return;
     }
     if (m->count == 1) {
-        fprintf(out, "Memory: NUMA node");
+        fprintf(out, "Memory node");
         node_line(out, m, &m->nodes[0]);
         return;
     }
@@ -80,7 +80,7 @@ void report_memory_text(FILE *out, const struct node_memory *m)
         total += m->nodes[i].bytes;
     char size[32];
     format_bytes(total, size, sizeof(size));
-    fprintf(out, "Memory: %d NUMA node%s, %s in all, %d tier%s; %s\n", m->count,
+    fprintf(out, "Memory nodes: %d NUMA node%s, %s in all, %d tier%s; %s\n", m->count,
             m->count == 1 ? "" : "s", size, m->tier_count, m->tier_count == 1 ? "" : "s",
             m->hmat ? "the firmware's figures (ACPI HMAT, read by hwloc) from each node's "
                       "nearest cores"

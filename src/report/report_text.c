@@ -12,6 +12,20 @@
 
 #define RULE "-------------------------------------------------------------\n"
 
+/* The memory-side caches that the arrays' nodes have in front, and every NUMA node. */
+static void write_memory_facts(FILE *out, const struct report *rep)
+{
+    const struct topology_facts *t = &rep->topo;
+    if (t->memcache.count) {
+        char total[32];
+        format_bytes(t->memcache.bytes, total, sizeof(total));
+        fprintf(out, "Memory-side cache: %d instance%s, %s in total, in front of NUMA node%s %s\n",
+                t->memcache.count, t->memcache.count == 1 ? "" : "s", total,
+                strpbrk(t->memcache.nodes, ",-") ? "s" : "", t->memcache.nodes);
+    }
+    if (rep->memory) report_memory_text(out, rep->memory);
+}
+
 static void write_system(FILE *out, const struct report *rep)
 {
     const struct topology_facts *t = &rep->topo;
@@ -44,14 +58,7 @@ static void write_system(FILE *out, const struct report *rep)
     } else {
         fprintf(out, "Last-level cache: unknown (hwloc and sysfs report none)\n");
     }
-    if (t->memcache.count) {
-        char total[32];
-        format_bytes(t->memcache.bytes, total, sizeof(total));
-        fprintf(out, "Memory-side cache: %d instance%s, %s in total, in front of NUMA node%s %s\n",
-                t->memcache.count, t->memcache.count == 1 ? "" : "s", total,
-                strpbrk(t->memcache.nodes, ",-") ? "s" : "", t->memcache.nodes);
-    }
-    if (rep->memory) report_memory_text(out, rep->memory);
+    write_memory_facts(out, rep);
     fprintf(out, "Timer: %s, resolution %.0f ns, granularity %.0f ns, %.0f ns per reading\n",
             rep->timer.clock_name, rep->timer.resolution_s * 1e9, rep->timer.granularity_s * 1e9,
             rep->timer.call_cost_s * 1e9);

@@ -74,7 +74,7 @@ class KnlMemoryTest(MembenchTestCase):
 
     def test_header_block(self):
         out, _ = self.run_ok(["--dry-run"] + SMALL, env_extra=KNL)
-        self.assertIn("Memory: 8 NUMA nodes, 12.0 GiB in all, 2 tiers; the firmware's "
+        self.assertIn("Memory nodes: 8 NUMA nodes, 12.0 GiB in all, 2 tiers; the firmware's "
                       "figures (ACPI HMAT, read by hwloc)", out)
         self.assertIn("Tier mcdram (MCDRAM): nodes 4-7, 8.0 GiB", out)
         self.assertRegex(out, r"\n  node 4: 2\.0 GiB, memory only; nearest cores CPUs "
