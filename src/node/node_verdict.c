@@ -8,11 +8,12 @@
 
 void evaluate_checks(const struct options *opts, struct report *rep)
 {
-    struct run_result *run = rep->n_runs == 1 && rep->runs[0].measured ? &rep->runs[0] : NULL;
+    const struct node_facts node = report_node_facts(rep);
+    bool one = rep->n_runs == 1 || rep->n_runs == 1 + node.n_tier_runs; /* and its tier runs */
+    struct run_result *run = one && rep->runs[0].measured ? &rep->runs[0] : NULL;
     if (!run || !(opts->checks || opts->acceptance)) return;
     struct expectations expect = opts->expect;
     expect.whole_node = opts->acceptance;
-    const struct node_facts node = report_node_facts(rep);
     const struct acceptance_result *a = &rep->acceptance;
     acceptance_evaluate(&node, run, &expect, opts->tolerance_pct, &rep->acceptance);
     if (opts->reference && !expect.memory.present)
@@ -93,7 +94,11 @@ int save_reference(const struct report *rep, struct output_file *ref, const char
                    double tolerance_pct)
 {
     const struct run_result *run = &rep->runs[0];
+    bool tier_failed = false; /* a verdict's tier run, whose rates go into tier_rates */
+    for (size_t i = 1; i < rep->n_runs; i++)
+        tier_failed |= run_failed(&rep->runs[i]);
     const char *failed = !run->measured             ? "measured nothing"
+                         : tier_failed              ? "has a tier run that failed"
                          : !run->validation.passed  ? "failed validation"
                          : run->backing.mismatch[0] ? "got other pages than asked for"
                          : rep->acceptance.evaluated && rep->acceptance.inconclusive

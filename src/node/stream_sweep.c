@@ -120,7 +120,7 @@ int stream_sweep(const struct options *opts, const struct plan *plan, const stru
         if (i > 0) plan->runs[i].started = timer_now();
         /* memory taken meanwhile (another process of the job) is found before allocating */
         int rc = i > 0 ? plan_recheck_memory(&plan->runs[i], i, plan->n_runs) : EXIT_OK;
-        if (rc == EXIT_OK && opts->reference_runs > 1)
+        if (rc == EXIT_OK && opts->reference_runs > 1 && i == 0) /* not a verdict's tier run */
             rc = measure_reference_runs(opts, &plan->runs[i], topo, rep, k);
         else if (rc == EXIT_OK)
             rc = run_stream(&plan->runs[i], topo, &rep->timer, r);

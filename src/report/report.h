@@ -49,7 +49,12 @@ struct report {
 /* What the verdict needs of the node (src/verdict): pointers into the report. */
 static inline struct node_facts report_node_facts(const struct report *rep)
 {
-    return (struct node_facts){rep->version, &rep->prov, &rep->topo, &rep->sys, rep->memory};
+    size_t first = 1; /* a verdict's tier runs follow runs[0] */
+    while (first < rep->n_runs && !rep->runs[first].config.verdict_tier)
+        first++;
+    return (struct node_facts){rep->version,        &rep->prov,  &rep->topo, &rep->sys,
+                               rep->memory,         rep->runs + (first < rep->n_runs ? first : 0),
+                               first < rep->n_runs ? rep->n_runs - first : 0};
 }
 
 /* Writers only format a finished report; they measure nothing. Return 0, or -1 on I/O error. */

@@ -346,7 +346,7 @@ int report_write_json(FILE *out, const struct report *rep)
     }
     json_object_set_new(root, "comparisons", comparisons);
     if (rep->acceptance.evaluated) json_object_set_new(root, "acceptance", acceptance_json(rep));
-    if (rep->saved_runs && rep->n_runs == 1)
+    if (rep->saved_runs && (rep->n_runs == 1 || report_tiers_first(rep) == 1))
         json_object_set_new(root, "saved_reference", saved_runs_json(rep));
     for (size_t i = 0; i < rep->n_parts; i++)
         rep->parts[i].m->json(root, rep->parts[i].result);

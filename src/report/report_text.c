@@ -349,20 +349,21 @@ int report_write_text(FILE *out, const struct report *rep)
 {
     write_system(out, rep);
     if (report_is_matrix(rep)) report_matrix_text(out, rep);
-    if (report_is_tiers(rep)) report_tiers_text(out, rep);
-    bool own_layout = report_is_matrix(rep) || report_is_tiers(rep);
-    for (size_t i = 0; i < rep->n_runs && !own_layout; i++) {
+    size_t plain = report_tiers_first(rep); /* the runs before the tier runs */
+    bool own_layout = report_is_matrix(rep) || plain == 0;
+    for (size_t i = 0; i < plain && !own_layout; i++) {
         report_text_config(out, rep, i);
         if (rep->runs[i].measured)
             write_results(out, &rep->runs[i], rep->prov.peak_mbps);
         else
             fprintf(out, RULE);
     }
+    if (report_is_tiers(rep)) report_tiers_text(out, rep);
     write_comparisons(out, rep);
     write_parts(out, rep, MEASURE_BEFORE_TAIL, false);
     if (rep->dry_run)
         fprintf(out, "Dry run: nothing was allocated or measured.\n");
-    else if (rep->n_runs > 1 && !own_layout)
+    else if (plain > 1 && !own_layout)
         write_summary(out, rep);
     report_unmeasured_text(out, rep);
     write_parts(out, rep, MEASURE_AFTER_TAIL, false);
@@ -417,6 +418,7 @@ int report_write_quiet(FILE *out, const struct report *rep)
                 elem_type_name(r->config.type));
         if (r->config.numa_cell)
             fprintf(out, " cpu_node=%d mem_node=%d", r->config.cpu_node, r->config.mem_node);
+        if (r->config.tier >= 0) fprintf(out, " tier=%s", r->config.tier_name);
         fprintf(out, " validated=%s%s%s\n", r->validation.passed ? "yes" : "NO",
                 r->config.below_stream_rule ? " below_stream_rule=yes" : "",
                 r->config.in_memcache ? " in_memory_side_cache=yes" : "");

@@ -9,9 +9,17 @@
 
 #define RULE "-------------------------------------------------------------\n"
 
+size_t report_tiers_first(const struct report *rep)
+{
+    size_t i = 0;
+    while (i < rep->n_runs && rep->runs[i].config.tier < 0)
+        i++;
+    return i;
+}
+
 bool report_is_tiers(const struct report *rep)
 {
-    return rep->n_runs > 0 && rep->runs[0].config.tier >= 0;
+    return report_tiers_first(rep) < rep->n_runs;
 }
 
 /* The kernel the firmware's bandwidth is set against: Triad when it ran, else the last. */
@@ -111,7 +119,7 @@ static void write_table(FILE *out, const struct report *rep, unsigned mask)
     for (int k = 0; k < KERNEL_COUNT; k++)
         if (mask & (1u << k)) fprintf(out, " %12s", kernel_table[k].name);
     fprintf(out, " %14s %s/firmware\n", "Firmware MB/s", kernel_table[rk].name);
-    for (size_t i = 0; i < rep->n_runs; i++) {
+    for (size_t i = report_tiers_first(rep); i < rep->n_runs; i++) {
         const struct run_result *r = &rep->runs[i];
         char nodes[96] = "";
         hwloc_bitmap_t set = run_nodes(&r->config);
@@ -141,17 +149,17 @@ static void write_table(FILE *out, const struct report *rep, unsigned mask)
 
 void report_tiers_text(FILE *out, const struct report *rep)
 {
-    const struct run_config *c = &rep->runs[0].config;
+    size_t first = report_tiers_first(rep), n = rep->n_runs - first;
+    const struct run_config *c = &rep->runs[first].config;
     char size[32];
     format_bytes(c->array_bytes, size, sizeof(size));
-    fprintf(out,
-            "Memory tiers (--matrix tiers): %zu tier%s measured, each from the cores "
-            "nearest it\n",
-            rep->n_runs, rep->n_runs == 1 ? "" : "s");
+    fprintf(out, "Memory tiers (%s): %zu tier%s %s, each from the cores nearest it\n",
+            c->verdict_tier ? "the verdict's tier runs, after run 1" : "--matrix tiers", n,
+            n == 1 ? "" : "s", rep->dry_run ? "planned" : "measured");
     fprintf(out, "Array size = %llu (elements), %s per array (%s); pages %s; %s stores; %s\n",
             (unsigned long long)c->elements, size, c->size_label, c->pages, c->stores,
             isa_name(c->isa));
-    for (size_t i = 0; i < rep->n_runs; i++)
+    for (size_t i = first; i < rep->n_runs; i++)
         write_tier_line(out, &rep->runs[i]);
     write_not_measured(out, rep);
     fprintf(out, RULE);
@@ -193,12 +201,13 @@ static json_t *tier_row(const struct report *rep, size_t i, int rk)
 
 json_t *report_tiers_json(const struct report *rep)
 {
-    unsigned mask = rep->runs[0].config.kernel_mask;
+    size_t first = report_tiers_first(rep);
+    unsigned mask = rep->runs[first].config.kernel_mask;
     int rk = ratio_kernel(mask);
     json_t *kernels = json_array(), *rows = json_array(), *missing = json_array();
     for (int k = 0; k < KERNEL_COUNT; k++)
         if (mask & (1u << k)) json_array_append_new(kernels, json_string(kernel_table[k].name));
-    for (size_t i = 0; i < rep->n_runs; i++)
+    for (size_t i = first; i < rep->n_runs; i++)
         json_array_append_new(rows, tier_row(rep, i, rk));
     const struct node_memory *m = rep->memory;
     for (int t = 0; m && t < m->tier_count; t++) {
@@ -209,8 +218,9 @@ json_t *report_tiers_json(const struct report *rep)
             json_array_append_new(missing, json_pack("{s:s,s:s}", "tier", m->tiers[t].name,
                                                      "reason", "no usable CPU is near it"));
     }
-    return json_pack("{s:o,s:s,s:o,s:o}", "kernels", kernels, "ratio_kernel", kernel_table[rk].name,
-                     "rows", rows, "not_measured", missing);
+    return json_pack("{s:b,s:o,s:s,s:o,s:o}", "for_verdict", rep->runs[first].config.verdict_tier,
+                     "kernels", kernels, "ratio_kernel", kernel_table[rk].name, "rows", rows,
+                     "not_measured", missing);
 }
 
 /* The nodes whose memory a plain run's threads first-touched: their PUs' nodes. */

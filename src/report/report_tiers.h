@@ -7,8 +7,11 @@
 
 #include "src/report/report.h"
 
-/* --matrix tiers: the report's runs are the memory tiers' runs (config.tier >= 0). */
+/* --matrix tiers: the report's runs are the memory tiers' runs (config.tier >= 0); a verdict
+ * on a node of several tiers: runs[0] is the checked run, the tier runs follow it. */
 bool report_is_tiers(const struct report *rep);
+/* The index of the first tier run: 0 (--matrix tiers), 1 (a verdict's), n_runs (none). */
+size_t report_tiers_first(const struct report *rep);
 
 /* Each tier's run on one line with its warnings, then the table: measured, firmware, ratio. */
 void report_tiers_text(FILE *out, const struct report *rep);

@@ -296,7 +296,7 @@ static int run_defaults(const struct stream_request *req, const struct topology_
 
 /* How many runs: the product of the lists' lengths, or the matrix's cells. */
 static int count_runs(const struct stream_request *req, const struct topology *topology,
-                      size_t *total)
+                      size_t *total, size_t *tier_runs)
 {
     const struct stream_options *o = req->opts;
     *total = (o->n_threads ? o->n_threads : 1) * (o->n_sizes ? o->n_sizes : 1) *
@@ -335,6 +335,8 @@ static int count_runs(const struct stream_request *req, const struct topology *t
                   *total);
         return EXIT_USAGE;
     }
+    *tier_runs = plan_verdict_tier_count(req, topology);
+    *total += *tier_runs;
     return EXIT_OK;
 }
 
@@ -403,9 +405,9 @@ static int plan_matrix(const struct stream_request *req, const struct topology *
     return rc;
 }
 
-/* --matrix tiers: a run per tier that usable cores are near. */
+/* --matrix tiers, or a verdict's tier runs: a run per tier that usable cores are near. */
 static int plan_tiers(const struct stream_request *req, const struct topology *topology,
-                      const struct run_defaults *d, struct plan *plan)
+                      const struct run_defaults *d, struct plan *plan, bool verdict)
 {
     const struct stream_options *o = req->opts;
     bool measurable[MEM_TIERS_MAX];
@@ -413,6 +415,7 @@ static int plan_tiers(const struct stream_request *req, const struct topology *t
     for (int t = 0; t < topology->memory.tier_count; t++) {
         if (!measurable[t]) continue;
         struct run_config *r = &plan->runs[plan->n_runs++];
+        r->verdict_tier = verdict;
         int rc = plan_tier_place(topology, t, r);
         if (rc == EXIT_OK)
             rc = fill_run(o, 0, o->n_pages ? o->pages[0] : d->pages,
@@ -459,8 +462,8 @@ int plan_build(const struct stream_request *req, const struct topology *topology
     if ((o->n_binds || req->acceptance) && omp_var)
         log_note("%s: membench's placement overrides %s",
                  o->n_binds ? "--bind given" : "--acceptance", omp_var);
-    size_t total;
-    int rc = count_runs(req, topology, &total);
+    size_t total, tier_runs = 0;
+    int rc = count_runs(req, topology, &total, &tier_runs);
     if (rc != EXIT_OK) return rc;
     plan->runs = calloc(total, sizeof(*plan->runs));
     if (!plan->runs) {
@@ -470,9 +473,10 @@ int plan_build(const struct stream_request *req, const struct topology *topology
     struct run_defaults d;
     rc = run_defaults(req, &topology->facts, sys, &d);
     if (rc == EXIT_OK)
-        rc = o->matrix == MATRIX_TIERS ? plan_tiers(req, topology, &d, plan)
+        rc = o->matrix == MATRIX_TIERS ? plan_tiers(req, topology, &d, plan, false)
              : o->matrix               ? plan_matrix(req, topology, &d, plan)
                                        : plan_sweep(req, topology, &d, plan);
+    if (rc == EXIT_OK && tier_runs) rc = plan_tiers(req, topology, &d, plan, true);
     if (rc != EXIT_OK) return rc;
     for (size_t i = 0; o->n_sizes == 0 && i < plan->n_runs; i++)
         plan_memcache_widen(&plan->runs[i], sys);

@@ -114,6 +114,9 @@ struct run_config {
     int tier;
     char tier_name[24];
     int *thread_node;
+    /* a tier run after a checked run (runs[0]) on a node of several measurable tiers: the
+     * verdict's rates of its tier (--matrix tiers' placement, with runs[0]'s options) */
+    bool verdict_tier;
 };
 
 struct plan {

@@ -27,6 +27,15 @@ int plan_tiers_measurable(const struct topology *topo, bool measurable[MEM_TIERS
     return count;
 }
 
+size_t plan_verdict_tier_count(const struct stream_request *req, const struct topology *topo)
+{
+    bool measurable[MEM_TIERS_MAX];
+    bool verdict = req->acceptance || req->checks || req->save_reference;
+    if (!verdict || req->opts->matrix || (!topo->facts.this_system && !req->dry_run)) return 0;
+    int n = plan_tiers_measurable(topo, measurable);
+    return n > 1 ? (size_t)n : 0;
+}
+
 /* The tier's node nearest a PU: among those whose nearest CPUs hold it, the one with the
  * fewest threads so far. */
 static int nearest_tier_node(const struct node_memory *m, int t, int pu, int *load)

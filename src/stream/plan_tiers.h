@@ -12,6 +12,11 @@
 /* The tiers that can be measured here, and how many. */
 int plan_tiers_measurable(const struct topology *topo, bool measurable[MEM_TIERS_MAX]);
 
+/* The tier runs a verdict adds after its one run: on a node of more than one measurable tier
+ * (this machine's, or any under --dry-run), every measurable tier, the local one included, so
+ * that every tier's rates come from the same kind of run; else 0. */
+size_t plan_verdict_tier_count(const struct stream_request *req, const struct topology *topo);
+
 /* Places the threads of tier t's run. An exit status, after one error line. */
 int plan_tier_place(const struct topology *topo, int t, struct run_config *r);
 

@@ -20,6 +20,10 @@ struct node_facts {
     const struct topology_facts *topo;
     const struct sys_info *sys;
     const struct node_memory *memory; /* every NUMA node; NULL when unread */
+    /* on a node of several measurable tiers, the tier runs measured after the checked run
+     * (config.tier: each tier's index in memory->tiers) */
+    const struct run_result *tier_runs;
+    size_t n_tier_runs;
 };
 
 /* A node of a reference's memory inventory (its "memory" key). */

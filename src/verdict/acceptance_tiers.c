@@ -78,25 +78,62 @@ static void tier_names(const struct node_memory *m, char *buf, size_t len)
         snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", t ? ", " : "", m->tiers[t].name);
 }
 
-/* A tier the node has, but no run of this process measured on its own: never a PASS. */
-static void unmeasured(struct acceptance_result *out, const struct node_memory *m, int t,
-                       const char *name)
+/* A tier's check that cannot judge: never a PASS. */
+static void unjudged(struct acceptance_result *out, const char *name, const char *measured,
+                     const char *fmt, const char *tier, const char *nodes, unsigned a, unsigned b)
 {
-    char nodes[64];
-    node_memory_tier_list(m, t, nodes, sizeof(nodes));
     struct acceptance_check *c = acceptance_add(out, name, false);
-    acceptance_describe(c, "not measured", "measured");
+    acceptance_describe(c, measured, "measured");
     if (!c) return;
     c->verdict = CHECK_INCONCLUSIVE;
-    snprintf(c->why, sizeof(c->why),
-             "tier %s (nodes %s) was not measured on its own: this node has %d tiers; measure "
-             "it with --matrix tiers",
-             m->tiers[t].name, nodes, m->tier_count);
+    snprintf(c->why, sizeof(c->why), fmt, tier, nodes, a, b);
 }
 
-/* One tier's expected rates: a tier the node lacks FAILs naming it; on a node of one tier the
- * run measured that tier, and its rates are checked; a tier among several that no run measured
- * alone is INCONCLUSIVE. */
+/* The run that measured tier t: a verdict's tier run, else on a node of one tier the checked
+ * run; NULL when none did. */
+static const struct run_result *tier_run(const struct node_facts *node,
+                                         const struct run_result *run, int t)
+{
+    for (size_t i = 0; i < node->n_tier_runs; i++)
+        if (node->tier_runs[i].config.tier == t && node->tier_runs[i].measured)
+            return &node->tier_runs[i];
+    return node->memory->tier_count == 1 ? run : NULL;
+}
+
+/* One kernel of a tier: its run's best rate against the expectation, or INCONCLUSIVE naming
+ * the tier when no run measured it alone or the time limit cut its run. */
+static void tier_rate(const struct node_facts *node, const struct run_result *run, int t,
+                      const struct tier_expectation *x, const struct expectations *e,
+                      double tol, int k, struct acceptance_result *out)
+{
+    const struct node_memory *m = node->memory;
+    const struct run_result *r = tier_run(node, run, t);
+    char name[48], nodes[64];
+    snprintf(name, sizeof(name), "%s %s", x->tier, kernel_table[k].name);
+    node_memory_tier_list(m, t, nodes, sizeof(nodes));
+    const struct kernel_result *kr = NULL;
+    for (int i = 0; r && i < r->n_results; i++)
+        if ((int)r->results[i].kernel == k) kr = &r->results[i];
+    if (!r)
+        unjudged(out, name, "not measured",
+                 node->n_tier_runs ? "tier %s (nodes %s) was not measured: no usable CPU is "
+                                     "near it (%u of %u tiers measured)"
+                                   : "tier %s (nodes %s) was not measured on its own: this node "
+                                     "has %u of %u tiers measurable; measure it with --matrix "
+                                     "tiers",
+                 m->tiers[t].name, nodes, (unsigned)node->n_tier_runs, (unsigned)m->tier_count);
+    else if (r != run && r->reps_done < r->config.ntimes)
+        unjudged(out, name, "cut short",
+                 "tier %s (nodes %s): --time-limit cut its run to %u of %u repetitions; raise "
+                 "--time-limit",
+                 m->tiers[t].name, nodes, r->reps_done, r->config.ntimes);
+    else if (kr)
+        acceptance_rate_check(out, name, kr, x->rate_mbps[k],
+                              x->rated_by_reference & (1u << k), e->reference_runs, -1.0, tol);
+}
+
+/* One tier's expected rates: a tier the node lacks FAILs naming it; else each kernel's rate
+ * is checked against the run that measured the tier (tier_rate). */
 static void tier_check(const struct node_facts *node, const struct run_result *run,
                        const struct tier_expectation *x, const struct expectations *e, double tol,
                        struct acceptance_result *out)
@@ -114,17 +151,9 @@ static void tier_check(const struct node_facts *node, const struct run_result *r
                             x->nodes[0] ? ", nodes " : "", x->nodes, m ? have : "not read");
         return;
     }
-    for (int i = 0; i < run->n_results; i++) {
-        const struct kernel_result *r = &run->results[i];
-        double want = x->rate_mbps[r->kernel];
-        if (want <= 0.0) continue;
-        snprintf(name, sizeof(name), "%s %s", x->tier, kernel_table[r->kernel].name);
-        if (m->tier_count > 1)
-            unmeasured(out, m, t, name);
-        else
-            acceptance_rate_check(out, name, r, want, x->rated_by_reference & (1u << r->kernel),
-                                  e->reference_runs, -1.0, tol);
-    }
+    for (int k = 0; k < KERNEL_COUNT; k++)
+        if (x->rate_mbps[k] > 0.0 && (run->config.kernel_mask & (1u << k)))
+            tier_rate(node, run, t, x, e, tol, k, out);
 }
 
 void acceptance_tier_checks(const struct node_facts *node, const struct run_result *run,

@@ -462,6 +462,8 @@ int reference_write(FILE *out, const struct node_facts *node, const struct run_r
     if (root) add_runs(root, run, runs);
     if (root && node->memory)
         json_object_set_new(root, "memory", reference_memory_json(node->memory));
+    json_t *tiers = root ? reference_tier_rates_json(node) : NULL;
+    if (tiers) json_object_set_new(root, "tier_rates", tiers);
     int rc = root ? json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : -1;
     fputc('\n', out);
     json_decref(root);

@@ -10,6 +10,7 @@
 #include "affinity/memory_nodes.h"
 #include "kernels/kernel_table.h"
 #include "src/base/parse.h"
+#include "src/stream/results.h"
 
 /* One node of "memory.nodes": {os_index, kind, bytes, tier}. */
 static int read_mem_node(json_t *v, struct reference_mem_node *n)
@@ -119,4 +120,31 @@ bad:
              "\"rates_mbps\": {kernel: MB/s above 0 up to 1e9}}",
              REFERENCE_MEM_TIERS_MAX);
     return -1;
+}
+
+/* One tier run's {"nodes": "4-7", "rates_mbps": {kernel: best MB/s}}. */
+static json_t *tier_rates_of(const struct run_result *r)
+{
+    const struct run_config *c = &r->config;
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    char nodes[64] = "";
+    for (unsigned t = 0; set && c->thread_node && t < c->threads; t++)
+        hwloc_bitmap_set(set, (unsigned)c->thread_node[t]);
+    if (set) hwloc_bitmap_list_snprintf(nodes, sizeof(nodes), set);
+    hwloc_bitmap_free(set);
+    json_t *rates = json_object();
+    for (int i = 0; i < r->n_results; i++)
+        json_object_set_new(rates, kernel_table[r->results[i].kernel].name,
+                            json_real(r->results[i].best_rate_mbps));
+    return json_pack("{s:s,s:o}", "nodes", nodes, "rates_mbps", rates);
+}
+
+json_t *reference_tier_rates_json(const struct node_facts *node)
+{
+    json_t *tiers = node->n_tier_runs ? json_object() : NULL;
+    for (size_t i = 0; tiers && i < node->n_tier_runs; i++)
+        if (node->tier_runs[i].measured)
+            json_object_set_new(tiers, node->tier_runs[i].config.tier_name,
+                                tier_rates_of(&node->tier_runs[i]));
+    return tiers;
 }

@@ -18,4 +18,8 @@ int reference_memory_read(json_t *mem, struct reference_memory *r, char *why, si
  * into e's tier expectations. Returns 0, or -1 with a reason. */
 int reference_tier_rates_read(json_t *tiers, struct expectations *e, char *why, size_t why_len);
 
+/* The same from the verdict's tier runs (node->tier_runs, each run's best rates; a run of a
+ * tier the nodes of its threads' arrays); NULL when there are none. */
+json_t *reference_tier_rates_json(const struct node_facts *node);
+
 #endif

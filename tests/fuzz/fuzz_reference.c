@@ -39,7 +39,7 @@ static void evaluate(const struct expectations *e)
         run.results[k].best_rate_mbps = 1000.0;
     }
     struct acceptance_result a;
-    acceptance_evaluate(&(struct node_facts){rep.version, &rep.prov, &rep.topo, &rep.sys, NULL}, &run, e,
+    acceptance_evaluate(&(struct node_facts){rep.version, &rep.prov, &rep.topo, &rep.sys, NULL, NULL, 0}, &run, e,
                         5.0, &a);
     FUZZ_CHECK(a.evaluated && a.n_checks >= 2 && a.n_checks <= ACCEPTANCE_CHECKS_MAX,
                "%d acceptance checks", a.n_checks);

@@ -45,7 +45,7 @@ static void profile_fails_a_run_bound_to_part_of_the_node(void **state)
     struct expectations e = {.hugepages_2m = -1, .whole_node = true};
     struct acceptance_result a;
     measured_run(true);
-    acceptance_evaluate(&(struct node_facts){rep.version, &rep.prov, &rep.topo, &rep.sys, NULL},
+    acceptance_evaluate(&(struct node_facts){rep.version, &rep.prov, &rep.topo, &rep.sys, NULL, NULL, 0},
                         &run, &e, 5.0, &a);
     const struct acceptance_check *c = find(&a, "cpus");
     assert_non_null(c);
@@ -65,7 +65,7 @@ static void profile_names_a_cgroup_cpuset(void **state)
     struct acceptance_result a;
     measured_run(true);
     snprintf(rep.topo.restricted_by, sizeof(rep.topo.restricted_by), "cgroup cpuset");
-    acceptance_evaluate(&(struct node_facts){rep.version, &rep.prov, &rep.topo, &rep.sys, NULL},
+    acceptance_evaluate(&(struct node_facts){rep.version, &rep.prov, &rep.topo, &rep.sys, NULL, NULL, 0},
                         &run, &e, 5.0, &a);
     const struct acceptance_check *c = find(&a, "cpus");
     assert_non_null(c);
@@ -81,7 +81,7 @@ static void profile_passes_a_run_on_every_pu(void **state)
     struct expectations e = {.hugepages_2m = -1, .whole_node = true};
     struct acceptance_result a;
     measured_run(false);
-    acceptance_evaluate(&(struct node_facts){rep.version, &rep.prov, &rep.topo, &rep.sys, NULL},
+    acceptance_evaluate(&(struct node_facts){rep.version, &rep.prov, &rep.topo, &rep.sys, NULL, NULL, 0},
                         &run, &e, 5.0, &a);
     const struct acceptance_check *c = find(&a, "cpus");
     assert_non_null(c);
@@ -95,7 +95,7 @@ static void expectations_alone_judge_the_cpus_given(void **state)
     struct expectations e = {.hugepages_2m = -1};
     struct acceptance_result a;
     measured_run(true);
-    acceptance_evaluate(&(struct node_facts){rep.version, &rep.prov, &rep.topo, &rep.sys, NULL},
+    acceptance_evaluate(&(struct node_facts){rep.version, &rep.prov, &rep.topo, &rep.sys, NULL, NULL, 0},
                         &run, &e, 5.0, &a);
     assert_null(find(&a, "cpus"));
     assert_true(a.passed);

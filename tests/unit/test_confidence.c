@@ -47,7 +47,7 @@ static const struct acceptance_check *judge(double tol, bool from_reference, int
             e.reference_spread_pct[KERNEL_TRIAD] = ref_spread;
         }
     }
-    acceptance_evaluate(&(struct node_facts){rep.version, &rep.prov, &rep.topo, &rep.sys, NULL}, &run, &e,
+    acceptance_evaluate(&(struct node_facts){rep.version, &rep.prov, &rep.topo, &rep.sys, NULL, NULL, 0}, &run, &e,
                         tol, a);
     assert_string_equal(a->checks[0].name, "Triad");
     return &a->checks[0];

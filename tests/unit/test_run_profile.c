@@ -206,7 +206,7 @@ static void write_reference(struct run_result *r, const char *path)
 {
     snprintf(topo.source, sizeof(topo.source), "this machine");
     snprintf(topo.cpu_model, sizeof(topo.cpu_model), "Test CPU");
-    const struct node_facts node = {"0.0.0-test", &prov, &topo, &sys, NULL};
+    const struct node_facts node = {"0.0.0-test", &prov, &topo, &sys, NULL, NULL, 0};
     FILE *f = fopen(path, "w");
     assert_non_null(f);
     assert_int_equal(reference_write(f, &node, r, NULL), 0);
@@ -244,7 +244,7 @@ static void every_reference_row_is_written_read_and_checked(void **state)
     char why[400];
     assert_int_equal(reference_load(path, &e, why, sizeof(why)), 0);
     unlink(path);
-    const struct node_facts node = {"0.0.0-test", &prov, &topo, &sys, NULL};
+    const struct node_facts node = {"0.0.0-test", &prov, &topo, &sys, NULL, NULL, 0};
     struct acceptance_result out;
     const struct profile_field *f;
     for (pos = 1; (f = run_profile_ref_at(pos)) != NULL; pos++) {

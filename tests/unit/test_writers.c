@@ -63,6 +63,8 @@ static void fill_run(struct run_result *r, unsigned mask, bool passed)
     snprintf(c->size_label, sizeof(c->size_label), "4xLLC (STREAM rule)");
     c->ntimes = 10;
     c->kernel_mask = mask;
+    c->tier = -1; /* not a tier run */
+    c->cpu_node = c->mem_node = -1;
     r->measured = true;
     r->reps_done = 10;
     r->warm_up_passes = 12;

@@ -8,6 +8,7 @@ and hwloc are checked first; membench's runs are kept for the tests of what it m
 Structure only: the HMAT figures are QEMU's, and rates in an emulator mean nothing.
 tests/topologies/qemu-hmat-3node.xml is this guest's hwloc XML."""
 
+import json
 import os
 import re
 import sys
@@ -82,6 +83,15 @@ class HmatGuest(GuestTestCase):
         "plain": "membench " + JSON,
         "per_domain_numa": "membench --per-domain numa " + JSON,
         "matrix_numa": "membench --matrix numa " + JSON,
+        # a verdict on a node of several tiers runs each tier; rates in TCG mean little, so
+        # the tolerance is wide: what is checked is that each tier was measured and named
+        "save_reference": "membench --save-reference /tmp/ref.json --tolerance 90 " + JSON,
+        "reference_file": "cat /tmp/ref.json",
+        "check_reference": "membench --reference /tmp/ref.json --tolerance 90 " + JSON,
+        "check_missing_tier": (
+            "sed 's/\"tier_rates\": {/\"tier_rates\": {\"hbm\": {\"nodes\": \"7\", "
+            "\"rates_mbps\": {\"Triad\": 1000}},/' /tmp/ref.json >/tmp/bad.json && "
+            "membench --reference /tmp/bad.json --tolerance 90 --format json " + SMALL),
     }
     #: The membench JSON commands: each must exit 0 with every run validated.
     MEMBENCH = [n for n, c in COMMANDS.items()
@@ -171,6 +181,32 @@ class HmatGuest(GuestTestCase):
         for cell in matrix["cells"]:
             with self.subTest(cell=(cell["cpu_node"], cell["mem_node"])):
                 self.assertTrue(cell["validated"], cell)
+
+    # The verdict's tier runs: one per tier after the checked run, saved and checked.
+
+    def test_saved_reference_has_every_tier_rates(self):
+        self.result("save_reference")
+        ref = json.loads(self.result("reference_file").out)
+        self.assertEqual(sorted(ref["tier_rates"]), ["local", "local-2", "memory-only"], ref)
+        self.assertEqual(ref["tier_rates"]["memory-only"]["nodes"], "2", ref)
+        self.assertGreater(ref["tier_rates"]["memory-only"]["rates_mbps"]["Triad"], 0, ref)
+        tiers = self.doc("save_reference")["tiers"]
+        self.assertTrue(tiers["for_verdict"], tiers)
+        self.assertEqual([r["tier"] for r in tiers["rows"]], ["local", "local-2", "memory-only"])
+
+    def test_check_against_the_reference_passes_every_tier(self):
+        acc = self.doc("check_reference")["acceptance"]
+        self.assertEqual(acc["verdict"], "PASS", acc)
+        names = [c["name"] for c in acc["checks"]]
+        for tier in ("local", "local-2", "memory-only"):
+            self.assertIn(tier + " Triad", names, acc)
+
+    def test_a_tier_the_guest_lacks_fails_naming_it(self):
+        res = self.result("check_missing_tier", rc=1)
+        acc = json.loads(res.out)["acceptance"]
+        self.assertEqual(acc["verdict"], "FAIL", acc)
+        failed = [c["name"] for c in acc["checks"] if c["verdict"] == "FAIL"]
+        self.assertEqual(failed, ["tier hbm"], acc)
 
 
 if __name__ == "__main__":
