@@ -1,5 +1,6 @@
 #include "src/stream/plan.h"
 #include "src/stream/plan_isa.h"
+#include "src/stream/plan_size.h"
 #include "src/stream/plan_tiers.h"
 
 #include <stdio.h>
@@ -159,46 +160,6 @@ static int matrix_nodes(const struct stream_request *o, const struct topology *t
     return EXIT_OK;
 }
 
-static const char *topo_no_llc_reason = "hwloc and sysfs report none";
-
-static int resolve_size(const struct stream_options *o, size_t index, struct run_config *r)
-{
-    size_t es = elem_size(o->type);
-    char why[300];
-    if (o->n_sizes == 0) {
-        if (r->llc_bytes == 0) {
-            log_error("the last-level cache size is unknown (%s); give the array size with "
-                      "--size, e.g. --size 1GiB",
-                      topo_no_llc_reason);
-            return EXIT_RESOURCE;
-        }
-        if (llc_rule_elements(r->llc_bytes, (unsigned)STREAM_LLC_MULTIPLE, es, STREAM_MIN_ELEMENTS,
-                              &r->elements) != 0) {
-            char llc[32];
-            format_bytes(r->llc_bytes, llc, sizeof(llc));
-            log_error("the last-level cache in use (%s) is too large to size arrays at 4x it (the "
-                      "byte count does not fit in 64 bits); check the topology or give --size",
-                      llc);
-            return EXIT_USAGE;
-        }
-        snprintf(r->size_label, sizeof(r->size_label), "%s", STREAM_RULE_LABEL);
-        return EXIT_OK;
-    }
-    const struct size_spec *spec = &o->sizes[index];
-    if (spec->kind == SIZE_LLC_MULTIPLE && r->llc_bytes == 0) {
-        log_error("--size %s: the last-level cache size is unknown (%s); give the size in bytes "
-                  "instead, e.g. --size 1GiB",
-                  spec->text, topo_no_llc_reason);
-        return EXIT_RESOURCE;
-    }
-    if (size_to_elements(spec, r->llc_bytes, es, &r->elements, why, sizeof(why)) != 0) {
-        log_error("--size: %s; see membench --help", why);
-        return EXIT_USAGE;
-    }
-    snprintf(r->size_label, sizeof(r->size_label), "%s", spec->text);
-    return EXIT_OK;
-}
-
 /* What every run takes from the options, once its threads are placed. */
 static int fill_run(const struct stream_options *o, size_t is, const char *pages,
                     const char *pages_from, size_t ist, struct run_config *r)
@@ -213,7 +174,7 @@ static int fill_run(const struct stream_options *o, size_t is, const char *pages
     r->kernel_mask = o->kernel_mask;
     if (!r->numa_cell) r->cpu_node = r->mem_node = -1;
     if (!r->thread_node) r->tier = -1;
-    return resolve_size(o, is, r);
+    return plan_resolve_size(o, is, r);
 }
 
 /* auto is decided by measurement on the first repetition (run_stream); until then the run
@@ -244,26 +205,6 @@ static void choose_stores(struct run_config *r, const struct stream_request *o)
     r->stores_kind = any_nt && !any_normal ? STORES_NT : STORES_NORMAL;
     r->stores = any_nt && any_normal ? "mixed" : any_nt ? "nt" : "normal";
     r->tuned = any_nt;
-}
-
-/* Runs of one sweep compare best at one array size: the largest any of them needs, so every
- * run still keeps the STREAM rule for the LLCs its own threads use (and the memory-side cache
- * rule for the nodes its pages land on). */
-static void share_largest_rule_size(struct plan *plan)
-{
-    size_t largest = 0;
-    for (size_t i = 0; i < plan->n_runs; i++)
-        if (plan->runs[i].elements > plan->runs[largest].elements) largest = i;
-    const struct run_config *l = &plan->runs[largest];
-    bool llc_rule = strcmp(l->size_label, STREAM_RULE_LABEL) == 0;
-    for (size_t i = 0; i < plan->n_runs; i++) {
-        struct run_config *r = &plan->runs[i];
-        if (r->elements == l->elements) continue;
-        r->elements = l->elements;
-        snprintf(r->size_label, sizeof(r->size_label), "%s",
-                 llc_rule ? "4xLLC (STREAM rule, largest of the sweep)"
-                          : "memory-side cache (largest of the sweep)");
-    }
 }
 
 /* What runs without a list take: the pages (HUGETLB_MORECORE or the default) and the thread
@@ -457,7 +398,7 @@ int plan_build(const struct stream_request *req, const struct topology *topology
 {
     const struct stream_options *o = req->opts;
     memset(plan, 0, sizeof(*plan));
-    if (!topology->facts.this_system) topo_no_llc_reason = "the given topology has no caches";
+    plan_size_topology(topology->facts.this_system);
     const char *omp_var = openmp_binding_variable();
     if ((o->n_binds || req->acceptance) && omp_var)
         log_note("%s: membench's placement overrides %s",
@@ -480,7 +421,7 @@ int plan_build(const struct stream_request *req, const struct topology *topology
     if (rc != EXIT_OK) return rc;
     for (size_t i = 0; o->n_sizes == 0 && i < plan->n_runs; i++)
         plan_memcache_widen(&plan->runs[i], sys);
-    if (o->n_sizes == 0) share_largest_rule_size(plan);
+    if (o->n_sizes == 0) plan_share_largest_rule_size(plan);
     enum isa isa;
     rc = plan_choose_isa(o, &isa);
     for (size_t i = 0; rc == EXIT_OK && i < plan->n_runs; i++)
