@@ -82,6 +82,9 @@ static void check_locality(const struct team *tm, struct run_result *out)
     size_t page = out->backing.page_size_bytes > page_base_bytes()
                       ? (size_t)out->backing.page_size_bytes
                       : (size_t)page_base_bytes();
+    /* smaps calls a transparent huge page's KernelPageSize 4 kB, but one such page lies on one
+     * node: only whole ones inside a thread's share say where that thread's pages went */
+    if (out->backing.thp_fraction > 0 && page < page_pmd_bytes()) page = page_pmd_bytes();
     char page_words[32];
     format_bytes(page, page_words, sizeof(page_words));
     for (int t = 0; t < tm->team_size && loc->verified; t++) {
