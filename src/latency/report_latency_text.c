@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/base/int_set.h"
 #include "src/base/parse.h"
 #include "src/measure/report_locality.h"
 
@@ -70,15 +71,8 @@ static void write_idle(FILE *out, const struct latency_result *l)
 static int pair_columns(const struct latency_result *l, int *cols)
 {
     int n = 0;
-    for (size_t i = 0; i < l->n_pairs; i++) {
-        int mem = l->pairs[i].mem_node, at = 0;
-        while (at < n && cols[at] < mem)
-            at++;
-        if (at < n && cols[at] == mem) continue;
-        memmove(cols + at + 1, cols + at, (size_t)(n - at) * sizeof(int));
-        cols[at] = mem;
-        n++;
-    }
+    for (size_t i = 0; i < l->n_pairs; i++)
+        n = int_set_add(cols, n, l->pairs[i].mem_node);
     return n;
 }
 

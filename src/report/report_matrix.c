@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/base/int_set.h"
 #include "src/base/json_values.h"
 #include "src/measure/report_locality.h"
 
@@ -23,15 +24,8 @@ bool report_is_matrix(const struct report *rep)
 static int columns(const struct report *rep, int *cols)
 {
     int n = 0;
-    for (size_t i = 0; i < rep->n_runs; i++) {
-        int mem = rep->runs[i].config.mem_node, at = 0;
-        while (at < n && cols[at] < mem)
-            at++;
-        if (at < n && cols[at] == mem) continue;
-        memmove(cols + at + 1, cols + at, (size_t)(n - at) * sizeof(int));
-        cols[at] = mem;
-        n++;
-    }
+    for (size_t i = 0; i < rep->n_runs; i++)
+        n = int_set_add(cols, n, rep->runs[i].config.mem_node);
     return n;
 }
 
