@@ -351,3 +351,28 @@ uint64_t node_memory_firmware_from(hwloc_topology_t hw, hwloc_const_cpuset_t fro
     uint64_t v = firmware_between(hw, first, from, target);
     return v ? v : firmware_between(hw, second, from, target);
 }
+
+static bool node_in_run(const struct mem_node *n, int t, const int *thread_node, unsigned threads)
+{
+    if (n->tier != t) return false;
+    if (!thread_node) return n->usable;
+    for (unsigned i = 0; i < threads; i++)
+        if (thread_node[i] == (int)n->os) return true;
+    return false;
+}
+
+uint64_t node_memory_tier_firmware_mbps(const struct node_memory *m, int t, const int *thread_node,
+                                        unsigned threads)
+{
+    uint64_t sum = 0;
+    int counted = 0;
+    for (int i = 0; i < m->count; i++) {
+        const struct mem_node *n = &m->nodes[i];
+        if (!node_in_run(n, t, thread_node, threads)) continue;
+        uint64_t bw = n->firmware.bandwidth ? n->firmware.bandwidth : n->firmware.read_bandwidth;
+        if (!bw) return 0;
+        sum += bw;
+        counted++;
+    }
+    return counted ? sum : 0;
+}

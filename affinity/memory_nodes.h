@@ -70,6 +70,11 @@ void node_memory_free(struct node_memory *m);
 const struct mem_node *node_memory_by_os(const struct node_memory *m, unsigned os);
 /* The node with cores that a PU belongs to (the OS's number), -1 when none. */
 int node_memory_pu_node(const struct node_memory *m, unsigned pu_os);
+/* The firmware's bandwidth to tier t (MB/s, each node's from its nearest cores, Bandwidth
+ * else ReadBandwidth), summed over the nodes a run's threads were bound to (thread_node[],
+ * OS numbers; NULL: the tier's nodes that usable cores are near); 0 when one has no figure. */
+uint64_t node_memory_tier_firmware_mbps(const struct node_memory *m, int t,
+                                        const int *thread_node, unsigned threads);
 /* The nodes of tier t in OS order, as "0-3,8" (OS numbers). */
 void node_memory_tier_list(const struct node_memory *m, int t, char *buf, size_t len);
 

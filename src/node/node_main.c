@@ -141,9 +141,15 @@ static int node_begin(struct node_run *n)
         log_error("%s", why);
         return EXIT_USAGE;
     }
+    if (acceptance_hmat_check(&o->expect, &n->topo.memory, why, sizeof(why)) != 0) {
+        log_error("%s", why);
+        return EXIT_RESOURCE;
+    }
     struct report *rep = &n->rep;
-    *rep =
-        (struct report){.version = MEMBENCH_VERSION, .topo = n->topo.facts, .memory = &n->topo.memory, .dry_run = o->dry_run};
+    *rep = (struct report){.version = MEMBENCH_VERSION,
+                           .topo = n->topo.facts,
+                           .memory = &n->topo.memory,
+                           .dry_run = o->dry_run};
     sysinfo_read(&rep->sys);
     provenance_read(&rep->prov);
     if (o->peak_mbps > 0) {

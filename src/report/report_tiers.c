@@ -48,25 +48,11 @@ static hwloc_bitmap_t run_nodes(const struct run_config *c)
     return set;
 }
 
-/* The firmware's bandwidth to the nodes of a tier run, summed over them: 0 when a node has
- * no figure (then the tier's is unknown). */
 static uint64_t firmware_mbps(const struct report *rep, const struct run_config *c)
 {
-    hwloc_bitmap_t set = run_nodes(c);
-    uint64_t sum = 0;
-    bool all = set && !hwloc_bitmap_iszero(set);
-    unsigned os;
-    hwloc_bitmap_foreach_begin(os, set)
-    {
-        const struct mem_node *n = rep->memory ? node_memory_by_os(rep->memory, os) : NULL;
-        uint64_t bw =
-            n ? (n->firmware.bandwidth ? n->firmware.bandwidth : n->firmware.read_bandwidth) : 0;
-        all &= bw > 0;
-        sum += bw;
-    }
-    hwloc_bitmap_foreach_end();
-    hwloc_bitmap_free(set);
-    return all ? sum : 0;
+    return rep->memory
+               ? node_memory_tier_firmware_mbps(rep->memory, c->tier, c->thread_node, c->threads)
+               : 0;
 }
 
 static void write_tier_line(FILE *out, const struct run_result *r)

@@ -33,19 +33,21 @@ unsigned expectations_kernel_mask(const struct expectations *e)
     unsigned mask = 0;
     for (int k = 0; k < KERNEL_COUNT; k++) {
         for (int t = 0; t < e->n_tier_rates; t++)
-            if (e->tier_rates[t].rate_mbps[k] > 0.0) mask |= 1u << k;
+            if (e->tier_rates[t].rate_mbps[k] > 0.0 || e->tier_rates[t].hmat_pct[k] > 0.0)
+                mask |= 1u << k;
         if (e->rate_mbps[k] > 0.0) mask |= 1u << k;
     }
     return mask;
 }
 
-/* "hbm:" of "hbm:triad=5": the tier's rates, *p moved past it; e's own without one. NULL with
- * a reason for a bad name. */
-static double *tier_of(const char **p, const char *eq, struct expectations *e, char *why,
-                       size_t why_len)
+/* "hbm:" of "hbm:triad=5": the tier's expectation, *p moved past it; NULL without one (e's
+ * own rates). -1 with a reason for a bad name. */
+static int tier_of(const char **p, const char *eq, struct expectations *e,
+                   struct tier_expectation **tier, char *why, size_t why_len)
 {
     const char *colon = memchr(*p, ':', (size_t)(eq - *p));
-    if (!colon) return e->rate_mbps;
+    *tier = NULL;
+    if (!colon) return 0;
     size_t n = (size_t)(colon - *p);
     char name[24];
     if (n == 0 || n >= sizeof(name) ||
@@ -54,15 +56,43 @@ static double *tier_of(const char **p, const char *eq, struct expectations *e, c
                  "'%.*s' is not a tier name; write e.g. hbm:triad=90000 (tiers as the report's "
                  "Memory block names them: local, dram, hbm, cxl, memory-only...)",
                  (int)(n > 40 ? 40 : n), *p);
-        return NULL;
+        return -1;
     }
     for (size_t i = 0; i < n; i++) /* tier names are lower-case; HBM is hbm */
         name[i] = (char)tolower((unsigned char)(*p)[i]);
     name[n] = '\0';
-    struct tier_expectation *t = expectations_tier(e, name);
-    if (!t) snprintf(why, why_len, "more than %d tiers", REFERENCE_MEM_TIERS_MAX);
+    *tier = expectations_tier(e, name);
+    if (!*tier) snprintf(why, why_len, "more than %d tiers", REFERENCE_MEM_TIERS_MAX);
     *p = colon + 1;
-    return t ? t->rate_mbps : NULL;
+    return *tier ? 0 : -1;
+}
+
+/* "80%hmat" of a tier's kernel: at least 80% of the firmware's bandwidth to the tier. 1 when
+ * number is one, 0 when it is not, -1 with a reason when it is one but wrong. */
+static int hmat_share(const char *number, struct tier_expectation *tier, int k, char *why,
+                      size_t why_len)
+{
+    size_t len = strlen(number);
+    if (len < 6 || strcmp(number + len - 5, "%hmat") != 0) return 0;
+    char *end;
+    double pct = strtod(number, &end);
+    if (end != number + len - 5 || !(pct > 0.0) || pct > 100.0) {
+        snprintf(why, why_len,
+                 "'%s' for %s is not a share of HMAT's bandwidth; write e.g. 80%%hmat", number,
+                 kernel_table[k].name);
+        return -1;
+    }
+    if (!tier) {
+        snprintf(why, why_len, "%s=%s needs a tier: write e.g. hbm:%s=%s", kernel_table[k].flag + 2,
+                 number, kernel_table[k].flag + 2, number);
+        return -1;
+    }
+    if (tier->hmat_pct[k] != 0.0) {
+        snprintf(why, why_len, "%s:%s%%hmat is given twice", tier->tier, kernel_table[k].name);
+        return -1;
+    }
+    tier->hmat_pct[k] = pct;
+    return 1;
 }
 
 /* One "[tier:]kernel=rate" from p to comma. */
@@ -75,8 +105,9 @@ static int parse_item(const char *p, const char *comma, struct expectations *e, 
                  (int)(comma - p > 60 ? 60 : comma - p), p);
         return -1;
     }
-    double *rates = tier_of(&p, eq, e, why, why_len);
-    if (!rates) return -1;
+    struct tier_expectation *tier;
+    if (tier_of(&p, eq, e, &tier, why, why_len) != 0) return -1;
+    double *rates = tier ? tier->rate_mbps : e->rate_mbps;
     int k;
     for (k = 0; k < KERNEL_COUNT; k++)
         if (strlen(kernel_table[k].name) == (size_t)(eq - p) &&
@@ -88,11 +119,6 @@ static int parse_item(const char *p, const char *comma, struct expectations *e, 
                  (int)(eq - p > 40 ? 40 : eq - p), p);
         return -1;
     }
-    if (rates[k] != 0.0) {
-        snprintf(why, why_len, "%s is given twice; give each kernel one rate",
-                 kernel_table[k].name);
-        return -1;
-    }
     char number[64];
     size_t len = (size_t)(comma - eq - 1);
     if (len == 0 || len >= sizeof(number)) {
@@ -102,6 +128,13 @@ static int parse_item(const char *p, const char *comma, struct expectations *e, 
     }
     memcpy(number, eq + 1, len);
     number[len] = '\0';
+    int share = hmat_share(number, tier, k, why, why_len);
+    if (share != 0) return share < 0 ? -1 : 0;
+    if (rates[k] != 0.0) {
+        snprintf(why, why_len, "%s is given twice; give each kernel one rate",
+                 kernel_table[k].name);
+        return -1;
+    }
     char *end;
     double v = strtod(number, &end);
     if (*end || !(v > 0.0) || v > 1e9) {

@@ -54,6 +54,8 @@ struct tier_expectation {
     char nodes[64]; /* the reference's nodes of it, OS numbers; "" from --expect */
     double rate_mbps[KERNEL_COUNT];
     unsigned rated_by_reference;
+    /* --expect hbm:triad=80%hmat: at least this % of the firmware's bandwidth to the tier */
+    double hmat_pct[KERNEL_COUNT];
 };
 
 /* What a good node delivers, from --expect or a reference file; 0 = no expectation. */
@@ -130,6 +132,11 @@ struct acceptance_result {
  * HWLOC_SYNTHETIC, HWLOC_THISSYSTEM=0) is refused before anything is measured (membench-hooked:
  * unless MEMBENCH_TEST_TOPOLOGY_IS_MACHINE=1). Returns 0, or -1 with the error line in why. */
 int acceptance_topology_check(const struct topology_facts *t, char *why, size_t why_len);
+
+/* An expectation against the firmware (hbm:triad=80%hmat) needs HMAT's bandwidth to every node
+ * of that tier: returns 0, or -1 with the error line (exit 3) in why. */
+int acceptance_hmat_check(const struct expectations *e, const struct node_memory *m, char *why,
+                          size_t why_len);
 
 /* A check's outcome: passed wins, and only an explicit CHECK_INCONCLUSIVE is one. */
 static inline enum check_verdict check_state(const struct acceptance_check *c)

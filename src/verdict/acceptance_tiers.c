@@ -103,8 +103,8 @@ static const struct run_result *tier_run(const struct node_facts *node,
 /* One kernel of a tier: its run's best rate against the expectation, or INCONCLUSIVE naming
  * the tier when no run measured it alone or the time limit cut its run. */
 static void tier_rate(const struct node_facts *node, const struct run_result *run, int t,
-                      const struct tier_expectation *x, const struct expectations *e,
-                      double tol, int k, struct acceptance_result *out)
+                      const struct tier_expectation *x, const struct expectations *e, double tol,
+                      int k, struct acceptance_result *out)
 {
     const struct node_memory *m = node->memory;
     const struct run_result *r = tier_run(node, run, t);
@@ -128,8 +128,37 @@ static void tier_rate(const struct node_facts *node, const struct run_result *ru
                  "--time-limit",
                  m->tiers[t].name, nodes, r->reps_done, r->config.ntimes);
     else if (kr)
-        acceptance_rate_check(out, name, kr, x->rate_mbps[k],
-                              x->rated_by_reference & (1u << k), e->reference_runs, -1.0, tol);
+        acceptance_rate_check(out, name, kr, x->rate_mbps[k], x->rated_by_reference & (1u << k),
+                              e->reference_runs, -1.0, tol);
+}
+
+/* One kernel of a tier against the firmware: its run's best rate at least P% of HMAT's
+ * bandwidth to the nodes that run streamed to; unjudged as tier_rate when no run measured it. */
+static void tier_hmat(const struct node_facts *node, const struct run_result *run, int t,
+                      const struct tier_expectation *x, int k, struct acceptance_result *out)
+{
+    const struct run_result *r = tier_run(node, run, t);
+    char name[48], nodes[64], got[96];
+    snprintf(name, sizeof(name), "%s %s vs HMAT", x->tier, kernel_table[k].name);
+    node_memory_tier_list(node->memory, t, nodes, sizeof(nodes));
+    const struct kernel_result *kr = NULL;
+    for (int i = 0; r && i < r->n_results; i++)
+        if ((int)r->results[i].kernel == k) kr = &r->results[i];
+    if (!r || !kr) {
+        unjudged(out, name, "not measured",
+                 "tier %s (nodes %s) was not measured on its own (%u "
+                 "of %u tiers measured)",
+                 x->tier, nodes, (unsigned)node->n_tier_runs, (unsigned)node->memory->tier_count);
+        return;
+    }
+    uint64_t fw = node_memory_tier_firmware_mbps(
+        node->memory, t, r->config.tier >= 0 ? r->config.thread_node : NULL, r->config.threads);
+    double floor = x->hmat_pct[k] / 100.0 * (double)fw;
+    snprintf(got, sizeof(got), "%.1f MB/s (%.0f%% of HMAT's %llu)", kr->best_rate_mbps,
+             fw ? 100.0 * kr->best_rate_mbps / (double)fw : 0.0, (unsigned long long)fw);
+    acceptance_describe(acceptance_add(out, name, fw && kr->best_rate_mbps >= floor), got,
+                        ">= %g%% of HMAT's bandwidth to nodes %s (%.1f MB/s)", x->hmat_pct[k],
+                        nodes, floor);
 }
 
 /* One tier's expected rates: a tier the node lacks FAILs naming it; else each kernel's rate
@@ -152,8 +181,10 @@ static void tier_check(const struct node_facts *node, const struct run_result *r
         return;
     }
     for (int k = 0; k < KERNEL_COUNT; k++)
-        if (x->rate_mbps[k] > 0.0 && (run->config.kernel_mask & (1u << k)))
-            tier_rate(node, run, t, x, e, tol, k, out);
+        if (run->config.kernel_mask & (1u << k)) {
+            if (x->rate_mbps[k] > 0.0) tier_rate(node, run, t, x, e, tol, k, out);
+            if (x->hmat_pct[k] > 0.0) tier_hmat(node, run, t, x, k, out);
+        }
 }
 
 void acceptance_tier_checks(const struct node_facts *node, const struct run_result *run,
@@ -161,4 +192,28 @@ void acceptance_tier_checks(const struct node_facts *node, const struct run_resu
 {
     for (int i = 0; i < e->n_tier_rates; i++)
         tier_check(node, run, &e->tier_rates[i], e, tol, out);
+}
+
+int acceptance_hmat_check(const struct expectations *e, const struct node_memory *m, char *why,
+                          size_t why_len)
+{
+    for (int i = 0; i < e->n_tier_rates; i++) {
+        const struct tier_expectation *x = &e->tier_rates[i];
+        int k = 0, t = 0;
+        while (k < KERNEL_COUNT && x->hmat_pct[k] <= 0.0)
+            k++;
+        while (t < m->tier_count && strcmp(m->tiers[t].name, x->tier) != 0)
+            t++;
+        if (k == KERNEL_COUNT || t == m->tier_count) continue; /* a missing tier FAILs later */
+        if (node_memory_tier_firmware_mbps(m, t, NULL, 0)) continue;
+        char nodes[64];
+        node_memory_tier_list(m, t, nodes, sizeof(nodes));
+        snprintf(why, why_len,
+                 "--expect %s:%s=%g%%hmat: the firmware gives no bandwidth to tier %s (node%s %s: "
+                 "no HMAT figure); give its rate in MB/s instead, e.g. %s:%s=90000",
+                 x->tier, kernel_table[k].flag + 2, x->hmat_pct[k], x->tier,
+                 m->tiers[t].count == 1 ? "" : "s", nodes, x->tier, kernel_table[k].flag + 2);
+        return -1;
+    }
+    return 0;
 }

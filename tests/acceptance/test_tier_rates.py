@@ -12,6 +12,8 @@ import membench_test  # noqa: E402
 RUN = ["--size", "2000000", "--ntimes", "3"]
 #: hwloc's own test topology (BSD licence): KNL SNC4 hybrid, a DRAM and an MCDRAM tier
 KNL = membench_test.topology("64intel64-fakeKNL-SNC4-hybrid.xml")
+#: hwloc's 4 nodes behind memory-side caches: no HMAT figure at all
+NO_HMAT = membench_test.topology("memorysidecaches.xml")
 
 
 class TierRatesTest(membench_test.ReferenceFileCase):
@@ -62,6 +64,18 @@ class TierRatesTest(membench_test.ReferenceFileCase):
         c = checks["mcdram Triad"]
         self.assertEqual(c["verdict"], "INCONCLUSIVE")
         self.assertIn("not measured", c["why"])
+
+    def test_a_share_of_hmat_needs_the_firmware_figure(self):
+        # the KNL's firmware gives both tiers' bandwidth: the expectation is accepted
+        for tier in ("dram", "mcdram"):
+            with self.subTest(tier=tier):
+                out, _ = self.run_ok(["--dry-run", "-s", "1MiB", "--expect",
+                                      "%s:triad=80%%hmat" % tier], {"HWLOC_XMLFILE": KNL})
+        # without HMAT there is nothing to compare with: exit 3, naming the tier and the fix
+        self.assert_error(["--dry-run", "-s", "1MiB", "--expect", "local:triad=80%hmat"], 3,
+                          ["local:triad=80%hmat", "no bandwidth to tier local", "nodes 0-3",
+                           "no HMAT figure", "local:triad=90000"],
+                          env_extra={"HWLOC_XMLFILE": NO_HMAT})
 
 
 if __name__ == "__main__":

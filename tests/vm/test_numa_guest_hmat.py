@@ -95,6 +95,11 @@ class HmatGuest(GuestTestCase):
         "save_reference": "membench --save-reference /tmp/ref.json --tolerance 90 " + JSON,
         "reference_file": "cat /tmp/ref.json",
         "check_reference": "membench --reference /tmp/ref.json --tolerance 90 " + JSON,
+        # each tier against the firmware's own figure: 1% passes even in TCG, 100% cannot
+        "expect_hmat_low": "membench --expect local:triad=1%hmat,memory-only:triad=1%hmat "
+                           "-s 2000000 -n 3 --format json",
+        "expect_hmat_full": "membench --expect memory-only:triad=100%hmat --format json -s "
+                            "2000000 -n 3",
         "check_missing_tier": (
             "sed 's/\"tier_rates\": {/\"tier_rates\": {\"hbm\": {\"nodes\": \"7\", "
             "\"rates_mbps\": {\"Triad\": 1000}},/' /tmp/ref.json >/tmp/bad.json && "
@@ -267,6 +272,16 @@ class HmatGuest(GuestTestCase):
         self.assertEqual(acc["verdict"], "FAIL", acc)
         failed = [c["name"] for c in acc["checks"] if c["verdict"] == "FAIL"]
         self.assertEqual(failed, ["tier hbm"], acc)
+
+    def test_each_tier_against_the_firmwares_figure(self):
+        acc = self.doc("expect_hmat_low")["acceptance"]
+        self.assertEqual(acc["verdict"], "PASS", acc)
+        checks = {c["name"]: c for c in acc["checks"]}
+        self.assertIn("of HMAT's 40960", checks["memory-only Triad vs HMAT"]["measured"], acc)
+        self.assertIn("of HMAT's 40960", checks["local Triad vs HMAT"]["measured"], acc)
+        acc = json.loads(self.result("expect_hmat_full", rc=1).out)["acceptance"]
+        failed = [c["name"] for c in acc["checks"] if c["verdict"] == "FAIL"]
+        self.assertEqual(failed, ["memory-only Triad vs HMAT"], acc)
 
 
 if __name__ == "__main__":
