@@ -157,8 +157,8 @@ static void tier_hmat(const struct node_facts *node, const struct run_result *ru
     snprintf(got, sizeof(got), "%.1f MB/s (%.0f%% of HMAT's %llu)", kr->best_rate_mbps,
              fw ? 100.0 * kr->best_rate_mbps / (double)fw : 0.0, (unsigned long long)fw);
     acceptance_describe(acceptance_add(out, name, fw && kr->best_rate_mbps >= floor), got,
-                        ">= %g%% of HMAT's bandwidth to nodes %s (%.1f MB/s)", x->hmat_pct[k],
-                        nodes, floor);
+                        ">= %g%% of HMAT's bandwidth to node%s %s (%.1f MB/s)", x->hmat_pct[k],
+                        node->memory->tiers[t].count == 1 ? "" : "s", nodes, floor);
 }
 
 /* One tier's expected rates: a tier the node lacks FAILs naming it; else each kernel's rate
