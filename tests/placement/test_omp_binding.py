@@ -4,6 +4,7 @@ launched on, default to one thread per core, let --bind override, and keep tasks
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -33,6 +34,24 @@ FACTS = ("cpus_usable", "cpus_restricted", "packages", "numa_nodes", "cores", "p
 
 #: The default thread count comes from the topology, not from the suite's OMP_NUM_THREADS=2.
 NO_COUNT = {"OMP_NUM_THREADS": None}
+
+
+#: The runtime states each thread's affinity (OpenMP 5.0): libgomp on stderr, libomp on stdout.
+DISPLAY = {"OMP_DISPLAY_AFFINITY": "true",
+           "OMP_AFFINITY_FORMAT": "membench-test thread %n affinity %A"}
+DISPLAYED = re.compile(r"^membench-test thread (\d+) affinity ([0-9,-]+)\n", re.M)
+
+
+def runtime_affinity(out):
+    """{thread: set of CPUs} from the OMP_DISPLAY_AFFINITY lines ("0,1", "0-3,8")."""
+    stated = {}
+    for m in DISPLAYED.finditer(out):
+        cpus = set()
+        for part in m.group(2).split(","):
+            lo, _, hi = part.partition("-")
+            cpus.update(range(int(lo), int(hi or lo) + 1))
+        stated[int(m.group(1))] = cpus
+    return stated
 
 
 def label(case):
@@ -99,24 +118,35 @@ class OpenMPVariablesTest(MembenchTestCase):
                 self.assertTrue(run0["validation"]["passed"])
 
     def test_openmp_places_the_threads_and_membench_reports_where(self):
-        """Without --bind OpenMP's binding is kept: one thread per core, on distinct PUs, and
-        the report shows the PUs the threads ran on (GOMP_CPU_AFFINITY reversed: thread 0 on
-        the second CPU)."""
+        """Without --bind OpenMP's binding is kept and reported as the runtime states it
+        (OMP_DISPLAY_AFFINITY): a thread the runtime bound to one CPU ran there, bound; one
+        given a wider place is reported unbound, on a CPU of that place. An explicit list
+        (GOMP_CPU_AFFINITY, reversed: thread 0 on the second CPU) binds in every runtime
+        (libgomp; libomp, whose default places follow its own reading of the cores)."""
         base_threads = self.dry(NO_COUNT)["runs"][0]["config"]["threads"]
         reverse = "%d %d" % (ALLOWED[1], ALLOWED[0])
         for case in ({"OMP_PROC_BIND": "close"}, {"OMP_PROC_BIND": "spread"},
                      {"GOMP_CPU_AFFINITY": reverse}):
             with self.subTest(label(case)):
-                doc = self.run_json(SMALL, env_extra=dict(NO_COUNT, **case))
-                run0 = doc["runs"][0]
+                out, err = self.run_ok(SMALL + ["--format", "json"],
+                                       env_extra={**NO_COUNT, **DISPLAY, **case})
+                stated = runtime_affinity(err + out)
+                run0 = json.loads(DISPLAYED.sub("", out))["runs"][0]
                 self.assertEqual(run0["config"]["bind"], "openmp-env")
                 self.assertEqual(run0["config"]["threads"], base_threads)
-                pus = [p["pu"] for p in run0["placement"]]
-                self.assertEqual(len(pus), base_threads)
-                self.assertEqual(len(set(pus)), len(pus), run0["placement"])
-                self.assertTrue(set(pus) <= set(ALLOWED))
+                placement = run0["placement"]
+                self.assertEqual(len(placement), base_threads)
+                for p in placement:
+                    where = stated.get(p["thread"])
+                    self.assertIsNotNone(where, "the runtime stated no affinity for thread "
+                                         "%d:\n%s" % (p["thread"], err + out))
+                    self.assertIn(p["pu"], where, (p, out))
+                    self.assertEqual(p["bound"], len(where) == 1, (p, out))
+                self.assertTrue({p["pu"] for p in placement} <= set(ALLOWED))
                 if "GOMP_CPU_AFFINITY" in case:
-                    self.assertEqual(pus[:2], [ALLOWED[1], ALLOWED[0]])
+                    pus = [p["pu"] for p in placement]
+                    self.assertEqual(pus[:2], [ALLOWED[1], ALLOWED[0]], err)
+                    self.assertTrue(all(p["bound"] for p in placement), placement)
                 self.assertTrue(run0["validation"]["passed"])
 
     def test_taskset_set_is_kept_exactly(self):
