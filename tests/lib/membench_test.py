@@ -55,8 +55,9 @@ if EMULATOR:  # a path, for the wrappers that exec it without searching PATH
 #: The prefix of the hook variables, which only membench-hooked reads.
 HOOK_PREFIX = "MEMBENCH_TEST_"
 
-#: Small real runs: 2 M doubles per array (48 MB in all), 3 repetitions.
-SMALL = ["--size", "2000000", "-n", "3"]
+#: Small real runs: 2 M doubles per array (48 MB in all), 3 repetitions, normal stores
+#: (--stores auto measures both kinds first, a second a run: stores/ and stream/ test it).
+SMALL = ["--size", "2000000", "-n", "3", "--stores", "normal"]
 
 #: Memory a run takes per byte of its arrays in this build: ThreadSanitizer keeps about four
 #: bytes of shadow per byte (MEMBENCH_SANITIZE is passed by tests/CMakeLists.txt).
