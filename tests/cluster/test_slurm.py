@@ -295,10 +295,12 @@ class HealthCheckTest(SlurmCase):
 
 HEALTHCHECK_PROGRAM = r"""#!/bin/sh
 # slurm.conf's HealthCheckProgram for the tests: the real check with the configuration file
-# of the scratch directory; each run appends "GENERATION STATUS" to runs (the generation the
-# test wrote with that configuration), and the environment slurmd gave it to env.
+# of the scratch directory; each run appends "start GENERATION" to runs as it starts and
+# "GENERATION STATUS" as it ends (the generation the test wrote with that configuration), and
+# the environment slurmd gave it to env.
 D=@DIR@
 gen=$(cat "$D/generation" 2>/dev/null)
+echo "start $gen" >>"$D/runs"
 env >"$D/env"
 if [ -f "$D/healthcheck.conf" ]; then
     MEMBENCH_HEALTHCHECK_CONFIG=$D/healthcheck.conf @HEALTHCHECK@ >>"$D/healthcheck.log" 2>&1
@@ -379,6 +381,18 @@ class HealthCheckProgramTest(MembenchTestCase):
         self.fail("slurmd did not run the health check (generation %s) within %d s\n%s\n%s"
                   % (gen, RUN_WAIT_S, self.log(), self.slurm.logs()))
 
+    def wait_settled(self):
+        """Wait until every run that started has ended: no check is changing the node."""
+        deadline = time.monotonic() + RUN_WAIT_S
+        runs = os.path.join(self.tmp.name, "runs")
+        while time.monotonic() < deadline:
+            with open(runs) as f:
+                words = [line.split() for line in f]
+            if sum(w[0] == "start" for w in words) == sum(w[0] != "start" for w in words):
+                return
+            time.sleep(0.2)
+        self.fail("a health check run did not end within %d s\n%s" % (RUN_WAIT_S, self.log()))
+
     def log(self):
         try:
             with open(os.path.join(self.tmp.name, "healthcheck.log")) as f:
@@ -425,10 +439,14 @@ class HealthCheckProgramTest(MembenchTestCase):
         self.assertIsNone(self.slurm.node_reason())
         self.assertIn("1 of 2 in a row", self.log())
         rc = self.wait_run(str(self.generation), nth=2)
+        self.assertEqual(rc, "1", self.log())
+        # a third run may be under way with this configuration: switched off, and every run
+        # ended, the reason stays as the last real check left it
+        self.configure(None)
+        self.wait_settled()
         reason = self.slurm.node_reason()
         sys.stderr.write("FAIL, the second in a row: status %s, %s, Reason=%s\n"
                          % (rc, self.slurm.node_state(), reason))
-        self.assertEqual(rc, "1", self.log())
         self.assertRegex(reason or "", r"^membench: Triad -\d+% \(\d+ of 999999999 MB/s.*"
                                        r"; 2 checks in a row$")
         self.assertEqual(self.slurm.node_state(), "drained")
