@@ -21,6 +21,8 @@ size_t tlb_element_offset(enum tlb_layout layout, size_t i, size_t n, size_t pag
         size_t line = i % lines_per_small, round = i / lines_per_small; /* round < pages */
         return ((round + line) % pages) * small + line * TLB_LINE_BYTES;
     }
+    if (layout == TLB_LAYOUT_STRIDED)
+        return i * page_bytes + (i % lines_per_small) * TLB_LINE_BYTES;
     size_t lines_per_page = page_bytes / TLB_LINE_BYTES;
     return i * page_bytes + (stagger ? (i % lines_per_page) * TLB_LINE_BYTES : 0);
 }

@@ -22,8 +22,11 @@ enum tlb_order { TLB_ORDER_RANDOM, TLB_ORDER_SEQ };
  * SPREAD: element i alone in page i (page_bytes apart): the sweep itself.
  * DENSE:  the control, the same number of cache lines packed into ceil(n/L) base pages (L lines
  *         of 64 bytes per base page: 64 at 4 KB, 1024 at 64 KB), so its cache footprint matches
- *         the sweep's while it needs L times fewer translations. */
-enum tlb_layout { TLB_LAYOUT_SPREAD, TLB_LAYOUT_DENSE };
+ *         the sweep's while it needs L times fewer translations.
+ * STRIDED: element i at the start of base page i x (page_bytes / base page): pages a stride
+ *         apart (the stride probe, src/tlb/tlb_sets.h), element i on line i mod (base page /
+ *         64) whatever the stride, so the lines still spread over every cache set. */
+enum tlb_layout { TLB_LAYOUT_SPREAD, TLB_LAYOUT_DENSE, TLB_LAYOUT_STRIDED };
 
 /* Byte offset of element i of a point with n elements. With stagger, element i of SPREAD uses
  * line i mod (page_bytes / 64) of its page, so n pages spread over every cache set instead of

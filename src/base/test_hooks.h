@@ -2,6 +2,7 @@
 #define MEMBENCH_TEST_HOOKS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 struct mem_backend;  /* hugepages/backend.h */
 struct stream_hooks; /* src/stream/stream_hooks.h: the kernel hooks */
@@ -32,6 +33,8 @@ struct test_hooks {
     /* test_hook_at(POINT): the --time-limit of the measurement under way counts as passed from
      * there on (interrupt_deadline_expire()), so a test cuts it at a known point */
     const char *time_limit_at;
+    /* MemAvailable counts as this many bytes (/proc/meminfo only); 0 = as is */
+    uint64_t mem_available_bytes;
 };
 
 extern const struct test_hooks *test_hooks;

@@ -463,6 +463,10 @@ enum cli_action cli_parse(int argc, char **argv, struct options *o)
         if ((r->flags & OPTF_PROFILE) && !p.first_profile) p.first_profile = (int)i + 1;
         if (apply(o, &p.entries[i], optarg) != 0) return CLI_EXIT_USAGE;
     }
+    for (size_t i = 0; i < p.n; i++)
+        if (p.given[i] && p.entries[i].row->name &&
+            strcmp(p.entries[i].row->name, "tlb-max-pages") == 0)
+            o->tlb.max_pages_given = true;
     if (optind < argc) {
         option_error("unexpected argument '%s'", argv[optind]);
         return CLI_EXIT_USAGE;

@@ -34,6 +34,10 @@ int meminfo_value(const char *path, const char *key, uint64_t *bytes)
 
 int meminfo_available(const char *path, uint64_t *bytes)
 {
+    if (test_hooks && test_hooks->mem_available_bytes && strcmp(path, "/proc/meminfo") == 0) {
+        *bytes = test_hooks->mem_available_bytes;
+        return 0;
+    }
     return meminfo_value(path, "MemAvailable", bytes);
 }
 

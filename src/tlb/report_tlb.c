@@ -9,6 +9,7 @@
 #include "kernels/cycle_counter.h"
 #include "src/base/parse.h"
 #include "src/measure/report_locality.h"
+#include "src/tlb/report_tlb_cost.h"
 #include "src/tlb/report_tlb_words.h"
 #include "src/tlb/tlb_region.h"
 #include "src/tlb/tlb_curve.h"
@@ -54,6 +55,8 @@ static void level_entries(struct line *ln, const struct tlb_sweep *s, size_t i)
     } else if (isfinite(l->entries) && l->reuse_sized && !isfinite(l->midpoint)) {
         put(ln, "~%.0f entries (reuse fit; the cyclic sweep's sharp knee at %.0f-%.0f read early)",
             l->entries, l->entries_low, l->entries_high);
+    } else if (isfinite(l->entries) && l->stride_sized) {
+        put(ln, "%.0f entries (stride probe: low-bit set index)", l->entries);
     } else if (knee_level_undecided(l)) {
         double low = l->entries, high = l->entries;
         knee_level_bracket(l, &low, &high);
@@ -256,6 +259,9 @@ static void write_levels(FILE *out, const struct tlb_sweep *s, double ghz, const
     for (size_t i = 0; i < a->n_levels; i++) {
         level_line(line, sizeof(line), s, i, ghz, true);
         fprintf(out, "  %s\n", line);
+        if (!s->model[i].ok) continue;
+        report_tlb_model_line(line, sizeof(line), s, i);
+        fprintf(out, "    %s\n", line);
     }
     if (s->n_cache_knees) {
         fprintf(out, "Data-cache knees (the control shows them too: not TLB levels):\n");
@@ -347,6 +353,7 @@ static void write_header(FILE *out, const struct tlb_result *t)
             fprintf(out, "Cycles: unknown (%s)\n", CYCLE_COUNTER_NOT_CYCLES);
     }
     report_tlb_documented_text(out, &t->cpuid);
+    report_tlb_cost_text(out, &t->cost);
     fprintf(out, RULE);
 }
 
@@ -378,7 +385,10 @@ static void write_threads(FILE *out, const struct tlb_result *t)
             fprintf(out, " %9s", "-");
         fprintf(out, "%s%s\n", r->differs ? "  DIFFERS: " : "", r->differs ? r->why_differs : "");
     }
-    if (t->n_differ == 0) fprintf(out, "All threads agree.\n");
+    if (t->differ_note[0])
+        fprintf(out, "%s\n", t->differ_note);
+    else if (t->n_differ == 0)
+        fprintf(out, "All threads agree.\n");
 }
 
 static void write_throughput(FILE *out, const struct tlb_result *t)
@@ -442,9 +452,10 @@ void report_tlb_text(FILE *out, const struct tlb_result *t)
         else
             fprintf(out,
                     "Planned: sweep 1..%llu pages and its control, refined around each knee; "
-                    "%s sweep: %s; page-walk throughput %s vs %s\n",
+                    "%s sweep: %s; page-walk throughput %s%s%s\n",
                     (unsigned long long)t->max_pages, huge, t->max_huge_pages ? "yes" : t->huge_why,
-                    small, huge);
+                    t->walk[0].why[0] ? t->walk[0].why : small, t->walk[0].why[0] ? "" : " vs ",
+                    t->walk[0].why[0] ? "" : huge);
         fprintf(out, RULE);
         return;
     }
@@ -464,6 +475,7 @@ void report_tlb_text(FILE *out, const struct tlb_result *t)
         fprintf(out, RULE);
         write_reuse(out, s);
         write_levels(out, s, ghz, pg);
+        report_tlb_sets_text(out, t);
         if (t->multi) write_threads(out, t);
         fprintf(out, RULE);
         write_huge(out, t, ghz);

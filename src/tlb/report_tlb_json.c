@@ -6,6 +6,7 @@
 
 #include "src/base/json_values.h"
 #include "src/measure/report_locality.h"
+#include "src/tlb/report_tlb_cost.h"
 #include "src/tlb/report_tlb_words.h"
 #include "src/tlb/tlb_region.h"
 #include "src/tlb/tlb_curve.h"
@@ -106,6 +107,7 @@ static json_t *levels_json(const struct tlb_sweep *s)
                             !walk && isfinite(s->reach_bytes[i])
                                 ? json_integer((json_int_t)s->reach_bytes[i])
                                 : json_null());
+        json_object_set_new(o, "model", report_tlb_model_json(s, i));
         json_array_append_new(list, o);
     }
     return list;
@@ -333,6 +335,8 @@ static json_t *thread_json(const struct tlb_result *t, const struct tlb_thread_r
     json_object_set_new(to, "migrated", t->measured ? json_boolean(r->migrated) : json_null());
     json_object_set_new(to, "differs", t->measured ? json_boolean(r->differs) : json_null());
     json_object_set_new(to, "why_differs", r->differs ? json_string(r->why_differs) : json_null());
+    json_object_set_new(to, "differs_from",
+                        r->differs && r->differs_from ? json_string(r->differs_from) : json_null());
     json_object_set_new(to, "sweep",
                         t->multi && t->measured ? sweep_json(&r->small, ghz, true) : json_null());
     return to;
@@ -346,6 +350,7 @@ json_t *report_tlb_json(const struct tlb_result *t)
     json_object_set_new(root, "measured", json_boolean(t->measured));
     json_object_set_new(root, "agree_tolerance", json_real(TLB_AGREE_REL));
     json_object_set_new(root, "documented", documented_json(&t->cpuid));
+    json_object_set_new(root, "cost", report_tlb_cost_json(&t->cost));
     /* what a run did not measure (--dry-run, a single point, an interrupted run) is null */
     const struct tlb_sweep *s = t->measured && t->n_threads ? &t->per_thread[0].small : NULL;
     bool sweep = s && !t->single_point;
@@ -354,6 +359,7 @@ json_t *report_tlb_json(const struct tlb_result *t)
     json_object_set_new(root, "locality", t->measured ? locality_json(&t->locality) : json_null());
     /* the contract: tlb.points and tlb.levels are thread 0's main sweep */
     sweep_keys(root, s, ghz, true, sweep, sweep);
+    json_object_set_new(root, "sets", sweep ? report_tlb_sets_json(t) : json_null());
     json_object_set_new(root, "huge", sweep ? huge_json(t, ghz) : json_null());
     json_t *walk = sweep ? json_array() : json_null();
     for (int i = 0; sweep && i < 2; i++)
@@ -363,6 +369,8 @@ json_t *report_tlb_json(const struct tlb_result *t)
     for (int i = 0; i < t->n_threads; i++)
         json_array_append_new(threads, thread_json(t, &t->per_thread[i], ghz));
     json_object_set_new(root, "threads", threads);
+    json_object_set_new(root, "threads_note",
+                        t->differ_note[0] ? json_string(t->differ_note) : json_null());
     json_t *w = json_array();
     for (int i = 0; i < t->n_warnings; i++)
         json_array_append_new(w, json_string(t->warnings[i]));

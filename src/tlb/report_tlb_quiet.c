@@ -75,5 +75,5 @@ void report_tlb_quiet(FILE *out, const struct tlb_result *t)
     if (t->walk[1].measured) fprintf(out, " 2m %.3g", t->walk[1].best_accesses_per_s);
     fprintf(out, "%s %s pages=%s mode=%s order=%s%s\n", t->walk[0].measured ? ";" : "", cpu,
             t->pages_name, mode_word(o->mode), order_word(o->order),
-            t->n_differ ? " threads_differ=yes" : "");
+            t->n_differ || t->differ_note[0] ? " threads_differ=yes" : "");
 }

@@ -6,10 +6,21 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "src/tlb/tlb_result.h"
 
 /* "CPU model: ...; documented TLBs: ..." (report_tlb_documented.c). */
 void report_tlb_documented_text(FILE *out, const struct cpuid_tlb_info *c);
+
+/* A level's model fit (report_tlb_model.c): its text line, and its JSON object (null when the
+ * model gave no size). */
+void report_tlb_model_line(char *buf, size_t len, const struct tlb_sweep *s, size_t i);
+json_t *report_tlb_model_json(const struct tlb_sweep *s, size_t i);
+
+/* The stride probe (report_tlb_sets.c): its text section and its JSON object. */
+void report_tlb_sets_text(FILE *out, const struct tlb_result *t);
+json_t *report_tlb_sets_json(const struct tlb_result *t);
 
 static inline const char *mode_word(enum tlb_mode m)
 {

@@ -44,14 +44,17 @@ static void fill_config(const struct tlb_plan *plan, struct tlb_result *out)
     snprintf(out->bind, sizeof(out->bind), "%s", plan->bind);
     out->max_pages = plan->max_pages;
     out->max_huge_pages = plan->huge ? plan->max_huge_pages : 0;
+    out->cost = plan->cost;
     out->chunk_target_s = CHUNK_TARGET_S;
     out->chunks_per_sample = CHUNKS_PER_SAMPLE;
     out->trials = plan->opts.trials;
     out->huge_extends_reach = -1;
     out->splinter.verdict = -1;
     snprintf(out->huge_why, sizeof(out->huge_why), "%s", plan->huge_why);
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 2; i++) {
         out->walk[i].page_bytes = i ? tlb_huge_bytes() : page_base_bytes();
+        snprintf(out->walk[i].why, sizeof(out->walk[i].why), "%.190s", plan->walk_why);
+    }
 }
 
 static void locate_threads(const struct tlb_plan *plan, const struct topology *topo,
@@ -190,6 +193,7 @@ static void after_reuse(struct tlb_team *tm)
 {
     tlb_reuse_apply(tm);
     tlb_compare_threads(tm->out);
+    if (!tm->stop) tlb_sets_phase(tm);
     tm->phase = tlb_sweep_name(true);
     if (tm->plan->huge && !tm->stop) tlb_huge_phase(tm);
     tlb_describe_reach(tm->out);

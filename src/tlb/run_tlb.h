@@ -36,6 +36,8 @@ struct tlb_plan {
     bool huge; /* run the 2 MB sweep */
     uint64_t max_huge_pages;
     char huge_why[240]; /* why not, or where it was capped */
+    char walk_why[200]; /* why the page-walk throughput phase is left out; "" it runs */
+    struct tlb_cost cost;
 };
 
 /* Checks the probe's options against this machine. Returns an exit status after a one-line

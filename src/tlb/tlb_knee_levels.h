@@ -1,11 +1,9 @@
 #ifndef MEMBENCH_TLB_KNEE_LEVELS_H
 #define MEMBENCH_TLB_KNEE_LEVELS_H
 
-/* Inside the knee analysis (tlb_knees.c): its points at most, and the levels it names. */
+/* Inside the knee analysis (tlb_knees.c): the levels it names. */
 
 #include "src/tlb/tlb_knees.h"
-
-#define KNEE_POINTS_MAX 1024
 
 /* a->levels from a's TLB knees: each level's entries, hit and miss costs, then the level past
  * the last (page walks, or one the sweep did not reach the end of). t_pl are T's t_npl

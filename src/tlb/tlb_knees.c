@@ -295,6 +295,8 @@ int knees_analyse(const double *x, const double *y, size_t n, const double *cx, 
     for (size_t i = 1; i < cn; i++)
         if (!(cx[i] > cx[i - 1])) return -1;
     out->n_points = n;
+    for (size_t i = 0; i < n; i++)
+        out->translation_ns[i] = NAN;
     out->has_control = cn >= 3;
     out->control_clean_until = NAN;
 
@@ -430,6 +432,7 @@ static int analyse(const double *x, const double *y, size_t n, const double *cx,
         cc[i] = cy[i] - control_own_tlb(cx[i], have_first ? &first : NULL, p);
     for (size_t i = 0; i < n; i++)
         tv[i] = m->skip[i] ? NAN : y[i] - interpolate(cx, cc, cn, x[i]);
+    memcpy(out->translation_ns, tv, n * sizeof(tv[0]));
     curve_init(t, x, tv, y, n, p);
     t_npl = find_plateaus(t, t_pl, KNEES_MAX);
     out->n_tlb_knees = find_knees(t, t_pl, t_npl, out->tlb_knees, KNEES_MAX);

@@ -23,6 +23,7 @@
 #include <stddef.h>
 
 #define KNEES_MAX 16
+#define KNEE_POINTS_MAX 1024 /* points of one curve at most */
 /* A rise that completes (90%) within this factor of its onset is a sharp knee: a W-way LRU
  * level filled with contiguous pages completes by E (W + 1) / W, within 4/3 for W >= 3. */
 #define KNEE_SHARP_RATIO 1.4
@@ -89,6 +90,7 @@ struct knee_level {
                             NAN unknown */
     double midpoint;     /* gradual rise: where it crosses half its step; NAN for a sharp knee */
     bool reuse_sized;    /* entries come from the reuse chase's fit (tlb_reuse_fit.h) */
+    bool stride_sized;   /* entries come from the stride probe (tlb_sets.h) */
     double entries_low;  /* the onset: last x within a tenth of the step (bracket's low end) */
     double entries_high; /* first x past the onset (the bracket's upper end) */
     double rise_high;    /* x where the rise reaches 90% of the step */
@@ -111,6 +113,9 @@ struct knee_level {
 
 struct knee_analysis {
     bool has_control;
+    /* T at each point of the sweep (M less the control less its own first-level misses);
+     * NAN where unusable (outlier, no control) */
+    double translation_ns[KNEE_POINTS_MAX];
     double control_clean_until; /* x up to which C needs no more than the first TLB level */
     size_t n_points;
     size_t n_outliers;

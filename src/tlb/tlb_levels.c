@@ -111,56 +111,6 @@ void tlb_levels_document(struct tlb_sweep *s, const struct cpuid_tlb_info *info,
     }
 }
 
-/* Per-thread levels against their peers: entries more than 12.5% apart, or costs more than
- * 25% and 0.5 ns apart, flag a thread. */
-void tlb_compare_threads(struct tlb_result *out)
-{
-    if (out->n_threads < 2) return;
-    for (int t = 0; t < out->n_threads; t++) {
-        struct tlb_thread_result *me = &out->per_thread[t];
-        const struct knee_analysis *a = &me->small.analysis;
-        for (size_t l = 0; l < a->n_levels && !me->differs; l++) {
-            const struct knee_level *mine = &a->levels[l];
-            double entries[256], hit[256], pen[256];
-            int m = 0;
-            for (int u = 0; u < out->n_threads && m < 256; u++) {
-                const struct knee_analysis *b = &out->per_thread[u].small.analysis;
-                if (u == t || l >= b->n_levels) continue;
-                entries[m] = b->levels[l].entries;
-                hit[m] = b->levels[l].hit_ns;
-                pen[m++] = b->levels[l].miss_penalty_ns;
-            }
-            if (m == 0) continue;
-            qsort(entries, (size_t)m, sizeof(double), compare_doubles);
-            qsort(hit, (size_t)m, sizeof(double), compare_doubles);
-            qsort(pen, (size_t)m, sizeof(double), compare_doubles);
-            double e = entries[m / 2], h = hit[m / 2], p = pen[m / 2];
-            if (isfinite(mine->entries) && isfinite(e) && fabs(mine->entries - e) > 0.125 * e)
-                snprintf(me->why_differs, sizeof(me->why_differs),
-                         "%s: %.0f entries, its peers %.0f", mine->name, mine->entries, e);
-            else if (isfinite(mine->hit_ns) && isfinite(h) && fabs(mine->hit_ns - h) > 0.25 * h &&
-                     fabs(mine->hit_ns - h) > 0.5)
-                snprintf(me->why_differs, sizeof(me->why_differs),
-                         "%s: %.2f ns per access, its peers %.2f", mine->name, mine->hit_ns, h);
-            else if (isfinite(mine->miss_penalty_ns) && isfinite(p) &&
-                     fabs(mine->miss_penalty_ns - p) > 0.25 * p &&
-                     fabs(mine->miss_penalty_ns - p) > 0.5)
-                snprintf(me->why_differs, sizeof(me->why_differs),
-                         "%s: miss +%.2f ns, its peers +%.2f", mine->name, mine->miss_penalty_ns,
-                         p);
-            me->differs = me->why_differs[0] != '\0';
-        }
-        for (int u = 0; u < out->n_threads && !me->differs; u++)
-            if (u != t && out->per_thread[u].small.analysis.n_levels != a->n_levels) {
-                snprintf(me->why_differs, sizeof(me->why_differs),
-                         "%zu levels found, thread %d has %zu", a->n_levels, u,
-                         out->per_thread[u].small.analysis.n_levels);
-                me->differs = true;
-            }
-        out->n_differ += me->differs;
-    }
-}
-
 void tlb_finish_sweep(struct tlb_sweep *s, const struct tlb_curve *control,
                       const struct tlb_plan *plan, struct tlb_result *out, unsigned page_bit,
                       const struct knee_params *p)
@@ -187,6 +137,8 @@ void tlb_finish_sweep(struct tlb_sweep *s, const struct tlb_curve *control,
     }
     if (page_bit == TLB_PAGE_2M)
         name_set_conflicts(s, out->n_threads > 0 ? &out->per_thread[0].small : NULL, &out->cpuid);
+    else
+        tlb_model_size(s, &out->cpuid, page_bit);
     tlb_levels_document(s, &out->cpuid, page_bit);
     label_cache_knees(s, out);
 }

@@ -22,6 +22,10 @@ void tlb_levels_document(struct tlb_sweep *s, const struct cpuid_tlb_info *info,
  * s->reuse_levels[i]'s pages), then compares them with CPUID again (tlb_phase_reuse.c). */
 void tlb_reuse_size(struct tlb_sweep *s, const struct cpuid_tlb_info *info, unsigned page_bit);
 
+/* Fits the model of tlb_model_fit.h to each TLB level of a base-page sweep s (its ways from
+ * CPUID where documented for page_bit): s->model (tlb_model_levels.c). */
+void tlb_model_size(struct tlb_sweep *s, const struct cpuid_tlb_info *info, unsigned page_bit);
+
 /* Flags the threads whose levels differ from their peers'. */
 void tlb_compare_threads(struct tlb_result *out);
 

@@ -14,10 +14,11 @@ struct tlb_options {
     enum tlb_order order;
     bool stagger; /* page p uses cache line p mod (lines per page); --no-stagger clears it */
     enum tlb_mode mode;
-    uint64_t pages;     /* --tlb-pages: single point; 0 = sweep */
-    uint64_t trials;    /* --tlb-trials: traversals per sample in single-point mode; 0 = auto */
-    unsigned repeat;    /* --repeat K: samples per point (min and median reported) */
-    uint64_t max_pages; /* --tlb-max-pages: the sweep's last point */
+    uint64_t pages;       /* --tlb-pages: single point; 0 = sweep */
+    uint64_t trials;      /* --tlb-trials: traversals per sample in single-point mode; 0 = auto */
+    unsigned repeat;      /* --repeat K: samples per point (min and median reported) */
+    uint64_t max_pages;   /* --tlb-max-pages: the sweep's last point */
+    bool max_pages_given; /* given on the command line: the memory share is not imposed */
 };
 
 #define TLB_DEFAULT_REPEAT 5

@@ -119,6 +119,13 @@ void tlb_throughput_phase(struct tlb_team *tm, int t)
 {
     struct tlb_worker *w = &tm->w[t];
     if (tlb_team_should_stop(tm)) return;
+    if (tm->plan->walk_why[0]) { /* the plan left it out: every thread returns here */
+        if (t == 0)
+            for (int which = 0; which < 2; which++)
+                snprintf(tm->out->walk[which].why, sizeof(tm->out->walk[which].why), "%.190s",
+                         tm->plan->walk_why);
+        return;
+    }
     if (t == 0) tm->phase = "its page-walk throughput phase";
     tlb_shuffle(w->order, THROUGHPUT_BYTES / page_base_bytes(), 0x7157ull + (uint64_t)t);
     struct tlb_region *const regions[2] = {&w->small_tp, &w->huge_tp};

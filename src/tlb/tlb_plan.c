@@ -2,6 +2,7 @@
  * it fits the memory budget, and whether (and how far) the 2 MB sweep runs. */
 #include "src/tlb/run_tlb.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,10 +12,11 @@
 #include "src/sys/hugetlb_pool.h"
 #include "src/sys/memory_budget.h"
 #include "src/base/parse.h"
+#include "src/tlb/tlb_cost.h"
+#include "src/tlb/tlb_sets.h"
 #include "src/tlb/tlb_team.h"
 
 #define HUGE_MAX_PAGES 4096u
-#define HUGE_MEM_SHARE 0.30
 
 /* The page size of a --pages backing; the base page for "default". */
 static uint64_t pages_stride(const char *name)
@@ -96,7 +98,16 @@ static uint64_t bytes_per_page(const struct tlb_plan *plan)
 /* The page-walk throughput phase's two regions (4 KB and 2 MB pages), unless a single point. */
 static uint64_t throughput_bytes(const struct tlb_plan *plan)
 {
-    return plan->opts.pages ? 0 : 2ull * THROUGHPUT_BYTES;
+    return plan->opts.pages || plan->walk_why[0] ? 0 : 2ull * THROUGHPUT_BYTES;
+}
+
+/* The stride probe's pages at once and at most one page-table page for each; 0 when the plan
+ * leaves it out. */
+static uint64_t sets_bytes(const struct tlb_plan *plan)
+{
+    if (tlb_sets_unplanned(plan)) return 0;
+    return 2 * (uint64_t)tlb_sets_pages_touched(tlb_sets_pages(TLB_SETS_PLAN_L1)) *
+           page_base_bytes();
 }
 
 /* All the probe's threads together; UINT64_MAX when that does not fit in 64 bits. */
@@ -200,35 +211,112 @@ static int check_memory(const struct tlb_request *o, const struct sys_info *sys,
     return EXIT_OK;
 }
 
-/* The huge sweep's pages: --tlb-max-pages / 8 at most, fewer where memory is short (the
- * reason in plan->huge_why). */
-static uint64_t huge_pages_that_fit(const struct sys_info *sys, struct tlb_plan *plan,
-                                    uint64_t need, const struct memory_budget *budget)
+/* "10% of MemAvailable 23.5 GiB" or "10% of the 1.0 GiB this process's memory cgroup still
+ * allows": the default probe's bound. */
+static void share_words(const struct tlb_cost *c, char *buf, size_t len)
+{
+    char basis[32];
+    format_bytes(c->basis_bytes, basis, sizeof(basis));
+    if (c->by_cgroup)
+        snprintf(buf, len, "%.0f%% of the %s this process's memory cgroup still allows",
+                 100.0 * c->share, basis);
+    else
+        snprintf(buf, len, "%.0f%% of MemAvailable %s", 100.0 * c->share, basis);
+}
+
+/* Adds a sentence to the header's note ("; " between them). */
+__attribute__((format(printf, 2, 3))) static void note_add(struct tlb_cost *c, const char *fmt, ...)
+{
+    size_t used = strlen(c->note);
+    if (used && used + 2 < sizeof(c->note)) used += (size_t)snprintf(c->note + used, 3, "; ");
+    if (used >= sizeof(c->note)) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->note + used, sizeof(c->note) - used, fmt, ap);
+    va_end(ap);
+}
+
+/* The huge sweep's pages: --tlb-max-pages / 8 at most, fewer where memory is short or (by
+ * default) beyond the share of it (the reason in plan->huge_why and the header's note). */
+static uint64_t huge_pages_that_fit(struct tlb_plan *plan, uint64_t need,
+                                    const struct memory_budget *budget)
 {
     uint64_t max = plan->max_pages / 8 < HUGE_MAX_PAGES ? plan->max_pages / 8 : HUGE_MAX_PAGES;
     /* its pages live beside the small sweep's, not beside the throughput regions */
     uint64_t base = need - throughput_bytes(plan);
-    uint64_t cap = max;
-    if (sys->mem_available_bytes)
-        cap = (uint64_t)(HUGE_MEM_SHARE * (double)sys->mem_available_bytes / tlb_huge_bytes());
     uint64_t room = budget->usable > base ? (budget->usable - base) / tlb_huge_bytes() : 0;
-    if (budget->usable && room < cap && room < max) {
-        char why[200];
+    const struct tlb_cost *c = &plan->cost;
+    uint64_t bound = c->bound_bytes;
+    uint64_t share = bound > base ? (bound - base) / tlb_huge_bytes() : 0;
+    char why[200];
+    if (budget->usable && room < max && (c->explicit_size || !bound || room <= share)) {
         memory_budget_describe(budget, why, sizeof(why));
         snprintf(plan->huge_why, sizeof(plan->huge_why),
                  "stopped at %llu pages instead of %llu (beside %s): %.140s",
                  (unsigned long long)room, (unsigned long long)max, tlb_sweep_name(false), why);
         return room;
     }
-    if (cap < max) {
-        char avail[32];
-        format_bytes(sys->mem_available_bytes, avail, sizeof(avail));
+    if (!c->explicit_size && bound && share < max) {
+        share_words(c, why, sizeof(why));
         snprintf(plan->huge_why, sizeof(plan->huge_why),
-                 "stopped at %llu pages instead of %llu: %.0f%% of MemAvailable (%s)",
-                 (unsigned long long)cap, (unsigned long long)max, HUGE_MEM_SHARE * 100, avail);
-        return cap;
+                 "%s stops at %llu pages, not %llu: the default probe maps at most %.100s; "
+                 "--tlb-max-pages N takes it to N/8 pages",
+                 tlb_sweep_name(true), (unsigned long long)share, (unsigned long long)max, why);
+        if (share >= 8)
+            note_add(&plan->cost, "%s", plan->huge_why);
+        else
+            note_add(&plan->cost,
+                     "%s is left out: only %llu pages fit the default's bound (%.100s); "
+                     "--tlb-max-pages N runs it to N/8 pages",
+                     tlb_sweep_name(true), (unsigned long long)share, why);
+        return share;
     }
     return max;
+}
+
+/* The default plan within its share: the main sweep shortened to what fits (exit 3 when not
+ * even TLB_MIN_SWEEP_PAGES pages do), then the throughput phase left out when its regions do
+ * not fit beside it. */
+static int fit_default_sweep(struct tlb_plan *plan)
+{
+    struct tlb_cost *c = &plan->cost;
+    if (c->explicit_size || !c->bound_bytes) return EXIT_OK;
+    /* the stride probe (one thread) runs beside the sweep: its room is kept */
+    uint64_t per_thread = c->bound_bytes / (uint64_t)plan->threads;
+    per_thread = per_thread > sets_bytes(plan) ? per_thread - sets_bytes(plan) : 0;
+    /* the control's lines are packed into whole base pages: one more at most */
+    uint64_t fit = per_thread > page_base_bytes()
+                       ? (per_thread - page_base_bytes()) / bytes_per_page(plan)
+                       : 0;
+    char share[120], size[32];
+    share_words(c, share, sizeof(share));
+    if (fit < TLB_MIN_SWEEP_PAGES) {
+        format_bytes(TLB_MIN_SWEEP_PAGES * bytes_per_page(plan), size, sizeof(size));
+        log_error("--tlb: its shortest useful sweep (%u pages: %s per thread) does not fit in %s, "
+                  "the default probe's bound; free memory%s, give --tlb-max-pages %u to run it "
+                  "anyway, or measure one point with --tlb-pages N",
+                  TLB_MIN_SWEEP_PAGES, size, share, plan->multi ? ", use fewer --threads" : "",
+                  TLB_MIN_SWEEP_PAGES);
+        return EXIT_RESOURCE;
+    }
+    if (fit < plan->max_pages) {
+        note_add(c,
+                 "%s stops at %llu pages, not %llu: the default probe maps at most %s; "
+                 "--tlb-max-pages N goes further",
+                 tlb_sweep_name(false), (unsigned long long)fit,
+                 (unsigned long long)plan->max_pages, share);
+        plan->max_pages = fit;
+    }
+    uint64_t tp = throughput_bytes(plan);
+    if (tp && plan->max_pages * bytes_per_page(plan) + page_base_bytes() + tp > per_thread) {
+        format_bytes(tp, size, sizeof(size));
+        snprintf(plan->walk_why, sizeof(plan->walk_why),
+                 "left out: its %s per thread would pass the default's bound (%.80s); "
+                 "--tlb-max-pages N runs it",
+                 size, share);
+        note_add(c, "the page-walk throughput phase is %s", plan->walk_why);
+    }
+    return EXIT_OK;
 }
 
 /* The huge sweep: one thread, a base-page main sweep, THP not off. */
@@ -257,7 +345,7 @@ static void plan_huge_sweep(const struct sys_info *sys, struct tlb_plan *plan, u
                  page_size_text(tlb_huge_bytes(), size));
         return;
     }
-    uint64_t max = huge_pages_that_fit(sys, plan, need, budget);
+    uint64_t max = huge_pages_that_fit(plan, need, budget);
     if (max < 8) {
         snprintf(plan->huge_why, sizeof(plan->huge_why),
                  "only %llu %s pages would fit the sweep (--tlb-max-pages / 8, memory)",
@@ -266,6 +354,93 @@ static void plan_huge_sweep(const struct sys_info *sys, struct tlb_plan *plan, u
     }
     plan->huge = true;
     plan->max_huge_pages = max;
+}
+
+/* The default probe's bound: the share of min(MemAvailable, the cgroup's headroom). A size
+ * the user gave (--tlb-max-pages, --tlb-pages, or --pages with pages larger than the base page)
+ * is stated against it, not cut to it. */
+static void cost_basis(const struct tlb_request *o, const struct sys_info *sys,
+                       const struct tlb_plan *plan, struct tlb_cost *c)
+{
+    struct memory_budget b;
+    memory_budget_of(sys, &b);
+    c->known = true;
+    c->share = TLB_MEMORY_SHARE;
+    c->basis_bytes = b.basis;
+    c->by_cgroup = b.by_cgroup;
+    c->bound_bytes = (uint64_t)(TLB_MEMORY_SHARE * (double)b.basis);
+    if (b.by_cgroup && !c->bound_bytes) c->bound_bytes = 1; /* known, and nothing left */
+    c->explicit_size =
+        o->tlb->pages || o->tlb->max_pages_given || plan->page_bytes != page_base_bytes();
+    c->single_point = o->tlb->pages != 0;
+}
+
+/* Where the 2 MB sweep's pages will come from: the hugetlb pool when it holds them (as
+ * tlb_region_alloc_huge tries first), else transparent huge pages. */
+static const char *huge_source(uint64_t bytes)
+{
+    const struct mem_backend *b = mem_backend_find("2m");
+    char why[200];
+    return tlb_huge_bytes() == PAGE_2M && b &&
+                   b->probe(&mem_env_system, bytes, why, sizeof(why)) == 0
+               ? "hugetlb pool"
+               : "thp";
+}
+
+/* What each part maps and about how long it takes; the note when an explicit size goes past
+ * the share. */
+static void plan_cost(struct tlb_plan *plan)
+{
+    struct tlb_cost *c = &plan->cost;
+    const unsigned K = plan->opts.repeat;
+    const uint64_t threads = (uint64_t)plan->threads, n = plan->max_pages;
+    struct tlb_cost_item *s = &c->item[TLB_COST_SMALL], *h = &c->item[TLB_COST_HUGE];
+    struct tlb_cost_item *w = &c->item[TLB_COST_THROUGHPUT];
+    uint64_t control = tlb_layout_bytes(TLB_LAYOUT_DENSE, n, 0);
+    *s = (struct tlb_cost_item){
+        true, plan->pages_name, plan->page_bytes,
+        n,    plan->threads,    threads * (n * (bytes_per_page(plan) - TLB_LINE_BYTES) + control),
+        0};
+    s->seconds = plan->opts.pages ? tlb_cost_point_seconds(n, plan->opts.trials, K, s->bytes)
+                                  : tlb_cost_sweep_seconds(n, K, false, s->bytes);
+    if (plan->huge) {
+        uint64_t bytes = plan->max_huge_pages * tlb_huge_bytes();
+        *h = (struct tlb_cost_item){
+            true, huge_source(bytes), tlb_huge_bytes(), plan->max_huge_pages, 1, bytes, 0};
+        h->seconds = tlb_cost_sweep_seconds(plan->max_huge_pages, K, true, bytes);
+    }
+    if (throughput_bytes(plan)) {
+        *w = (struct tlb_cost_item){true,
+                                    "4k, thp",
+                                    page_base_bytes(),
+                                    THROUGHPUT_BYTES / page_base_bytes(),
+                                    plan->threads,
+                                    threads * throughput_bytes(plan),
+                                    0};
+        w->seconds = TLB_EST_OVERHEAD * TLB_EST_THROUGHPUT_S * K +
+                     (double)w->bytes / TLB_EST_TOUCH_BYTES_PER_S;
+    }
+    if (sets_bytes(plan)) {
+        struct tlb_cost_item *st = &c->item[TLB_COST_SETS];
+        uint64_t pages = (uint64_t)tlb_sets_pages_touched(tlb_sets_pages(TLB_SETS_PLAN_L1));
+        *st = (struct tlb_cost_item){true, "4k", page_base_bytes(), pages, 1, sets_bytes(plan), 0};
+        st->seconds = tlb_cost_sets_seconds(tlb_sets_points(), K, st->bytes);
+    }
+    tlb_cost_total(c);
+    if (c->explicit_size && c->bound_bytes && c->peak_bytes > c->bound_bytes) {
+        char basis[32], peak[32];
+        format_bytes(c->basis_bytes, basis, sizeof(basis));
+        format_bytes(c->peak_bytes, peak, sizeof(peak));
+        note_add(c,
+                 "%s %llu: the probe maps up to %s, %.0f%% of %s %s, beyond the default plan's "
+                 "%.0f%% (as asked)",
+                 plan->opts.pages             ? "--tlb-pages"
+                 : plan->opts.max_pages_given ? "--tlb-max-pages"
+                                              : "--pages with --tlb-max-pages",
+                 (unsigned long long)n, peak, tlb_cost_percent(c, c->peak_bytes),
+                 c->by_cgroup ? "the memory cgroup's headroom" : "MemAvailable", basis,
+                 100.0 * c->share);
+    }
 }
 
 int tlb_plan_build(const struct tlb_request *o, const struct topology *topo,
@@ -291,11 +466,15 @@ int tlb_plan_build(const struct tlb_request *o, const struct topology *topo,
     int rc = plan_threads(o, topo, plan);
     if (rc != EXIT_OK) return rc;
     plan->max_pages = o->tlb->pages ? o->tlb->pages : o->tlb->max_pages;
+    cost_basis(o, sys, plan, &plan->cost);
+    rc = fit_default_sweep(plan);
+    if (rc != EXIT_OK) return rc;
     uint64_t need;
     struct memory_budget budget;
     rc = check_memory(o, sys, plan, &need, &budget);
     if (rc != EXIT_OK) return rc;
     plan_huge_sweep(sys, plan, need, &budget);
+    plan_cost(plan);
     return EXIT_OK;
 }
 

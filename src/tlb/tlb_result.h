@@ -11,9 +11,12 @@
 #include "affinity/page_locality.h"
 #include "hugepages/backend.h"
 #include "src/sys/cpuid_tlb.h"
+#include "src/tlb/tlb_cost.h"
 #include "src/tlb/tlb_knees.h"
+#include "src/tlb/tlb_model_fit.h"
 #include "src/tlb/tlb_options.h"
 #include "src/tlb/tlb_reuse_fit.h"
+#include "src/tlb/tlb_sets.h"
 
 struct tlb_point {
     double pages; /* pages touched; for the control: cache lines */
@@ -65,6 +68,10 @@ struct tlb_sweep {
     unsigned reuse_slots; /* 0: not run */
     struct tlb_curve reuse, reuse_control;
     struct tlb_reuse_level reuse_levels[TLB_LEVELS_MAX];
+    /* per analysis.levels[i]: the model fit of a base-page sweep (tlb_model_fit.h; !ok when
+     * not fitted), and whether its candidate ways came from CPUID */
+    struct tlb_model_fit model[TLB_LEVELS_MAX];
+    bool model_ways_documented[TLB_LEVELS_MAX];
 };
 
 struct tlb_thread_result {
@@ -74,6 +81,7 @@ struct tlb_thread_result {
     struct tlb_sweep small; /* the 4 KB (or --pages) sweep */
     bool differs;           /* its levels differ from its peers' */
     char why_differs[200];
+    const char *differs_from; /* "documented", "threads_median"; NULL when it does not differ */
 };
 
 /* Random independent loads, one per 4 KB page of a region far beyond the TLB's reach, on every
@@ -109,6 +117,7 @@ struct tlb_result {
     int threads;
     char bind[72];
     uint64_t max_pages, max_huge_pages;
+    struct tlb_cost cost; /* what the plan maps and about how long it takes */
     double chunk_target_s;
     int chunks_per_sample;
     double seconds;           /* wall time of the whole probe */
@@ -123,11 +132,13 @@ struct tlb_result {
     int n_threads;
     struct tlb_thread_result *per_thread; /* [0] is the one reported as tlb.points/levels */
     int n_differ;
+    char differ_note[300]; /* the outliers named with their PUs, or why none can be */
     /* huge pages: the same sweep, one access per 2 MB page (single-thread runs) */
     bool huge_measured;
     char huge_why[240];
     struct backing_info huge_backing;
     struct tlb_sweep huge;
+    struct tlb_sets sets; /* the stride probe (4 KB sweep, one thread): how a level indexes */
     struct tlb_splinter splinter;
     int huge_extends_reach; /* 1 yes, 0 no, -1 unknown */
     char reach_note[512];

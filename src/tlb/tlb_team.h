@@ -87,6 +87,12 @@ void tlb_describe_reach(struct tlb_result *out);
 void tlb_reuse_plan(struct tlb_team *tm);
 /* Thread 0, after every thread measured them: each planned level sized by the fit. */
 void tlb_reuse_apply(struct tlb_team *tm);
+/* Thread 0, single-thread runs: the stride probe (tlb_sets.h) into out->sets, sizing the level
+ * it finds indexed by the low page-number bits. */
+void tlb_sets_phase(struct tlb_team *tm);
+/* Why a plan leaves the stride probe out; NULL when it runs it (after a sweep that finds a
+ * level). */
+const char *tlb_sets_unplanned(const struct tlb_plan *plan);
 /* Every thread: page-walk throughput on 4 KB and 2 MB pages. */
 void tlb_throughput_phase(struct tlb_team *tm, int t);
 

@@ -39,6 +39,8 @@
  *   MEMBENCH_TEST_CLUSTER_GRACE=S     the cluster deadline's grace is S seconds, not 30
  *   MEMBENCH_TEST_MOVE_PAGES=ENOSYS   move_pages(2) fails with that errno (ENOSYS or EPERM)
  *   MEMBENCH_TEST_PAGES_NODE=N        move_pages(2) reports every present page on OS node N
+ *   MEMBENCH_TEST_MEM_AVAILABLE=BYTES /proc/meminfo's MemAvailable counts as BYTES (a small
+ *                                     machine's budget, without being one)
  *   MEMBENCH_TEST_ANNOUNCE=1          write "membench-test: at POINT" on stderr at each named
  *                                     point (test_hook_at(): "run N", "reference run N",
  *                                     "reference pause N", "first touch", "faults probe",
@@ -273,6 +275,13 @@ __attribute__((constructor)) static void install_test_hooks(void)
         if (strcmp(value, "1") != 0 && strcmp(value, "0") != 0)
             usage_error("MEMBENCH_TEST_ANNOUNCE", value, "give 1 (or 0)");
         hooks.announce = value[0] == '1';
+    }
+    if ((value = variable("MEMBENCH_TEST_MEM_AVAILABLE"))) {
+        char *end;
+        unsigned long long bytes = strtoull(value, &end, 10);
+        if (end == value || *end || bytes == 0)
+            usage_error("MEMBENCH_TEST_MEM_AVAILABLE", value, "give bytes, e.g. 2147483648");
+        hooks.mem_available_bytes = bytes;
     }
     hooks.pause_at = variable("MEMBENCH_TEST_PAUSE_AT");
     hooks.time_limit_at = variable("MEMBENCH_TEST_TIME_LIMIT_AT");

@@ -72,6 +72,20 @@ class CgroupLimitTest(MembenchTestCase):
         self.assertEqual(system["cgroup_memory_limit_bytes"], LIMIT)
         self.assertLessEqual(system["cgroup_memory_headroom_bytes"], LIMIT)
 
+    def test_tlb_plan_within_the_cgroups_share(self):
+        """The TLB probe's default plan takes 10% of what the cgroup allows, not of MemAvailable:
+        the 4 KB sweep cut to fit beside the stride probe's few MiB, the throughput phase left
+        out, the note saying so."""
+        proc = self.run_in_cgroup(["--tlb", "--dry-run", "--format", "json"])
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        cost = json.loads(proc.stdout)["tlb"]["cost"]
+        self.assertEqual(cost["basis"], "cgroup_headroom")
+        self.assertLessEqual(cost["basis_bytes"], LIMIT)
+        self.assertLessEqual(cost["peak_bytes"], cost["bound_bytes"])
+        self.assertEqual([p["part"] for p in cost["parts"]], ["sweep", "stride_probe"])
+        self.assertIn("this process's memory cgroup still allows", cost["note"])
+        self.assertIn("--tlb-max-pages N", cost["note"])
+
 
 if __name__ == "__main__":
     membench_test.main()

@@ -15,6 +15,8 @@ from membench_test import describe, run  # noqa: E402
 SHORT = ["--tlb", "--tlb-max-pages", "256", "--repeat", "2"]
 POINT_KEYS = {"pages", "ns_per_access", "min_ns", "median_ns"}
 LEVEL_KEYS = {"name", "entries", "hit_ns", "miss_penalty_ns"}
+SETS_KEYS = {"run", "why", "pages", "strides", "base_ns", "miss_ns", "conflict_stride", "scans",
+             "index", "entries", "level", "level_was", "seconds"}
 
 _cache = {}
 
@@ -107,6 +109,41 @@ class SweepJsonTest(membench_test.MembenchTestCase):
         self.assertTrue(small["measured"], small)
         self.assertGreater(small["best_accesses_per_s"], 1e5)
         self.assertEqual(small["threads"], 1)
+
+
+    def test_stride_probe(self):
+        """tlb.sets: every key; a low-bit index is sized by two scans that agree, and the level
+        it sizes carries that size; otherwise nothing is sized and why is said."""
+        sets = short_sweep_json(self)["tlb"]["sets"]
+        self.assertEqual(set(sets), SETS_KEYS)
+        if not sets["run"]:
+            self.assertTrue(sets["why"].startswith("not run: ") or "before it finished"
+                            in sets["why"], sets)
+            self.assertIsNone(sets["index"])
+            return
+        strides = [s["stride"] for s in sets["strides"]]
+        self.assertEqual(strides, [2 ** k for k in range(len(strides))])
+        self.assertGreaterEqual(sets["pages"], 256)
+        self.assertEqual(sets["pages"] & (sets["pages"] - 1), 0)
+        self.assertIn(sets["index"], ("low bits", "not low bits", "undecided"))
+        if sets["index"] != "low bits":
+            self.assertIsNone(sets["entries"])
+            self.assertIsNone(sets["level"])
+            self.assertTrue(sets["why"], sets)
+            return
+        self.assertEqual(len(sets["scans"]), 2)
+        both = [sc["entries"] for sc in sets["scans"]]
+        for sc in sets["scans"]:
+            self.assertAlmostEqual(sc["entries"], sc["capacity_pages"] * sc["stride"], delta=1)
+        self.assertEqual(sets["scans"][1]["stride"] * 2, sets["scans"][0]["stride"])
+        self.assertLessEqual(abs(both[0] - both[1]), 0.06 * sum(both) / 2 + 1)
+        self.assertAlmostEqual(sets["entries"], sum(both) / 2, delta=1)
+        if sets["level"] is not None:
+            level = [lv for lv in short_sweep_json(self)["tlb"]["levels"]
+                     if lv["name"] == sets["level"]]
+            self.assertEqual(len(level), 1)
+            self.assertEqual(level[0]["entries"], sets["entries"])
+            self.assertEqual(level[0]["entries_method"], "stride probe")
 
 
 class TextAndCsvTest(membench_test.MembenchTestCase):
@@ -238,6 +275,16 @@ class ThreadsTest(membench_test.MembenchTestCase):
             self.assertTrue(t["bound"])
             self.assertGreaterEqual(len(t["sweep"]["points"]), 14)
             self.assertIsInstance(t["differs"], bool)
+            # a thread that differs is named, with its PU, and what it was compared with
+            if t["differs"]:
+                self.assertIn(t["differs_from"], ("documented", "threads_median"))
+                self.assertIn("thread %d (PU %d): %s" % (t["thread"], t["pu"], t["why_differs"]),
+                              tlb["threads_note"])
+            else:
+                self.assertIsNone(t["differs_from"])
+        # two threads have no median to tell them apart: only the documented size names one
+        for t in tlb["threads"]:
+            self.assertNotEqual(t["differs_from"], "threads_median")
         self.assertEqual(tlb["walk_throughput"][0]["threads"], 2)
         self.assertFalse(tlb["huge"]["measured"])
 

@@ -171,6 +171,26 @@ static void fill_cpuid(struct cpuid_tlb_info *c)
     c->e[1] = (struct cpuid_tlb_entry){2, 'U', TLB_PAGE_4K | TLB_PAGE_2M, 2048, 16};
 }
 
+/* A plan's memory and time: the 4 KB part and the throughput phase of `threads` threads,
+ * and a 2 MB sweep of huge_pages when not 0. */
+static void fill_cost(struct tlb_cost *c, uint64_t basis, int threads, uint64_t pages,
+                      uint64_t huge_pages)
+{
+    *c = (struct tlb_cost){.known = true, .share = 0.10, .basis_bytes = basis};
+    c->bound_bytes = basis / 10;
+    c->item[TLB_COST_SMALL] = (struct tlb_cost_item){
+        true, "4k", 4096, pages, threads, (uint64_t)threads * pages * 4256, 12.5};
+    if (huge_pages)
+        c->item[TLB_COST_HUGE] = (struct tlb_cost_item){
+            true, "thp", 2 << 20, huge_pages, 1, huge_pages * (2 << 20), 6.25};
+    c->item[TLB_COST_THROUGHPUT] = (struct tlb_cost_item){
+        true, "4k, thp", 4096, 32768, threads, (uint64_t)threads * (256u << 20), 1.5};
+    if (threads == 1 && huge_pages) /* a sweep on one thread: the stride probe too */
+        c->item[TLB_COST_SETS] =
+            (struct tlb_cost_item){true, "4k", 4096, 1229, 1, 2 * 1229 * 4096, 6.0};
+    tlb_cost_total(c);
+}
+
 static struct tlb_result sweep_result(void)
 {
     static const double x[MAIN_N] = {1, 16, 64, 96, 1536, 32768};
@@ -226,12 +246,10 @@ static struct tlb_result sweep_result(void)
         fill_levels(&r->small, i ? 96 : 64, 1536);
         fill_reuse(&r->small, i);
     }
-    threads[1].differs = true;
-    snprintf(threads[1].why_differs, sizeof(threads[1].why_differs),
-             "L1 DTLB: 96 entries, its peers 64");
     t.n_threads = 2;
     t.per_thread = threads;
-    t.n_differ = 1;
+    tlb_compare_threads(&t); /* thread 1's L1 DTLB: 96 entries, documented 64 */
+    assert_int_equal(t.n_differ, 1);
     t.huge_measured = true;
     t.huge_backing = (struct backing_info){.page_size_bytes = 2 << 20,
                                            .verified = true,
@@ -246,7 +264,8 @@ static struct tlb_result sweep_result(void)
     fill_levels(&t.huge, 32, 1024);
     t.huge.n_cache_knees = 0;
     snprintf(t.huge.note, sizeof(t.huge.note),
-             "stopped at 1024 pages instead of 4096: 30%% of MemAvailable (3.3 GiB)");
+             "the 2 MB sweep stops at 1024 pages, not 4096: the default probe maps at most "
+             "10%% of MemAvailable 21.0 GiB; --tlb-max-pages N takes it to N/8 pages");
     t.splinter = (struct tlb_splinter){
         .measured = true, .at = 512, .huge_ns = 1.5, .small_ns = 4.0, .control_ns = 1.3};
     t.huge_extends_reach = 1;
@@ -264,7 +283,87 @@ static struct tlb_result sweep_result(void)
                                         .why = "transparent huge pages are off ([never])"};
     t.n_warnings = 1;
     snprintf(t.warnings[0], sizeof(t.warnings[0]), "thread 1 was not kept on PU 2 (ran on 3)");
+    fill_cost(&t.cost, 8ull << 30, 2, 4096, 0);
+    t.sets.level = -1;
+    t.sets.entries = NAN;
+    snprintf(t.sets.why, sizeof(t.sets.why), "not run: --threads (one thread runs it)");
     return t;
+}
+
+/* A stride probe that found a low-bit index: 1536 entries from two scans, the sweep's L2 TLB
+ * resized from the 1400 it read. */
+static void fill_sets(struct tlb_sets *s)
+{
+    memset(s, 0, sizeof(*s));
+    s->run = true;
+    s->pages = 256;
+    for (unsigned k = 1; k <= 256; k *= 2) {
+        s->stride[s->n_strides] = k;
+        s->ns[s->n_strides++] = k < 8 ? 4.0 : 24.0;
+    }
+    s->base_ns = 4.0;
+    s->full_ns = 24.0;
+    s->conflict_stride = 8;
+    for (int i = 0; i < 2; i++) {
+        struct tlb_sets_scan *sc = &s->scan[i];
+        sc->stride = i ? 4 : 8;
+        sc->n = 2;
+        sc->pages[0] = i ? 380 : 190;
+        sc->pages[1] = i ? 390 : 195;
+        sc->ns[0] = 4.0;
+        sc->ns[1] = 24.0;
+        sc->capacity = i ? 384.5 : 192;
+        sc->entries = sc->capacity * sc->stride;
+    }
+    s->index = TLB_SETS_LOW_BITS;
+    s->entries = 1537;
+    s->level = 1;
+    s->level_was = 1400;
+    s->seconds = 2.5;
+}
+
+static void stride_probe(void **state)
+{
+    (void)state;
+    struct tlb_result t = sweep_result();
+    fill_sets(&t.sets);
+    struct knee_level *l2 = &threads[0].small.analysis.levels[1];
+    l2->entries = 1537;
+    l2->stride_sized = true;
+    size_t len;
+    char *text = tlb_written(report_tlb_text, &t, &len);
+    assert_non_null(strstr(text, "L2 TLB: 1537 entries (stride probe: low-bit set index)"));
+    assert_non_null(strstr(text, "misses from stride 8: +20.0 ns a page"));
+    assert_non_null(strstr(text, "set index: the low page-number bits (192 pages 8 apart and 384 "
+                                 "pages 4 apart fill the level: 1536 and 1538 entries): 1537 "
+                                 "entries = L2 TLB (the sweep read 1400)"));
+    free(text);
+    json_t *doc = report_tlb_json(&t), *sets = json_object_get(doc, "sets");
+    assert_string_equal(json_string_value(json_object_get(sets, "index")), "low bits");
+    assert_int_equal(json_integer_value(json_object_get(sets, "entries")), 1537);
+    assert_string_equal(json_string_value(json_object_get(sets, "level")), "L2 TLB");
+    assert_int_equal(json_integer_value(json_object_get(sets, "level_was")), 1400);
+    assert_int_equal(json_array_size(json_object_get(sets, "scans")), 2);
+    assert_int_equal(json_array_size(json_object_get(sets, "strides")), 9);
+    json_t *level = json_array_get(json_object_get(doc, "levels"), 1);
+    assert_string_equal(json_string_value(json_object_get(level, "entries_method")),
+                        "stride probe");
+    json_decref(doc);
+    /* a hashed index: the sweep's sizes stand, and why */
+    t.sets.index = TLB_SETS_NOT_LOW_BITS;
+    t.sets.conflict_stride = 0;
+    t.sets.entries = NAN;
+    t.sets.level = -1;
+    snprintf(t.sets.why, sizeof(t.sets.why), "no stride made them miss");
+    l2->stride_sized = false;
+    doc = report_tlb_json(&t);
+    sets = json_object_get(doc, "sets");
+    assert_string_equal(json_string_value(json_object_get(sets, "index")), "not low bits");
+    assert_true(json_is_null(json_object_get(sets, "entries")));
+    assert_true(json_is_null(json_object_get(sets, "conflict_stride")));
+    assert_string_equal(json_string_value(json_object_get(sets, "why")),
+                        "no stride made them miss");
+    json_decref(doc);
 }
 
 static struct tlb_result point_result(void)
@@ -295,6 +394,10 @@ static struct tlb_result point_result(void)
     t.core_ghz = 0;
     t.huge_measured = false;
     t.walk[0].measured = false;
+    fill_cost(&t.cost, 0, 1, 64, 0); /* MemAvailable unknown */
+    t.cost.single_point = t.cost.explicit_size = true;
+    t.cost.item[TLB_COST_THROUGHPUT].planned = false;
+    tlb_cost_total(&t.cost);
     return t;
 }
 
@@ -320,6 +423,12 @@ static struct tlb_result planned_result(void)
     threads[0] = (struct tlb_thread_result){.thread = 0, .planned_pu = 0, .pu = 0, .core = 0};
     t.n_threads = 1;
     t.per_thread = threads;
+    fill_cost(&t.cost, 3ull << 30, 1, 4096, 140); /* a cgroup's headroom, the 2 MB sweep cut */
+    t.cost.by_cgroup = true;
+    snprintf(t.cost.note, sizeof(t.cost.note),
+             "the 2 MB sweep stops at 140 pages, not 512: the default probe maps at most 10%% of "
+             "the 3.0 GiB this process's memory cgroup still allows; --tlb-max-pages N takes it "
+             "to N/8 pages");
     return t;
 }
 
@@ -423,7 +532,9 @@ static void sweep_64k(void **state)
     t.huge.page_bytes = t.huge_backing.page_size_bytes = 512ull << 20;
     t.walk[0].page_bytes = 65536;
     t.walk[1].page_bytes = 512ull << 20;
+    t.cost.item[TLB_COST_SMALL].page_bytes = t.cost.item[TLB_COST_THROUGHPUT].page_bytes = 65536;
     t.reach_note[0] = '\0'; /* the fixture's own words, of a 4 KB machine */
+    t.huge.note[0] = '\0';
     char *text = tlb_written(report_tlb_text, &t, NULL);
     assert_non_null(strstr(text, "(page p uses line p mod 1024)"));
     assert_non_null(strstr(text, "in 1024x fewer 64 KB pages"));
@@ -592,8 +703,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(sweep),           cmocka_unit_test(reuse_fit_failed),
         cmocka_unit_test(single_point),    cmocka_unit_test(planned),
-        cmocka_unit_test(sweep_64k),       cmocka_unit_test(midr_model_line),
-        cmocka_unit_test(nothing_omitted),
+        cmocka_unit_test(stride_probe),    cmocka_unit_test(sweep_64k),
+        cmocka_unit_test(midr_model_line), cmocka_unit_test(nothing_omitted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
