@@ -63,16 +63,7 @@ static void replay(const struct recorded *r, struct tlb_result *out, struct tlb_
     static struct tlb_plan plan;
     struct knee_params p;
     struct tlb_sweep *s = recorded_finish_4k(r, NULL, out, t0, &plan, &p);
-    if (r->rn) {
-        recorded_curve(&s->reuse, r->rx, r->ry, r->rn);
-        recorded_curve(&s->reuse_control, r->rx, r->rc, r->rn);
-        s->reuse_slots = r->slots;
-        for (int i = 0; i < 2; i++)
-            s->reuse_levels[i] = (struct tlb_reuse_level){.planned = r->fit_high[i] > 0,
-                                                          .pages_low = r->fit_low[i],
-                                                          .pages_high = r->fit_high[i]};
-        tlb_reuse_size(s, &out->cpuid, TLB_PAGE_4K);
-    }
+    recorded_reuse(r, s, &out->cpuid);
     const struct knee_level *l1 = &s->analysis.levels[0];
     p.control_tlb_entries = l1->entries_low;
     p.control_tlb_high = l1->entries_high;

@@ -98,15 +98,7 @@ static void replay(const char *path, const struct recorded *r, struct tlb_result
     struct knee_params p;
     recorded_cpuid(path, &info);
     struct tlb_sweep *s = recorded_finish_4k(r, &info, out, t0, &plan, &p);
-    if (!r->rn) return;
-    recorded_curve(&s->reuse, r->rx, r->ry, r->rn);
-    recorded_curve(&s->reuse_control, r->rx, r->rc, r->rn);
-    s->reuse_slots = r->slots;
-    for (int i = 0; i < 2; i++)
-        s->reuse_levels[i] = (struct tlb_reuse_level){.planned = r->fit_high[i] > 0,
-                                                      .pages_low = r->fit_low[i],
-                                                      .pages_high = r->fit_high[i]};
-    tlb_reuse_size(s, &out->cpuid, TLB_PAGE_4K);
+    recorded_reuse(r, s, &out->cpuid);
 }
 
 static void print_row(const struct machine *m, const char *file, const struct tlb_sweep *s)

@@ -153,6 +153,21 @@ static inline struct tlb_sweep *recorded_finish_4k(const struct recorded *r,
     return s;
 }
 
+/* The recorded reuse chase (if the run has one) through tlb_reuse_size, as run_tlb sizes it. */
+static inline void recorded_reuse(const struct recorded *r, struct tlb_sweep *s,
+                                  const struct cpuid_tlb_info *cpuid)
+{
+    if (!r->rn) return;
+    recorded_curve(&s->reuse, r->rx, r->ry, r->rn);
+    recorded_curve(&s->reuse_control, r->rx, r->rc, r->rn);
+    s->reuse_slots = r->slots;
+    for (int i = 0; i < 2; i++)
+        s->reuse_levels[i] = (struct tlb_reuse_level){.planned = r->fit_high[i] > 0,
+                                                      .pages_low = r->fit_low[i],
+                                                      .pages_high = r->fit_high[i]};
+    tlb_reuse_size(s, cpuid, TLB_PAGE_4K);
+}
+
 static inline void recorded_release(struct tlb_result *out)
 {
     struct tlb_sweep *s = &out->per_thread[0].small;
