@@ -6,6 +6,11 @@
 
 #define EXTRA_PROFILE_KEY "demo_stride_bytes"
 #define RUN_PROFILE_EXTRA                                                                          \
-    {EXTRA_PROFILE_KEY, true, true, 0, NULL, true, PROFILE_U64, RUN(stride_bytes)},
+    {.key = EXTRA_PROFILE_KEY,                                                                     \
+     .json = true,                                                                                 \
+     .csv = true,                                                                                  \
+     .paired = true,                                                                               \
+     .kind = PROFILE_U64,                                                                          \
+     RUN(stride_bytes)},
 
 #endif
