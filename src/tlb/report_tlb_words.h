@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 
+#include "src/tlb/tlb_knee_levels.h"
 #include "src/tlb/tlb_result.h"
 
 /* "CPU model: ...; documented TLBs: ..." (report_tlb_documented.c). */

@@ -132,17 +132,6 @@ struct knee_analysis {
     struct knee_level levels[KNEE_LEVELS_MAX + 1];
 };
 
-/* A level sized from a gradual rise (else the onset of a sharp knee, or a set conflict). */
-static inline bool knee_level_gradual(const struct knee_level *l)
-{
-    return !l->sharp && !l->set_conflict_ways && l->rise_high > l->entries_low;
-}
-
-/* A level whose size range reaches past what its figure says (a gradual rise, or a knee whose
- * midpoint lies past its bracket) and spans more than TLB_DECIDED_RATIO: reported as that
- * range. Defined in tlb_knee_levels.c with knee_level_decided. */
-bool knee_level_undecided(const struct knee_level *l);
-
 /* x ascending, y > 0, n >= 1; cx/cy (the control, lines) may be NULL with cn = 0.
  * Returns 0, or -1 when the input is unusable (too few points, x not ascending). */
 int knees_analyse(const double *x, const double *y, size_t n, const double *cx, const double *cy,
@@ -155,23 +144,6 @@ int knees_analyse(const double *x, const double *y, size_t n, const double *cx, 
  * Returns how many were written (at most max). */
 size_t knees_refine(const struct knee_analysis *a, const struct knee_params *p, const double *x,
                     size_t n, double *out, size_t max);
-
-/* The one rule every TLB writer (text, JSON, CSV, -q) reads a level by.
- * Method: how `entries` was obtained: "sharp knee" (its onset), "reuse fit", "midpoint" (of a
- * gradual rise), "set conflict" (no size), "not reached" (no knee up to the sweep's last point:
- * no size). Bracket: every size the readings allow, [size_low, size_high] widened to hold
- * `entries`; false when the level has no size. Agreement: the documented size D agrees when
- * the bracket comes within TLB_AGREE_REL x D of it (inside it: 0 off). */
-#define TLB_AGREE_REL 0.10
-#define TLB_DECIDED_RATIO 1.25
-const char *knee_level_method(const struct knee_level *l);
-bool knee_level_bracket(const struct knee_level *l, double *low, double *high);
-/* How far D lies outside the bracket, as a fraction of D (0 inside, > 0 above, < 0 below);
- * NAN when the level has no size or nothing is documented. */
-double knee_level_off(const struct knee_level *l, double documented);
-bool knee_level_agrees(const struct knee_level *l, double documented);
-/* The curves decide the size: its bracket spans no more than TLB_DECIDED_RATIO. */
-bool knee_level_decided(const struct knee_level *l);
 
 const char *knee_kind_name(enum knee_kind kind);
 

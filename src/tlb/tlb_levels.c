@@ -9,6 +9,7 @@
 
 #include "src/base/stats.h"
 #include "src/base/parse.h"
+#include "src/tlb/tlb_knee_levels.h"
 
 static int analyse_sweep(struct tlb_sweep *s, const struct tlb_curve *control,
                          const struct knee_params *p)

@@ -14,6 +14,7 @@
 
 #include "src/base/stats.h"
 #include "src/tlb/tlb_curve.h"
+#include "src/tlb/tlb_knee_levels.h"
 #include "src/tlb/tlb_levels.h"
 #include "src/tlb/tlb_team.h"
 

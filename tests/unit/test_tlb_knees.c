@@ -10,6 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "src/tlb/tlb_knee_levels.h"
 #include "src/tlb/tlb_knees.h"
 
 #define MAXP 128

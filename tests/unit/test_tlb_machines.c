@@ -21,6 +21,7 @@
 
 #include "src/tlb/report_tlb.h"
 #include "src/tlb/run_tlb.h"
+#include "src/tlb/tlb_knee_levels.h"
 #include "src/tlb/tlb_knees.h"
 #include "src/tlb/tlb_levels.h"
 #include "src/tlb/tlb_reuse_fit.h"

@@ -16,6 +16,7 @@
 #include "tests/unit/tlb_recorded.h"
 
 #include "src/tlb/report_tlb.h"
+#include "src/tlb/tlb_knee_levels.h"
 
 #define MAIN_N 6
 static struct tlb_point main_pts[2][MAIN_N], control_pts[2][MAIN_N], huge_pts[4];
