@@ -26,10 +26,14 @@ static void latency_request(const struct options *o, void *request)
 }
 
 const struct measurement_row measurement_table[] = {
-    {&stream_measurement, stream_request},   /* the kernels: the report's core */
-    {&probes_measurement, probes_request},   /* --faults, --shootdown, --timer (run first) */
-    {&tlb_measurement, tlb_request},         /* --tlb */
-    {&latency_measurement, latency_request}, /* --latency */
+    /* the kernels: the report's core */
+    {.m = &stream_measurement, .request = stream_request},
+    /* --faults, --shootdown, --timer (run first) */
+    {.m = &probes_measurement, .request = probes_request},
+    /* --tlb */
+    {.m = &tlb_measurement, .request = tlb_request},
+    /* --latency */
+    {.m = &latency_measurement, .request = latency_request},
 };
 
 const size_t measurement_count = sizeof(measurement_table) / sizeof(measurement_table[0]);

@@ -242,85 +242,87 @@ const struct option_row option_table[] = {
     TEXT("\n"
          "Probes (combinable; alone they replace the STREAM kernels, which then run only\n"
          "when kernel options are also given):\n"),
-    {"tlb", 0, ARG_SET, NULL,
-     "TLB sizes and miss costs: one access per page over 1..32768 pages,\n"
-     "against a control with the same cache lines in 64x fewer pages;\n"
-     "names each data-TLB level, 4 KB and 2 MB pages, page-walk throughput;\n"
-     "maps at most 10% of MemAvailable (2.3 GiB of 23 GiB) and takes about\n"
-     "40-50 s on a quiet machine, minutes on a busy one: its header says",
+    {.name = "tlb", .kind = ARG_SET,
+     .help = "TLB sizes and miss costs: one access per page over 1..32768 pages,\n"
+             "against a control with the same cache lines in 64x fewer pages;\n"
+             "names each data-TLB level, 4 KB and 2 MB pages, page-walk throughput;\n"
+             "maps at most 10% of MemAvailable (2.3 GiB of 23 GiB) and takes about\n"
+             "40-50 s on a quiet machine, minutes on a busy one: its header says",
      AT(tlb.enabled), .applies = MEASURE_TLB, .flags = OPTF_PROFILE},
-    {"cpu", 0, ARG_CUSTOM, "N",
-     "pin the probe to PU N (default the first planned PU; -1 none)",
+    {.name = "cpu", .kind = ARG_CUSTOM, .arg = "N",
+     .help = "pin the probe to PU N (default the first planned PU; -1 none)",
      .set = set_cpu, .show = show_cpu, .applies = MEASURE_TLB, .col = 24},
-    {"order", 0, ARG_CHOICE, NULL, "page visiting order (default random)",
+    {.name = "order", .kind = ARG_CHOICE,
+     .help = "page visiting order (default random)",
      AT(tlb.order), .choices = orders, .applies = MEASURE_TLB},
-    {"no-stagger", 0, ARG_CLEAR, NULL,
-     "touch line 0 of every page (default: page p uses line p mod 64)",
+    {.name = "no-stagger", .kind = ARG_CLEAR,
+     .help = "touch line 0 of every page (default: page p uses line p mod 64)",
      AT(tlb.stagger), .applies = MEASURE_TLB},
-    {"tlb-mode", 0, ARG_CHOICE, NULL,
-     "pointer chase = latency (default), inc = a[i] += 1 loop",
+    {.name = "tlb-mode", .kind = ARG_CHOICE,
+     .help = "pointer chase = latency (default), inc = a[i] += 1 loop",
      AT(tlb.mode), .choices = modes, .applies = MEASURE_TLB},
-    {"tlb-pages", 0, ARG_UINT, "N", "one point: N pages (like the OSTEP tlb.c's ./tlb N T)",
+    {.name = "tlb-pages", .kind = ARG_UINT, .arg = "N",
+     .help = "one point: N pages (like the OSTEP tlb.c's ./tlb N T)",
      AT(tlb.pages), .min = 1, .max = TLB_MAX_PAGES_LIMIT,
      .hint = "the number of pages to touch", .applies = MEASURE_TLB},
-    {"tlb-trials", 0, ARG_UINT, "T",
-     "... traversals of those N pages per sample (default: timed)",
+    {.name = "tlb-trials", .kind = ARG_UINT, .arg = "T",
+     .help = "... traversals of those N pages per sample (default: timed)",
      AT(tlb.trials), .min = 1, .max = 1000000000000ull,
      .hint = "traversals of the pages per sample", .applies = MEASURE_TLB},
-    {"tlb-max-pages", 0, ARG_UINT, "N",
-     "last point of the sweep (default 32768; the 2 MB sweep\n"
-     "goes to N/8 pages, past the 10% share when given)",
+    {.name = "tlb-max-pages", .kind = ARG_UINT, .arg = "N",
+     .help = "last point of the sweep (default 32768; the 2 MB sweep\n"
+             "goes to N/8 pages, past the 10% share when given)",
      AT(tlb.max_pages), .min = 4, .max = TLB_MAX_PAGES_LIMIT,
      .hint = "the sweep's last point", .applies = MEASURE_TLB},
-    {"repeat", 0, ARG_UINT, "K",
-     "samples per point, min and median reported (default 5)",
+    {.name = "repeat", .kind = ARG_UINT, .arg = "K",
+     .help = "samples per point, min and median reported (default 5)",
      AT(tlb.repeat), .min = 1, .max = 1000, .hint = "samples per point", .applies = MEASURE_TLB},
     TEXT("  with -t N: the probe runs on N placed threads at once, each on its own pages\n"),
-    {"latency", 0, ARG_SET, NULL,
-     "idle memory latency: a random pointer chase over 4x the LLC,\n"
-     "huge pages when there are, one bound core; then the loaded\n"
-     "curve (bandwidth vs latency while the other cores stream)",
+    {.name = "latency", .kind = ARG_SET,
+     .help = "idle memory latency: a random pointer chase over 4x the LLC,\n"
+             "huge pages when there are, one bound core; then the loaded\n"
+             "curve (bandwidth vs latency while the other cores stream)",
      AT(latency.enabled), .applies = MEASURE_LATENCY, .flags = OPTF_PROFILE, .col = 16},
-    {"latency-size", 0, ARG_CUSTOM, "SIZE",
-     "chase buffer and each load thread's arrays\n"
-     "(default 4xLLC of the chasing core; at least 4MiB)",
+    {.name = "latency-size", .kind = ARG_CUSTOM, .arg = "SIZE",
+     .help = "chase buffer and each load thread's arrays\n"
+             "(default 4xLLC of the chasing core; at least 4MiB)",
      .set = set_latency_size, .show = show_latency_size, .applies = MEASURE_LATENCY, .col = 24},
-    {"faults", 0, ARG_BITS, NULL,
-     "page-fault cost: touch one byte per 4 KB page of a fresh region\n"
-     "under 4k, thp and 2m backings (minor faults), then of an evicted\n"
-     "file with readahead off and on (major faults)",
+    {.name = "faults", .kind = ARG_BITS,
+     .help = "page-fault cost: touch one byte per 4 KB page of a fresh region\n"
+             "under 4k, thp and 2m backings (minor faults), then of an evicted\n"
+             "file with readahead off and on (major faults)",
      AT(probes.mask), .bits = PROBE_BIT(PROBE_FAULTS), .applies = MEASURE_FAULTS,
      .flags = OPTF_PROFILE, .col = 16},
-    {"faults-size", 0, ARG_CUSTOM, "SIZE",
-     "region and file size, a multiple of 2 MiB; a plain\n"
-     "number is MiB (default 64)",
+    {.name = "faults-size", .kind = ARG_CUSTOM, .arg = "SIZE",
+     .help = "region and file size, a multiple of 2 MiB; a plain\n"
+             "number is MiB (default 64)",
      .set = set_faults_size, .show = show_faults_size, .applies = MEASURE_FAULTS, .col = 27},
-    {"faults-dir", 0, ARG_NAME, "DIR",
-     "directory for the file, on a disk-backed filesystem\n"
-     "(default $TMPDIR, else /var/tmp)",
+    {.name = "faults-dir", .kind = ARG_NAME, .arg = "DIR",
+     .help = "directory for the file, on a disk-backed filesystem\n"
+             "(default $TMPDIR, else /var/tmp)",
      AT(probes.faults_dir), .hint = "directory name", .applies = MEASURE_FAULTS},
-    {"faults-backing", 0, ARG_CUSTOM, "LIST",
-     "4k,thp,2m,file,file-readahead (default all; a listed\n"
-     "backing that cannot run here is an error, exit 3)",
+    {.name = "faults-backing", .kind = ARG_CUSTOM, .arg = "LIST",
+     .help = "4k,thp,2m,file,file-readahead (default all; a listed\n"
+             "backing that cannot run here is an error, exit 3)",
      .set = set_faults_backing, .show = show_faults_backing, .applies = MEASURE_FAULTS},
-    {"shootdown", 0, ARG_BITS, NULL,
-     "TLB-shootdown cost: one pinned thread unmaps touched pages while\n"
-     "0, 1, 2, ... sibling threads spin on other CPUs",
+    {.name = "shootdown", .kind = ARG_BITS,
+     .help = "TLB-shootdown cost: one pinned thread unmaps touched pages while\n"
+             "0, 1, 2, ... sibling threads spin on other CPUs",
      AT(probes.mask), .bits = PROBE_BIT(PROBE_SHOOTDOWN), .applies = MEASURE_SHOOTDOWN,
      .flags = OPTF_PROFILE, .col = 16},
-    {"shootdown-remote", 0, ARG_UINTS, "N[,N...]",
-     "sibling thread counts (default 0,1,2,4,... up to\n"
-     "the CPUs there are; 0 is always measured)",
+    {.name = "shootdown-remote", .kind = ARG_UINTS, .arg = "N[,N...]",
+     .help = "sibling thread counts (default 0,1,2,4,... up to\n"
+             "the CPUs there are; 0 is always measured)",
      AT(probes.remote), COUNT(probes.n_remote), .min = 0, .max = MAX_REMOTE,
      .applies = MEASURE_SHOOTDOWN, .flags = OPTF_ONCE, .col = 27, .first_col = 31},
-    {"shootdown-pages", 0, ARG_UINTS, "N[,N...]",
-     "4 KB pages per unmap (default\n"
-     "1,2,8,32,33,34,64,512)",
+    {.name = "shootdown-pages", .kind = ARG_UINTS, .arg = "N[,N...]",
+     .help = "4 KB pages per unmap (default\n"
+             "1,2,8,32,33,34,64,512)",
      AT(probes.pages), COUNT(probes.n_pages), .min = 1, .max = MAX_PAGES_PER_UNMAP,
      .applies = MEASURE_SHOOTDOWN, .flags = OPTF_ONCE, .first_col = 31},
-    {"timer", 0, ARG_BITS, NULL,
-     "resolution, granularity and cost of clock_gettime, gettimeofday,\n"
-     "rdtsc/rdtscp, TSC frequency, and repetitions for 1% precision",
+    {.name = "timer", .kind = ARG_BITS,
+     .help = "resolution, granularity and cost of clock_gettime, gettimeofday,\n"
+             "rdtsc/rdtscp, TSC frequency, and repetitions for 1% precision",
      AT(probes.mask), .bits = PROBE_BIT(PROBE_TIMER), .applies = MEASURE_TIMER,
      .flags = OPTF_PROFILE,
      .col = 16},
@@ -329,143 +331,147 @@ const struct option_row option_table[] = {
     TEXT("\n"
          "Options (a comma list runs every combination, one result row each; an option\n"
          "that none of the run's measurements uses is refused, exit 2):\n"),
-    {"threads", 't', ARG_UINTS, "N[,N...]",
-     "OpenMP threads (default $OMP_NUM_THREADS, else one per\n"
-     "physical core; at most " STRING_OF(MAX_THREADS) ")",
+    {.name = "threads", .short_name = 't', .kind = ARG_UINTS, .arg = "N[,N...]",
+     .help = "OpenMP threads (default $OMP_NUM_THREADS, else one per\n"
+             "physical core; at most " STRING_OF(MAX_THREADS) ")",
      AT(stream.threads), COUNT(stream.n_threads), .min = 1, .max = MAX_THREADS,
      .applies = MEASURE_STREAM | MEASURE_TLB, .flags = OPTF_PROFILE,
      .col = 26},
-    {"size", 's', ARG_CUSTOM, "SIZE[,...]",
-     "per-array size: 4xLLC (multiple of the total last-level\n"
-     "cache, fractions allowed), 1.5GiB, 512MiB, 512MB (decimal),\n"
-     "or a plain element count. Default: the STREAM rule, each\n"
-     "array >= 4x the total LLC and >= 1M elements",
+    {.name = "size", .short_name = 's', .kind = ARG_CUSTOM, .arg = "SIZE[,...]",
+     .help = "per-array size: 4xLLC (multiple of the total last-level\n"
+             "cache, fractions allowed), 1.5GiB, 512MiB, 512MB (decimal),\n"
+             "or a plain element count. Default: the STREAM rule, each\n"
+             "array >= 4x the total LLC and >= 1M elements",
      .set = set_size, .show = show_size, .applies = MEASURE_STREAM, .flags = OPTF_PROFILE},
-    {"ntimes", 'n', ARG_UINT, "N",
-     "repetitions; the first is discarded, the best of the rest\n"
-     "is reported (default 10, at least 2)",
+    {.name = "ntimes", .short_name = 'n', .kind = ARG_UINT, .arg = "N",
+     .help = "repetitions; the first is discarded, the best of the rest\n"
+             "is reported (default 10, at least 2)",
      AT(stream.ntimes), .min = 2, .max = MAX_NTIMES,
      .hint = "the first repetition is discarded, so at least 2", .applies = MEASURE_STREAM},
-    {"type", 0, ARG_CHOICE, NULL, "element type (default double)",
+    {.name = "type", .kind = ARG_CHOICE,
+     .help = "element type (default double)",
      AT(stream.type), .choices = types, .applies = MEASURE_STREAM, .flags = OPTF_PROFILE},
-    {"offset", 0, ARG_UINT, "N",
-     "shift array k (a=0, b=1, c=2) by k*N elements, like\n"
-     "STREAM's OFFSET (default 0)",
+    {.name = "offset", .kind = ARG_UINT, .arg = "N",
+     .help = "shift array k (a=0, b=1, c=2) by k*N elements, like\n"
+             "STREAM's OFFSET (default 0)",
      AT(stream.offset), .min = 0, .max = MAX_OFFSET, .applies = MEASURE_STREAM,
      .flags = OPTF_PROFILE},
-    {"bind", 0, ARG_CUSTOM, "POLICY[,...]",
-     "thread placement: scatter (spread over packages, NUMA\n"
-     "nodes, LLCs, cores), compact (cores in order, one thread\n"
-     "per core before SMT siblings), none (the OS decides), or\n"
-     "one PU list of OS indices like 0,2,4-7 (repeat --bind to\n"
-     "sweep lists). Default: scatter below one thread per\n"
-     "core, compact from there; OpenMP's binding when\n"
-     "OMP_PROC_BIND/OMP_PLACES/GOMP_CPU_AFFINITY are set",
+    {.name = "bind", .kind = ARG_CUSTOM, .arg = "POLICY[,...]",
+     .help = "thread placement: scatter (spread over packages, NUMA\n"
+             "nodes, LLCs, cores), compact (cores in order, one thread\n"
+             "per core before SMT siblings), none (the OS decides), or\n"
+             "one PU list of OS indices like 0,2,4-7 (repeat --bind to\n"
+             "sweep lists). Default: scatter below one thread per\n"
+             "core, compact from there; OpenMP's binding when\n"
+             "OMP_PROC_BIND/OMP_PLACES/GOMP_CPU_AFFINITY are set",
      .set = set_bind, .show = show_bind, .applies = MEASURE_STREAM | MEASURE_TLB | MEASURE_LATENCY,
      .flags = OPTF_PROFILE},
-    {"per-domain", 0, ARG_CHOICE, NULL,
-     "also report each domain's bandwidth, all measured at once",
+    {.name = "per-domain", .kind = ARG_CHOICE,
+     .help = "also report each domain's bandwidth, all measured at once",
      AT(stream.per_domain), .min = DOMAIN_NUMA, .choices = domains, .applies = MEASURE_STREAM},
-    {"matrix", 0, ARG_CHOICE, NULL,
-     "numa: a run for every pair of NUMA nodes, threads on\n"
-     "the cores of one (rows, one per core, bound), arrays\n"
-     "bound to the other (columns); tiers: a run per memory\n"
-     "tier (DRAM, HBM, CXL...) from the cores nearest it;\n"
-     "kernels chosen by the kernel options, Triad without one",
+    {.name = "matrix", .kind = ARG_CHOICE,
+     .help = "numa: a run for every pair of NUMA nodes, threads on\n"
+             "the cores of one (rows, one per core, bound), arrays\n"
+             "bound to the other (columns); tiers: a run per memory\n"
+             "tier (DRAM, HBM, CXL...) from the cores nearest it;\n"
+             "kernels chosen by the kernel options, Triad without one",
      AT(stream.matrix), .min = MATRIX_NUMA, .choices = matrices,
      .applies = MEASURE_STREAM | MEASURE_LATENCY},
-    {"pages", 0, ARG_WORDS, "4k|thp|2m|1g|default[,...]",
-     "page backing of the arrays, verified in /proc/self/smaps:\n"
-     "4k (no THP), thp (transparent huge pages), 2m/1g (hugetlb\n"
-     "pages from the reserved pool), default (as the system\n"
-     "gives). Without --pages, HUGETLB_MORECORE (hugectl --heap)\n"
-     "chooses. Several values: an A/B against the first\n"
-     "(e.g. --pages 4k,2m)",
+    {.name = "pages", .kind = ARG_WORDS, .arg = "4k|thp|2m|1g|default[,...]",
+     .help = "page backing of the arrays, verified in /proc/self/smaps:\n"
+             "4k (no THP), thp (transparent huge pages), 2m/1g (hugetlb\n"
+             "pages from the reserved pool), default (as the system\n"
+             "gives). Without --pages, HUGETLB_MORECORE (hugectl --heap)\n"
+             "chooses. Several values: an A/B against the first\n"
+             "(e.g. --pages 4k,2m)",
      AT(stream.pages), COUNT(stream.n_pages), .choice_at = page_choice,
      .applies = MEASURE_STREAM | MEASURE_TLB | MEASURE_LATENCY},
-    {"stores", 0, ARG_WORDS, NULL,
-     "store instructions: nt = non-temporal (streaming) stores\n"
-     "that skip the write-allocate read; auto (default) = time\n"
-     "whole repetitions with all normal, all nt and (when the\n"
-     "kernels disagree) mixed stores on the discarded first one,\n"
-     "run the fastest in total. Runs with nt are labelled tuned,\n"
-     "as STREAM's rules ask",
+    {.name = "stores", .kind = ARG_WORDS,
+     .help = "store instructions: nt = non-temporal (streaming) stores\n"
+             "that skip the write-allocate read; auto (default) = time\n"
+             "whole repetitions with all normal, all nt and (when the\n"
+             "kernels disagree) mixed stores on the discarded first one,\n"
+             "run the fastest in total. Runs with nt are labelled tuned,\n"
+             "as STREAM's rules ask",
      AT(stream.stores), COUNT(stream.n_stores), .choices = stores, .applies = MEASURE_STREAM,
      .flags = OPTF_PROFILE},
-    {"isa", 0, ARG_CUSTOM, "NAME",
-     "force a kernel variant: avx512|avx2|sse2 (x86-64),\n"
-     "sve|neon (aarch64), scalar (plain C, every build);\n"
-     "default: the widest the CPU has; also MEMBENCH_ISA",
+    {.name = "isa", .kind = ARG_CUSTOM, .arg = "NAME",
+     .help = "force a kernel variant: avx512|avx2|sse2 (x86-64),\n"
+             "sve|neon (aarch64), scalar (plain C, every build);\n"
+             "default: the widest the CPU has; also MEMBENCH_ISA",
      .set = set_isa, .show = show_isa, .applies = MEASURE_STREAM, .flags = OPTF_PROFILE},
-    {"format", 0, ARG_CHOICE, NULL,
-     "output format (default text); openmetrics = Prometheus\n"
-     "text format for node_exporter's textfile collector",
+    {.name = "format", .kind = ARG_CHOICE,
+     .help = "output format (default text); openmetrics = Prometheus\n"
+             "text format for node_exporter's textfile collector",
      AT(format), .choices = formats, .applies = MEASURE_ALL},
-    {"output", 'o', ARG_NAME, "FILE",
-     "write the report to FILE (a file is replaced only when\n"
-     "complete; a device, FIFO or /dev/fd/N is written to)",
+    {.name = "output", .short_name = 'o', .kind = ARG_NAME, .arg = "FILE",
+     .help = "write the report to FILE (a file is replaced only when\n"
+             "complete; a device, FIFO or /dev/fd/N is written to)",
      AT(output), .hint = "file name", .applies = MEASURE_ALL, .flags = OPTF_LOCAL},
-    {"metrics-file", 0, ARG_NAME, "FILE",
-     "also write the report as OpenMetrics text to FILE (the\n"
-     "rules of -o), e.g. node_exporter's textfile directory:\n"
-     "/var/lib/prometheus/node-exporter/membench.prom",
+    {.name = "metrics-file", .kind = ARG_NAME, .arg = "FILE",
+     .help = "also write the report as OpenMetrics text to FILE (the\n"
+             "rules of -o), e.g. node_exporter's textfile directory:\n"
+             "/var/lib/prometheus/node-exporter/membench.prom",
      AT(metrics_file), .hint = "file name", .applies = MEASURE_ALL, .flags = OPTF_LOCAL},
-    {"quiet", 'q', ARG_SET, NULL, "one line per run", AT(quiet), .applies = MEASURE_ALL,
+    {.name = "quiet", .short_name = 'q', .kind = ARG_SET,
+     .help = "one line per run",
+    AT(quiet), .applies = MEASURE_ALL,
      .flags = OPTF_LOCAL},
-    {"dry-run", 0, ARG_SET, NULL,
-     "print the plan (topology, LLC, sizes, memory) and exit", AT(dry_run),
+    {.name = "dry-run", .kind = ARG_SET,
+     .help = "print the plan (topology, LLC, sizes, memory) and exit",
+    AT(dry_run),
      .applies = MEASURE_ALL},
     TEXT("Node acceptance:\n"),
-    {"acceptance", 0, ARG_SET, NULL,
-     "the acceptance profile: all physical cores, scatter,\n"
-     "STREAM-rule arrays, the four kernels, double, auto stores,\n"
-     "offset 0, validated, within --time-limit (default 30 s) by\n"
-     "running fewer repetitions. Fixed: -t, -s, --bind, --type,\n"
-     "--stores, --offset, --isa, kernel and probe options are\n"
-     "refused; -n, --pages, --per-domain and output options not",
+    {.name = "acceptance", .kind = ARG_SET,
+     .help = "the acceptance profile: all physical cores, scatter,\n"
+             "STREAM-rule arrays, the four kernels, double, auto stores,\n"
+             "offset 0, validated, within --time-limit (default 30 s) by\n"
+             "running fewer repetitions. Fixed: -t, -s, --bind, --type,\n"
+             "--stores, --offset, --isa, kernel and probe options are\n"
+             "refused; -n, --pages, --per-domain and output options not",
      AT(acceptance), .applies = MEASURE_STREAM},
-    {"expect", 0, ARG_CUSTOM, "K=MB/s[,...]",
-     "expected best rates, e.g. triad=90000,copy=85000; each\n"
-     "kernel named must run",
+    {.name = "expect", .kind = ARG_CUSTOM, .arg = "K=MB/s[,...]",
+     .help = "expected best rates, e.g. triad=90000,copy=85000; each\n"
+             "kernel named must run",
      .set = set_expect, .show = show_expect, .applies = MEASURE_STREAM},
-    {"tolerance", 0, ARG_CUSTOM, "PCT",
-     "allowed shortfall below expectations, from 0 to under 100\n"
-     "(default 5); a rate below it by no more than a spread\n"
-     "larger than it (repetitions, the reference's runs) is\n"
-     "INCONCLUSIVE (exit 5), not FAIL",
+    {.name = "tolerance", .kind = ARG_CUSTOM, .arg = "PCT",
+     .help = "allowed shortfall below expectations, from 0 to under 100\n"
+             "(default 5); a rate below it by no more than a spread\n"
+             "larger than it (repetitions, the reference's runs) is\n"
+             "INCONCLUSIVE (exit 5), not FAIL",
      .set = set_tolerance, .show = show_tolerance, .applies = MEASURE_STREAM},
-    {"reference", 0, ARG_CUSTOM, "FILE",
-     "rates, profile and system fingerprint of a good node: this\n"
-     "run must measure its kernels; its profile is compared",
+    {.name = "reference", .kind = ARG_CUSTOM, .arg = "FILE",
+     .help = "rates, profile and system fingerprint of a good node: this\n"
+             "run must measure its kernels; its profile is compared",
      .set = set_reference, .show = show_reference, .applies = MEASURE_STREAM},
-    {"save-reference", 0, ARG_NAME, "FILE",
-     "write this node's results as a reference (needs a kernel\n"
-     "run that passes)",
+    {.name = "save-reference", .kind = ARG_NAME, .arg = "FILE",
+     .help = "write this node's results as a reference (needs a kernel\n"
+             "run that passes)",
      AT(save_reference), .hint = "file name", .applies = MEASURE_STREAM},
-    {"reference-runs", 0, ARG_UINT, "K",
-     "with --save-reference: measure K whole runs (default 1, at\n"
-     "most 20) and save each kernel's median best rate and the\n"
-     "runs' spread, (max - min) / max",
+    {.name = "reference-runs", .kind = ARG_UINT, .arg = "K",
+     .help = "with --save-reference: measure K whole runs (default 1, at\n"
+             "most 20) and save each kernel's median best rate and the\n"
+             "runs' spread, (max - min) / max",
      AT(reference_runs), .min = 1, .max = 20,
      .hint = "from 1 to 20 runs, e.g. --reference-runs 5", .applies = MEASURE_STREAM},
-    {"reference-interval", 0, ARG_REAL, "SECONDS",
-     "with --reference-runs: pause this long between the runs\n"
-     "(default 0), so that their spread sees the node drift",
+    {.name = "reference-interval", .kind = ARG_REAL, .arg = "SECONDS",
+     .help = "with --reference-runs: pause this long between the runs\n"
+             "(default 0), so that their spread sees the node drift",
      AT(reference_interval_s), .min = 0, .max = 86400,
      .hint = "seconds, e.g. --reference-interval 60", .applies = MEASURE_STREAM},
-    {"time-limit", 0, ARG_REAL, "SECONDS",
-     "bound each STREAM run (it stops repeating once the next\n"
-     "repetition would not fit), each probe, the TLB probe and\n"
-     "the latency measurement (they stop and report what finished)",
+    {.name = "time-limit", .kind = ARG_REAL, .arg = "SECONDS",
+     .help = "bound each STREAM run (it stops repeating once the next\n"
+             "repetition would not fit), each probe, the TLB probe and\n"
+             "the latency measurement (they stop and report what finished)",
      AT(time_limit_s), .min = 1, .max = 86400, .hint = "seconds, e.g. --time-limit 30",
      .applies = MEASURE_ALL},
-    {"mpi-per-rank", 0, ARG_SET, NULL,
-     "(MPI builds, under mpirun/srun) measure on every rank, not\n"
-     "once per node: per-socket runs, or tests on one machine",
+    {.name = "mpi-per-rank", .kind = ARG_SET,
+     .help = "(MPI builds, under mpirun/srun) measure on every rank, not\n"
+             "once per node: per-socket runs, or tests on one machine",
      AT(mpi_per_rank), .applies = MEASURE_ALL},
-    {"peak", 0, ARG_CUSTOM, "GB/s",
-     "theoretical memory bandwidth, to report % of peak\n"
-     "(default: estimated from SMBIOS when readable)",
+    {.name = "peak", .kind = ARG_CUSTOM, .arg = "GB/s",
+     .help = "theoretical memory bandwidth, to report % of peak\n"
+             "(default: estimated from SMBIOS when readable)",
      .set = set_peak, .show = show_peak, .applies = MEASURE_STREAM},
     {.name = "help", .short_name = 'h', .kind = ARG_HELP, .help = "this help"},
     {.name = "version", .short_name = 'V', .kind = ARG_VERSION, .help = "version"},
