@@ -149,6 +149,13 @@ void tlb_sets_phase(struct tlb_team *tm)
     if (!sets_runnable(tm, s)) return;
     struct tlb_worker *w = &tm->w[0];
     s->pages = tlb_sets_pages(sw->analysis.levels[0].entries);
+    if (s->pages > tlb_sets_pages(TLB_SETS_PLAN_L1)) { /* the header stated the plan's memory */
+        snprintf(s->why, sizeof(s->why),
+                 "not run: an L1 DTLB of %.0f entries needs %.0f pages, more than the %.0f the "
+                 "plan stated",
+                 sw->analysis.levels[0].entries, s->pages, tlb_sets_pages(TLB_SETS_PLAN_L1));
+        return;
+    }
     size_t span = (size_t)(SPAN_MARGIN * s->pages * TLB_SETS_STRIDE_MAX) * page_base_bytes();
     char why[200] = "its scratch is too small";
     if (s->pages * SPAN_MARGIN * 2 > (double)w->scratch_n ||
