@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "hugepages/backend.h"
-#include "kernels/fault_filesystems.h"
+#include "src/probes/fault_filesystems.h"
 #include "kernels/fault_kernel.h"
 
 /* --faults: what a page fault costs. Map a region, touch one byte per 4 KB page, count the

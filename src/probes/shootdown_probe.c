@@ -1,4 +1,4 @@
-#include "kernels/shootdown_probe.h"
+#include "src/probes/shootdown_probe.h"
 
 #include "kernels/stop_check.h"
 #include "src/base/clock.h"

@@ -1,4 +1,4 @@
-#include "kernels/fault_probe.h"
+#include "src/probes/fault_probe.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-#include "kernels/timer_probe.h"
+#include "src/probes/timer_probe.h"
 #include "kernels/cycle_counter.h"
 #include "kernels/stop_check.h"
 #include "src/sys/sysinfo.h"
