@@ -1,5 +1,5 @@
 #include "kernels/cycle_counter.h"
-#include "kernels/timer_probe.h"
+#include "kernels/timer_kernel.h"
 
 #include <cpuid.h>
 #include <string.h>

@@ -5,9 +5,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "kernels/fault_probe.h"
-#include "kernels/shootdown_probe.h"
-#include "kernels/timer_probe.h"
+#include "src/probes/fault_probe.h"
+#include "src/probes/shootdown_probe.h"
+#include "src/probes/timer_probe.h"
 
 /* The probes (--faults, --shootdown, --timer): their options, results and writers. They
  * combine with each other; the STREAM kernels run beside them only when asked for. */

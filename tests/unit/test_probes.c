@@ -16,9 +16,9 @@
 
 #include "tests/unit/scratch_tree.h"
 
-#include "kernels/fault_probe.h"
-#include "kernels/shootdown_probe.h"
-#include "kernels/timer_probe.h"
+#include "src/probes/fault_probe.h"
+#include "src/probes/shootdown_probe.h"
+#include "src/probes/timer_probe.h"
 
 static void memory_backed_filesystems(void **state)
 {

@@ -4,10 +4,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/resource.h>
 
 #include "hugepages/backend.h"
-#include "kernels/fault_filesystems.h"
+#include "src/probes/fault_filesystems.h"
+#include "kernels/fault_kernel.h"
 
 /* --faults: what a page fault costs. Map a region, touch one byte per 4 KB page, count the
  * faults with getrusage and time the touch loop; anonymous memory under three backings, then
@@ -84,11 +84,5 @@ int fault_backing_check(enum fault_backing b, const struct fault_config *cfg, ch
  * file). */
 int fault_probe_run(const struct fault_config *cfg, struct fault_report *out, char *why,
                     size_t why_len);
-
-/* Minor and major faults between two getrusage readings. */
-struct fault_counts {
-    uint64_t minor, major;
-};
-struct fault_counts fault_counts_delta(const struct rusage *before, const struct rusage *after);
 
 #endif

@@ -1,4 +1,4 @@
-#include "kernels/shootdown_probe.h"
+#include "src/probes/shootdown_probe.h"
 
 #include "kernels/stop_check.h"
 #include "src/base/clock.h"
@@ -17,21 +17,10 @@
 #include <sys/mman.h>
 #include <time.h>
 
-#ifndef MAP_FIXED_NOREPLACE
-#define MAP_FIXED_NOREPLACE 0x100000
-#endif
-
 #define WARMUP_OPS 3
 #define MIN_OPS 30
 #define MAX_OPS 4000
 #define SHOOTDOWN_MAX_PAGE_POINTS 256
-
-static const char *const mode_names[SHOOTDOWN_MODE_COUNT] = {"munmap", "madv_dontneed"};
-
-const char *shootdown_mode_name(enum shootdown_mode m)
-{
-    return m < SHOOTDOWN_MODE_COUNT ? mode_names[m] : "?";
-}
 
 static void read_hypervisor(struct shootdown_report *out)
 {
@@ -69,12 +58,6 @@ struct sibling {
     pthread_t thread;
 };
 
-/* A sibling spins in user mode of this process, so its CPU has this mm loaded and is not in
- * lazy-TLB mode: the kernel must interrupt it for every flush. A sleeping or idle sibling
- * would not do: the kernel skips lazy CPUs (they flush at their next switch). It spins
- * without PAUSE: in a VM, a PAUSE loop makes the hypervisor deschedule the vCPU as a lock
- * spinner (pause-loop exiting), and with KVM's paravirtual TLB flush the guest then skips the
- * IPI to that "preempted" vCPU, which would hide the very cost measured here. */
 static void *sibling_main(void *arg)
 {
     struct sibling *s = arg;
@@ -82,13 +65,7 @@ static void *sibling_main(void *arg)
     int ok = t->bind(t->bind_ctx, s->pu) == 0 && sched_getcpu() == s->pu;
     if (!ok) atomic_store(&t->all_bound, 0);
     atomic_fetch_add(&t->ready, 1);
-    uint64_t x = 0;
-    while (!atomic_load_explicit(&t->stop, memory_order_relaxed)) {
-        x += (unsigned char)t->anchor[0];
-        for (int k = 0; k < 64; k++)
-            __asm__ volatile("" : "+r"(x));
-    }
-    __asm__ volatile("" : : "r"(x));
+    shootdown_spin(t->anchor, &t->stop);
     return NULL;
 }
 
@@ -121,85 +98,6 @@ static void stop_siblings(struct team *t, struct sibling *sib, unsigned n)
 
 /* ---- one point ---- */
 
-/* The region sits in a larger mapping, one base page past a PMD boundary (2 MB at 4 KB pages),
- * between two touched "pin" pages: the page tables around it then stay populated, so unmapping it
- * frees no page table (which would also interrupt idle CPUs) and it never forms a transparent huge
- * page. */
-struct arena {
-    char *map;
-    size_t map_len;
-    char *region;
-    size_t region_len;
-};
-
-size_t shootdown_arena_bytes(unsigned pages)
-{
-    return (size_t)pages * page_base_bytes() + 2 * page_base_bytes() + page_pmd_bytes();
-}
-
-static int arena_open(struct arena *a, unsigned pages, char *why, size_t why_len)
-{
-    const size_t small = page_base_bytes(), pmd = page_pmd_bytes();
-    a->region_len = (size_t)pages * small;
-    a->map_len = shootdown_arena_bytes(pages);
-    a->map = mmap(NULL, a->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (a->map == MAP_FAILED) {
-        snprintf(why, why_len, "mmap of %zu bytes failed: %s", a->map_len, strerror(errno));
-        return -1;
-    }
-    madvise(a->map, a->map_len, MADV_NOHUGEPAGE);
-    char *base = (char *)(((uintptr_t)a->map + pmd - 1) & ~(uintptr_t)(pmd - 1));
-    a->region = base + small;
-    base[0] = 1;                  /* pin before */
-    a->region[a->region_len] = 1; /* pin after */
-    return 0;
-}
-
-static void arena_close(struct arena *a)
-{
-    munmap(a->map, a->map_len);
-}
-
-static void touch(char *region, unsigned pages)
-{
-    volatile char *p = region;
-    const size_t small = page_base_bytes();
-    for (unsigned i = 0; i < pages; i++)
-        p[(size_t)i * small] = (char)(i | 1);
-}
-
-/* One op: touch every page (so each has a TLB-cached translation to take away), then unmap
- * them; the munmap variant maps the hole again for the next op. Returns the unmap's time. */
-static int one_op(struct arena *a, enum shootdown_mode mode, unsigned pages, double *unmap_s,
-                  double *cycle_s, char *why, size_t why_len)
-{
-    double c0 = timer_now();
-    touch(a->region, pages);
-    double u0 = timer_now();
-    int rc = mode == SHOOTDOWN_MUNMAP ? munmap(a->region, a->region_len)
-                                      : madvise(a->region, a->region_len, MADV_DONTNEED);
-    double u1 = timer_now();
-    if (rc != 0) {
-        snprintf(why, why_len, "%s failed: %s", shootdown_mode_name(mode), strerror(errno));
-        return -1;
-    }
-    if (mode == SHOOTDOWN_MUNMAP) {
-        void *p = mmap(a->region, a->region_len, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
-        if (p != a->region) {
-            snprintf(why, why_len, "mmap back into the unmapped hole failed: %s",
-                     p == MAP_FAILED ? strerror(errno) : "placed elsewhere");
-            if (p != MAP_FAILED) munmap(p, a->region_len);
-            return -1;
-        }
-        madvise(a->region, a->region_len, MADV_NOHUGEPAGE);
-    }
-    double c1 = timer_now();
-    *unmap_s = u1 - u0;
-    *cycle_s = c1 - c0;
-    return 0;
-}
-
 struct scratch {
     double *unmap_s, *cycle_s;
     unsigned char *hit; /* per op: 0 no sibling CPU interrupted, 1 all, 2 some */
@@ -221,15 +119,15 @@ static double median_where(const struct scratch *sc, unsigned n, unsigned char w
 static int measure_point(const struct shootdown_config *cfg, struct shootdown_report *rep,
                          struct shootdown_run *r, struct scratch *sc, char *why, size_t why_len)
 {
-    struct arena a;
-    if (arena_open(&a, r->pages, why, why_len) != 0) return -1;
+    struct shootdown_arena a;
+    if (shootdown_arena_open(&a, r->pages, why, why_len) != 0) return -1;
     double u, c;
     for (int i = 0; i < WARMUP_OPS; i++) {
         if (stop_asked(cfg->stop)) {
-            arena_close(&a);
+            shootdown_arena_close(&a);
             return 1;
         }
-        if (one_op(&a, r->mode, r->pages, &u, &c, why, why_len) != 0) goto fail;
+        if (shootdown_op(&a, r->mode, r->pages, &u, &c, why, why_len) != 0) goto fail;
     }
 
     /* static: a few KiB each, kept off the stack */
@@ -248,10 +146,11 @@ static int measure_point(const struct shootdown_config *cfg, struct shootdown_re
     double start = timer_now();
     while (n < MAX_OPS && (n < MIN_OPS || timer_now() - start < cfg->seconds_per_point)) {
         if (stop_asked(cfg->stop)) {
-            arena_close(&a);
+            shootdown_arena_close(&a);
             return 1;
         }
-        if (one_op(&a, r->mode, r->pages, &sc->unmap_s[n], &sc->cycle_s[n], why, why_len) != 0)
+        if (shootdown_op(&a, r->mode, r->pages, &sc->unmap_s[n], &sc->cycle_s[n], why, why_len) !=
+            0)
             goto fail;
         sc->hit[n] = 2;
         if (per_op) {
@@ -266,7 +165,7 @@ static int measure_point(const struct shootdown_config *cfg, struct shootdown_re
         n++;
     }
     if (have_irq && !per_op) have_irq = interrupts_read(cfg->interrupts_path, "TLB", &prev) == 0;
-    arena_close(&a);
+    shootdown_arena_close(&a);
 
     r->ops = n;
     double sum = 0.0, lo = sc->unmap_s[0];
@@ -290,7 +189,7 @@ static int measure_point(const struct shootdown_config *cfg, struct shootdown_re
         have_irq && n_remote > 0 ? (double)r->shootdowns_remote / (double)n : NAN;
     return 0;
 fail:
-    arena_close(&a);
+    shootdown_arena_close(&a);
     return -1;
 }
 

@@ -1,4 +1,4 @@
-#include "kernels/fault_probe.h"
+#include "src/probes/fault_probe.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,16 +24,6 @@ static const char *const backing_names[FAULT_BACKING_COUNT] = {"4k", "thp", "2m"
 const char *fault_backing_name(enum fault_backing b)
 {
     return b < FAULT_BACKING_COUNT ? backing_names[b] : "?";
-}
-
-struct fault_counts fault_counts_delta(const struct rusage *before, const struct rusage *after)
-{
-    struct fault_counts d = {0, 0};
-    if (after->ru_minflt > before->ru_minflt)
-        d.minor = (uint64_t)(after->ru_minflt - before->ru_minflt);
-    if (after->ru_majflt > before->ru_majflt)
-        d.major = (uint64_t)(after->ru_majflt - before->ru_majflt);
-    return d;
 }
 
 static const struct mem_env *env_of(const struct fault_config *cfg)
@@ -125,46 +115,6 @@ int fault_backing_check(enum fault_backing b, const struct fault_config *cfg, ch
     return -1;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* The touching loops are what is measured: not instrumented, because a sanitizer's checks
- * read and write shadow memory of their own (1/8 of the region for ASan, more for TSan), and
- * the faults on those pages would be counted as the region's. */
-#define UNINSTRUMENTED __attribute__((no_sanitize_address, no_sanitize_thread))
-
-/* One byte written per base page: the first touch of each page faults. Returns false when
- * cfg->stop interrupted it. */
-UNINSTRUMENTED static bool touch_write(const struct fault_config *cfg, char *base, uint64_t pages)
-{
-    volatile char *p = base;
-    const uint64_t small = page_base_bytes();
-    for (uint64_t i = 0; i < pages; i++) {
-        if (i % STOP_CHECK_PAGES == 0 && i && stop_asked(cfg->stop)) return false;
-        p[i * small] = (char)(i | 1);
-    }
-    return true;
-}
-
-/* One byte read per base page of a file mapping; false when cfg->stop interrupted it. */
-UNINSTRUMENTED static bool touch_read(const struct fault_config *cfg, const char *base,
-                                      uint64_t pages, uint64_t *sum_out)
-{
-    const volatile char *p = base;
-    const uint64_t small = page_base_bytes();
-    uint64_t sum = 0;
-    for (uint64_t i = 0; i < pages; i++) {
-        if (i % STOP_CHECK_PAGES == 0 && i && stop_asked(cfg->stop)) return false;
-        sum += (unsigned char)p[i * small];
-    }
-    *sum_out = sum;
-    return true;
-}
-
 static void finish_rates(struct fault_run *r)
 {
     uint64_t faults = r->minor_faults + r->major_faults;
@@ -208,18 +158,13 @@ static int run_anonymous(const struct mem_backend *be, const struct fault_config
         }
         double pre = resident_fraction(reg.base, reg.bytes);
         if (pre > resident) resident = pre;
-        struct rusage before, after;
-        getrusage(RUSAGE_THREAD, &before);
-        double t0 = now_s();
-        bool touched = touch_write(cfg, reg.base, r->pages_touched);
-        double t1 = now_s();
-        getrusage(RUSAGE_THREAD, &after);
-        if (!touched) {
+        struct fault_touch touch;
+        if (!fault_touch_write(reg.base, r->pages_touched, cfg->stop, &touch)) {
             be->release(&reg);
             return 1;
         }
-        times[i] = t1 - t0;
-        counts[i] = fault_counts_delta(&before, &after);
+        times[i] = touch.seconds;
+        counts[i] = touch.counts;
         backing_verify("/proc/self/smaps", cfg->judge_as ? cfg->judge_as : be, (uintptr_t)reg.base,
                        (uintptr_t)reg.base + reg.bytes, reg.how, &infos[i]);
         be->release(&reg);
@@ -373,20 +318,13 @@ static int run_file(int fd, const struct fault_config *cfg, struct fault_run *r,
     }
     r->resident_before = evict(fd, map, cfg->bytes);
     madvise(map, cfg->bytes, readahead ? MADV_SEQUENTIAL : MADV_RANDOM);
-    struct rusage before, after;
-    getrusage(RUSAGE_THREAD, &before);
-    double t0 = now_s();
-    uint64_t sum = 0;
-    bool touched = touch_read(cfg, map, r->pages_touched, &sum);
-    double t1 = now_s();
-    getrusage(RUSAGE_THREAD, &after);
-    __asm__ volatile("" : : "r"(sum));
+    struct fault_touch touch;
+    bool touched = fault_touch_read(map, r->pages_touched, cfg->stop, &touch);
     munmap(map, cfg->bytes);
     if (!touched) return 1;
-    struct fault_counts c = fault_counts_delta(&before, &after);
-    r->seconds = r->seconds_min = t1 - t0;
-    r->minor_faults = c.minor;
-    r->major_faults = c.major;
+    r->seconds = r->seconds_min = touch.seconds;
+    r->minor_faults = touch.counts.minor;
+    r->major_faults = touch.counts.major;
     finish_rates(r);
 
     double pages = (double)r->pages_touched;

@@ -6,15 +6,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "kernels/shootdown_kernel.h"
+
 /* --shootdown: what it costs to take pages away from a process whose threads run on other
  * CPUs. One thread, pinned, repeatedly touches a region and unmaps it (munmap, or
  * MADV_DONTNEED); the kernel must then flush the TLB of every other CPU that runs this mm,
  * by an inter-processor interrupt each, and wait for them. Sibling threads of the same
  * process spin on other CPUs so that the kernel must interrupt them. Measurement only. */
-
-enum shootdown_mode { SHOOTDOWN_MUNMAP, SHOOTDOWN_DONTNEED, SHOOTDOWN_MODE_COUNT };
-
-const char *shootdown_mode_name(enum shootdown_mode m); /* "munmap", "madv_dontneed" */
 
 #define SHOOTDOWN_MAX_COUNTS 32
 #define SHOOTDOWN_MAX_CPUS 1024
@@ -100,9 +98,5 @@ struct shootdown_report {
 int shootdown_probe_run(const struct shootdown_config *cfg, struct shootdown_report *out, char *why,
                         size_t why_len);
 void shootdown_report_free(struct shootdown_report *r);
-
-/* Bytes mapped for a point of `pages` pages: the region, a page pinned on each side of it, and
- * room to start it on a 2 MB boundary. */
-size_t shootdown_arena_bytes(unsigned pages);
 
 #endif

@@ -1,4 +1,4 @@
-#include "kernels/fault_filesystems.h"
+#include "src/probes/fault_filesystems.h"
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -4,6 +4,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kernels/timer_kernel.h"
+
 /* --timer: how fine and how dear each clock is, and how long a measurement must be to be
  * precise. Measurement only; the writers format the result. */
 
@@ -12,15 +14,6 @@
 /* Duration of the operation the repetition advice is given for: one ~1 ns operation, such as
  * an L1-TLB-hit load (seed 000). */
 #define TIMER_OP_SECONDS 1e-9
-
-enum timer_clock {
-    TCLOCK_MONOTONIC,
-    TCLOCK_MONOTONIC_RAW,
-    TCLOCK_GETTIMEOFDAY,
-    TCLOCK_RDTSC,  /* the counter's plain read: rdtsc, cntvct_el0 */
-    TCLOCK_RDTSCP, /* its ordered read: rdtscp, isb+cntvct_el0 */
-    TCLOCK_COUNT
-};
 
 struct timer_clock_row {
     const char *name;            /* "CLOCK_MONOTONIC", "gettimeofday", "rdtsc", "cntvct_el0" */
@@ -71,9 +64,5 @@ int timer_probe_run(struct timer_probe_report *out, int (*stop)(void));
  * ceil(min_interval / op_s) times to fill it. Returns min_interval; *reps gets the count
  * (0 when an input is not positive). */
 double timer_min_interval(double granularity_s, double precision, double op_s, double *reps);
-
-/* The TSC frequency from CPUID leaf 0x15 (EAX denominator, EBX numerator, ECX crystal Hz);
- * 0 when the leaf does not enumerate it. */
-double tsc_hz_from_leaf15(uint32_t eax, uint32_t ebx, uint32_t ecx);
 
 #endif
