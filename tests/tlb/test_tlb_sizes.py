@@ -3,10 +3,10 @@
 probe, midpoint, set conflict, not reached) and the range beside its size, in JSON and in the
 text. A short sweep on this machine (--tlb-max-pages 256): the first level's knee lies inside
 it on the machines this runs on; the sizes themselves are pinned by
-tests/unit/test_tlb_estimator.c on recorded curves and the reuse fit by tests/unit/test_tlb_reuse_fit.c on simulated levels. The reuse chase runs
-around every level the sweep found, so here around the first one."""
+tests/unit/test_tlb_estimator.c on recorded curves and the reuse fit by
+tests/unit/test_tlb_reuse_fit.c on simulated levels. The reuse chase runs around every level
+the sweep found, so here around the first one."""
 
-import json
 import os
 import re
 import sys
