@@ -379,6 +379,8 @@ void cli_stream_request(const struct options *o, struct stream_request *r)
         .acceptance = o->acceptance,
         .checks = o->checks,
         .save_reference = o->save_reference,
+        .reference_runs = o->reference_runs,
+        .reference_interval_s = o->reference_interval_s,
         .reference_stores = ref->present && ref->stores[0] ? ref->stores : NULL,
         .reference_kernel_stores = ref->has_kernel_stores ? ref->kernel_stores : NULL,
     };

@@ -26,7 +26,7 @@ static void latency_request(const struct options *o, void *request)
 }
 
 const struct measurement_row measurement_table[] = {
-    /* the kernels: the report's core */
+    /* the kernels */
     {.m = &stream_measurement, .request = stream_request},
     /* --faults, --shootdown, --timer (run first) */
     {.m = &probes_measurement, .request = probes_request},

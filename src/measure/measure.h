@@ -7,7 +7,8 @@
 
 /* A measurement (STREAM, the probes, --tlb, --latency) described once: one const instance in
  * its own folder, one row of the table in src/cli/measurements.c. src/node and the report
- * writers loop over that table; plans and results are opaque to them. */
+ * writers loop over that table; plans and results are opaque to them (the report and the
+ * verdict read STREAM's runs from its result, struct stream_result). */
 
 struct topology;
 struct sys_info;
@@ -20,14 +21,19 @@ struct measure_context {
     const struct sys_info *sys;
     const struct timer_info *timer;
     bool dry_run;
-    double time_limit_s; /* --time-limit; 0: none */
-    double started;      /* timer_now() when membench started: the limit counts from here */
+    double time_limit_s;     /* --time-limit; 0: none */
+    double started;          /* timer_now() when membench started: the limit counts from here */
+    bool quiet;              /* -q: no progress line */
+    bool warnings_in_report; /* the text report on stdout shows warnings: not also on stderr */
 };
 
 /* What a run tells the loop beside its exit status. */
 struct measure_outcome {
     bool cut_by_limit; /* --time-limit cut it: a warning, what it measured reported */
     bool failed;       /* it failed its own check: reported, exit 1 */
+    /* a later step could not get its resources (its exit status is the run's): what finished
+     * before it is reported, and kept() says so */
+    bool stopped_early;
 };
 
 /* The text and quiet reports place a measurement's section before or after the report's tail
@@ -46,9 +52,13 @@ struct measurement {
     size_t request_size, plan_size, result_size;
     /* runs before the others (in table order), though planned in table order */
     bool runs_first;
-    /* its runs are the report's core (STREAM): src/node runs them and src/report writes them;
-     * its run, warning, measured_anything, failures and writer hooks are NULL */
-    bool report_core;
+    /* its result is what the verdict judges (and saves as a reference) and the report's core:
+     * STREAM's runs, a struct stream_result, read by src/report, src/verdict and src/node
+     * through report_stream(); one measurement at most */
+    bool judged;
+    /* what one finished step of it is called where it is the only measurement ("run": an
+     * interruption before any run finished); NULL: "measurement" */
+    const char *step;
     /* the loop skips it after a signal and gives it --time-limit as one deadline (else it
      * keeps its own) */
     bool one_deadline;
@@ -72,20 +82,13 @@ struct measurement {
     void (*free)(void *plan, void *result);
     /* writers: they only format */
     enum measure_slot text_slot, quiet_slot;
+    /* a NULL writer: the report writes this measurement's section itself (STREAM's runs) */
     void (*text)(FILE *out, const void *result);
     void (*quiet)(FILE *out, const void *result);
     /* after_table: a table was written before it (a blank line then separates them) */
     void (*csv)(FILE *out, const void *result, bool after_table);
     void (*json)(struct json_t *root, const void *result);
     bool (*metric)(const void *result, struct measure_metric *m); /* NULL: none */
-};
-
-/* What the report's core measurement (STREAM) hands its kept() as its result: its runs that
- * finished (src/node runs them). */
-struct core_runs {
-    size_t finished;
-    /* --reference-runs K interrupted: how many of the K finished (the report keeps the last) */
-    unsigned reference_finished, reference_asked;
 };
 
 /* A measurement that ran, in the report: what the writers loop over. */

@@ -12,9 +12,7 @@
 #include "src/base/output_file.h"
 #include "src/node/node_verdict.h"
 #include "src/node/parts.h"
-#include "src/node/stream_sweep.h"
 #include "src/report/report.h"
-#include "src/stream/compare.h"
 #include "src/verdict/reference.h"
 #include "version.h"
 
@@ -91,15 +89,6 @@ static int check_distinct_files(const struct options *o)
     return EXIT_USAGE;
 }
 
-static void free_report(struct report *rep)
-{
-    for (size_t i = 0; rep->runs && i < rep->n_runs; i++) {
-        free(rep->runs[i].placement);
-        free(rep->runs[i].domains);
-    }
-    free(rep->runs);
-}
-
 /* Everything one node's benchmark holds between its phases. */
 struct node_run {
     struct options opts;
@@ -110,10 +99,9 @@ struct node_run {
     struct parts parts;
     struct measure_context ctx;
     struct output_file out, ref, metrics;
-    struct reference_runs saved_runs;
     bool stopped_early;
-    int early_rc;      /* a later run's resource failed: the finished runs are reported */
-    bool cut_by_limit; /* --time-limit cut a measurement other than a STREAM run */
+    int early_rc;      /* a later step's resource failed: what finished is reported */
+    bool cut_by_limit; /* --time-limit cut a measurement (not only a run's repetitions) */
 };
 
 /* The options, the reference and the topology; the report's facts. An exit status after a
@@ -164,8 +152,14 @@ static int node_prepare(struct node_run *n, char **json, size_t *json_len)
 {
     const struct options *o = &n->opts;
     char why[400];
-    n->ctx = (struct measure_context){&n->topo,   &n->rep.sys,     &n->rep.timer,
-                                      o->dry_run, o->time_limit_s, n->started};
+    n->ctx = (struct measure_context){.topo = &n->topo,
+                                      .sys = &n->rep.sys,
+                                      .timer = &n->rep.timer,
+                                      .dry_run = o->dry_run,
+                                      .time_limit_s = o->time_limit_s,
+                                      .started = n->started,
+                                      .quiet = o->quiet,
+                                      .warnings_in_report = report_shows_warnings(o)};
     int rc = parts_plan(&n->parts, o, &n->ctx);
     if (rc == EXIT_OK && omp_env_check_process(parts_team(&n->parts), why, sizeof(why)) != 0) {
         log_error("%s", why);
@@ -191,7 +185,7 @@ static int node_prepare(struct node_run *n, char **json, size_t *json_len)
     return EXIT_OK;
 }
 
-/* Runs one measurement other than the STREAM runs; its result joins the report. */
+/* Runs one measurement; its result joins the report. */
 static int run_part(struct node_run *n, struct part *p)
 {
     const struct measurement *m = p->m;
@@ -202,54 +196,38 @@ static int run_part(struct node_run *n, struct part *p)
     if (m->one_deadline) p->outcome.cut_by_limit |= interrupt_measurement_ends();
     n->cut_by_limit |= p->outcome.cut_by_limit;
     n->rep.parts[n->rep.n_parts++] = (struct measured_part){m, p->result};
-    if (m->warning && !report_shows_warnings(&n->opts)) /* else they are in the report */
+    if (m->warning && !n->ctx.warnings_in_report) /* else they are in the report */
         for (int w = 0; m->warning(p->result, w); w++)
             log_warn("%s: %s", m->name, m->warning(p->result, w));
     return rc;
 }
 
-/* Every asked measurement in run order, until one fails or a STREAM run's resource is
- * missing (then the runs that finished are reported). An exit status. */
+/* Every asked measurement in run order, until one fails or stops early (then what finished
+ * is reported). An exit status. */
 static int node_measure(struct node_run *n)
 {
-    struct report *rep = &n->rep;
-    const struct part *core = parts_core(&n->parts);
-    const struct plan *plan = core ? core->plan : NULL;
-    size_t n_runs = plan ? plan->n_runs : 0;
-    timer_probe(&rep->timer);
-    rep->runs = calloc(n_runs ? n_runs : 1, sizeof(*rep->runs));
+    timer_probe(&n->rep.timer);
     int rc = EXIT_OK;
-    for (size_t k = 0; k < n->parts.n && rc == EXIT_OK && !n->stopped_early; k++) {
+    for (size_t k = 0; k < n->parts.n && rc == EXIT_OK; k++) {
         struct part *p = &n->parts.p[n->parts.order[k]];
         if (!p->asked) continue;
-        if (!p->m->report_core) {
-            rc = run_part(n, p);
-            continue;
-        }
-        rep->n_runs = n_runs;
-        rc = rep->runs
-                 ? stream_sweep(&n->opts, plan, &n->topo, rep, &n->stopped_early, &n->saved_runs)
-                 : EXIT_RESOURCE;
-    }
-    if (n->stopped_early) {
+        rc = run_part(n, p);
+        if (!p->outcome.stopped_early) continue;
+        n->stopped_early = true;
         n->early_rc = rc;
-        snprintf(rep->kept, sizeof(rep->kept),
-                 "run %zu of %zu could not run (see the error); only the %zu run%s that "
-                 "finished %s reported",
-                 rep->n_runs + 1, n_runs, rep->n_runs, rep->n_runs == 1 ? "" : "s",
-                 rep->n_runs == 1 ? "is" : "are");
+        p->m->kept(p->plan, p->result, true, n->rep.kept, sizeof(n->rep.kept));
         return EXIT_OK;
     }
     return rc;
 }
 
-/* --time-limit cut a measurement other than a STREAM run (whose repetitions it may lower, the
- * run still whole): what finished is reported and says what was cut, or, with nothing finished,
- * no report is written. EXIT_RESOURCE (the time asked for was too short) either way. */
-static int judge_cut(struct node_run *n, const struct core_runs *runs, bool *report)
+/* --time-limit cut a measurement short (not only a STREAM run's repetitions, which it may
+ * lower, the run still whole): what finished is reported and says what was cut, or, with nothing
+ * finished, no report is written. EXIT_RESOURCE (the time asked for was too short) either way. */
+static int judge_cut(struct node_run *n, bool *report)
 {
     struct report *rep = &n->rep;
-    *report = parts_measured_anything(&n->parts, runs);
+    *report = parts_measured_anything(&n->parts);
     if (!*report) {
         const char *name = n->out.name;
         log_error("time limit (--time-limit %g s) reached before any measurement finished: no "
@@ -259,7 +237,7 @@ static int judge_cut(struct node_run *n, const struct core_runs *runs, bool *rep
         return EXIT_RESOURCE;
     }
     char kept[sizeof(rep->kept)];
-    parts_kept(&n->parts, runs, kept, sizeof(kept));
+    parts_kept(&n->parts, kept, sizeof(kept));
     snprintf(rep->kept, sizeof(rep->kept), "time limit (--time-limit %g s): %.*s",
              n->opts.time_limit_s, (int)sizeof(kept) - 48, kept);
     log_error("%s; raise --time-limit to measure it all", rep->kept);
@@ -273,26 +251,18 @@ static int node_judge(struct node_run *n, int rc, bool *report)
 {
     const struct options *o = &n->opts;
     struct report *rep = &n->rep;
-    if (rc == EXIT_OK && !o->dry_run && o->stream.n_pages > 1 &&
-        compare_pages(rep->runs, rep->n_runs, o->stream.pages[0], &rep->comparisons,
-                      &rep->n_comparisons) != 0) {
-        log_error("out of memory comparing the page backings");
-        rc = EXIT_RESOURCE;
-    }
     rep->interrupted = interrupt_signal();
-    struct core_runs runs = {rep->n_runs, rep->reference_runs_finished, o->reference_runs};
-    *report = !rep->interrupted || parts_measured_anything(&n->parts, &runs);
+    *report = !rep->interrupted || parts_measured_anything(&n->parts);
     if (rep->interrupted && *report) {
-        parts_kept(&n->parts, &runs, rep->kept, sizeof(rep->kept));
+        parts_kept(&n->parts, rep->kept, sizeof(rep->kept));
         log_error("interrupted by %s: %s", interrupt_name(rep->interrupted), rep->kept);
     } else if (rep->interrupted) {
-        bool runs_only = parts_core(&n->parts) && parts_asked(&n->parts) == 1;
         const char *name = n->out.name;
         log_error("interrupted by %s before any %s finished: no report written%s%.200s%s",
-                  interrupt_name(rep->interrupted), runs_only ? "run" : "measurement",
-                  name ? ", '" : "", name ? name : "", name ? "' is unchanged" : "");
+                  interrupt_name(rep->interrupted), parts_step(&n->parts), name ? ", '" : "",
+                  name ? name : "", name ? "' is unchanged" : "");
     } else if (rc == EXIT_OK && n->cut_by_limit && !n->stopped_early) {
-        rc = judge_cut(n, &runs, report);
+        rc = judge_cut(n, report);
     } else if (rc == EXIT_OK && !n->stopped_early) {
         evaluate_checks(o, rep);
     }
@@ -312,8 +282,6 @@ static int node_finish(struct node_run *n, int rc, bool report)
         abort_outputs(&n->out, &n->ref, &n->metrics);
         return rc;
     }
-    for (size_t i = 0; i < rep->n_runs; i++)
-        if (run_failed(&rep->runs[i])) rc = EXIT_FAILED;
     if (rep->acceptance.evaluated && !rep->acceptance.passed)
         rc = acceptance_verdict(&rep->acceptance) == CHECK_INCONCLUSIVE && rc == EXIT_OK
                  ? EXIT_INCONCLUSIVE
@@ -353,8 +321,6 @@ int node_main(struct options *o, char **json, size_t *json_len)
         rc = node_judge(&n, node_measure(&n), &report);
         rc = node_finish(&n, rc, report);
     }
-    free_report(&n.rep);
-    compare_free(&n.rep.comparisons, &n.rep.n_comparisons);
     parts_free(&n.parts);
     if (n.topo_loaded) topology_unload(&n.topo);
     return rc;

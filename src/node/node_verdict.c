@@ -4,13 +4,19 @@
 #include <math.h>
 
 #include "src/base/log.h"
-#include "src/node/stream_sweep.h"
+
+bool report_shows_warnings(const struct options *opts)
+{
+    return opts->format == FORMAT_TEXT && !opts->quiet && !opts->output;
+}
 
 void evaluate_checks(const struct options *opts, struct report *rep)
 {
+    const struct stream_result *stream = report_stream(rep);
     const struct node_facts node = report_node_facts(rep);
-    bool one = rep->n_runs == 1 || rep->n_runs == 1 + node.n_tier_runs; /* and its tier runs */
-    struct run_result *run = one && rep->runs[0].measured ? &rep->runs[0] : NULL;
+    bool one =
+        stream->n_runs == 1 || stream->n_runs == 1 + node.n_tier_runs; /* and its tier runs */
+    struct run_result *run = one && stream->runs[0].measured ? &stream->runs[0] : NULL;
     if (!run || !(opts->checks || opts->acceptance)) return;
     struct expectations expect = opts->expect;
     expect.whole_node = opts->acceptance;
@@ -38,8 +44,9 @@ void evaluate_checks(const struct options *opts, struct report *rep)
 /* "reference: Triad 52100.0 MB/s, median of 5 runs, spread 8%", one line per kernel. */
 static void say_saved_reference(const struct report *rep, const char *path)
 {
-    const struct reference_runs *k = rep->saved_runs;
-    const struct run_result *run = &rep->runs[0];
+    const struct stream_result *stream = report_stream(rep);
+    const struct reference_runs *k = stream->saved_runs;
+    const struct run_result *run = &stream->runs[0];
     for (int i = 0; i < run->n_results; i++) {
         enum kernel_id id = run->results[i].kernel;
         if (k)
@@ -58,8 +65,9 @@ static void say_saved_reference(const struct report *rep, const char *path)
  * kernel, or -1 when every spread is within the tolerance. */
 static int too_noisy_kernel(const struct report *rep, double tolerance_pct)
 {
-    const struct reference_runs *k = rep->saved_runs;
-    const struct run_result *run = &rep->runs[0];
+    const struct stream_result *stream = report_stream(rep);
+    const struct reference_runs *k = stream->saved_runs;
+    const struct run_result *run = &stream->runs[0];
     int worst = -1;
     for (int i = 0; k && k->runs > 1 && i < run->n_results; i++) {
         int id = (int)run->results[i].kernel;
@@ -73,7 +81,7 @@ static int too_noisy_kernel(const struct report *rep, double tolerance_pct)
 static int refuse_noisy(const struct report *rep, struct output_file *ref, int kernel,
                         double tolerance_pct)
 {
-    const struct reference_runs *k = rep->saved_runs;
+    const struct reference_runs *k = report_stream(rep)->saved_runs;
     double spread = 100.0 * k->spread[kernel];
     char override[160] = "";
     if (ceil(spread) < 100.0)
@@ -93,10 +101,11 @@ static int refuse_noisy(const struct report *rep, struct output_file *ref, int k
 int save_reference(const struct report *rep, struct output_file *ref, const char *path,
                    double tolerance_pct)
 {
-    const struct run_result *run = &rep->runs[0];
+    const struct stream_result *stream = report_stream(rep);
+    const struct run_result *run = &stream->runs[0];
     bool tier_failed = false; /* a verdict's tier run, whose rates go into tier_rates */
-    for (size_t i = 1; i < rep->n_runs; i++)
-        tier_failed |= run_failed(&rep->runs[i]);
+    for (size_t i = 1; i < stream->n_runs; i++)
+        tier_failed |= run_failed(&stream->runs[i]);
     const char *failed = !run->measured             ? "measured nothing"
                          : tier_failed              ? "has a tier run that failed"
                          : !run->validation.passed  ? "failed validation"
@@ -116,7 +125,7 @@ int save_reference(const struct report *rep, struct output_file *ref, const char
     if (noisy >= 0) return refuse_noisy(rep, ref, noisy, tolerance_pct);
     const struct node_facts node = report_node_facts(rep);
     if (output_begin(ref) != 0 ||
-        output_commit(ref, reference_write(ref->stream, &node, run, rep->saved_runs)) != 0)
+        output_commit(ref, reference_write(ref->stream, &node, run, stream->saved_runs)) != 0)
         return EXIT_RESOURCE;
     say_saved_reference(rep, path);
     return EXIT_OK;

@@ -5,6 +5,9 @@
 #include "src/cli/cli.h"
 #include "src/report/report.h"
 
+/* Whether the text report (on stdout) shows the warnings: else they go to stderr. */
+bool report_shows_warnings(const struct options *opts);
+
 /* The acceptance checks of a single measured run, when asked for. A failed check is one line
  * each (unless the report shows it); an inconclusive verdict is always one line. */
 void evaluate_checks(const struct options *opts, struct report *rep);

@@ -58,16 +58,9 @@ size_t parts_asked(const struct parts *ps)
     return asked;
 }
 
-const struct part *parts_core(const struct parts *ps)
+bool parts_measured_anything(const struct parts *ps)
 {
-    for (size_t i = 0; i < ps->n; i++)
-        if (ps->p[i].asked && ps->p[i].m->report_core) return &ps->p[i];
-    return NULL;
-}
-
-bool parts_measured_anything(const struct parts *ps, const struct core_runs *runs)
-{
-    bool any = runs->finished > 0;
+    bool any = false;
     for (size_t i = 0; i < ps->n && !any; i++) {
         const struct part *p = &ps->p[i];
         any = p->started && p->m->measured_anything && p->m->measured_anything(p->result);
@@ -75,14 +68,21 @@ bool parts_measured_anything(const struct parts *ps, const struct core_runs *run
     return any;
 }
 
-void parts_kept(const struct parts *ps, const struct core_runs *runs, char *buf, size_t len)
+const char *parts_step(const struct parts *ps)
+{
+    for (size_t i = 0; i < ps->n && parts_asked(ps) == 1; i++)
+        if (ps->p[i].asked && ps->p[i].m->step) return ps->p[i].m->step;
+    return "measurement";
+}
+
+void parts_kept(const struct parts *ps, char *buf, size_t len)
 {
     bool alone = parts_asked(ps) == 1;
     buf[0] = '\0';
     for (size_t k = 0; k < ps->n; k++) {
         const struct part *p = &ps->p[ps->order[k]];
         if (!p->asked) continue;
-        const void *result = p->m->report_core ? runs : p->started ? p->result : NULL;
+        const void *result = p->started ? p->result : NULL;
         char part[400];
         p->m->kept(p->plan, result, alone, part, sizeof(part));
         text_list_append(buf, len, part);

@@ -30,13 +30,14 @@ int parts_plan(struct parts *ps, const struct options *o, const struct measure_c
 unsigned parts_team(const struct parts *ps);
 /* How many measurements the options ask for. */
 size_t parts_asked(const struct parts *ps);
-/* The asked part whose runs are the report's core (STREAM), or NULL. */
-const struct part *parts_core(const struct parts *ps);
-/* Whether an interrupted run has anything to report (runs: the STREAM runs that finished). */
-bool parts_measured_anything(const struct parts *ps, const struct core_runs *runs);
+/* Whether an interrupted run has anything to report. */
+bool parts_measured_anything(const struct parts *ps);
+/* What one finished step is called: the only asked measurement's step ("run"), else
+ * "measurement". */
+const char *parts_step(const struct parts *ps);
 /* What a report stopped early holds, measurement by measurement in the order they run, each
  * finished, stopped half-way (and what of it is kept) or not started. */
-void parts_kept(const struct parts *ps, const struct core_runs *runs, char *buf, size_t len);
+void parts_kept(const struct parts *ps, char *buf, size_t len);
 /* The failed checks the results hold, each logged: how many. */
 int parts_failures(const struct parts *ps);
 void parts_free(struct parts *ps);

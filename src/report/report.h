@@ -8,14 +8,14 @@
 #include "affinity/topology.h"
 #include "src/base/clock.h"
 #include "src/measure/measure.h"
-#include "src/stream/results.h"
+#include "src/stream/stream_result.h"
 #include "src/sys/provenance.h"
 #include "src/sys/sysinfo.h"
 #include "src/verdict/acceptance.h"
 #include "src/verdict/reference.h"
 
-/* The whole report of one node: its facts, the STREAM runs (the report's core), the other
- * measurements that ran, the comparisons and the verdict. The writers below only format it. */
+/* The whole report of one node: its facts, the measurements that ran (STREAM's runs among
+ * them) and the verdict. The writers below only format it. */
 struct report {
     const char *version;
     struct provenance prov;
@@ -30,31 +30,36 @@ struct report {
      * points measured"; empty when it ran to the end */
     char kept[1024];
     struct acceptance_result acceptance; /* evaluated with --acceptance/--expect/--reference */
-    size_t n_runs;
-    struct run_result *runs;
-    size_t n_comparisons;
-    struct page_comparison *comparisons;
-    /* the measurements beside the STREAM runs (the probes, --tlb, --latency) that ran, in the
-     * order they ran: each writer writes their sections through their descriptors */
+    /* the measurements that ran, in the order they ran: each writer writes their sections
+     * through their descriptors (STREAM's, whose writers are NULL, from report_stream) */
     size_t n_parts;
     struct measured_part parts[MEASURE_PARTS_MAX];
-    /* --save-reference --reference-runs K > 1: the K runs' best rates, medians and spreads
-     * (runs[0] is the last of them); NULL otherwise */
-    const struct reference_runs *saved_runs;
-    /* --reference-runs K interrupted after this many of the K finished (runs[0] is the last of
-     * them); 0 otherwise */
-    unsigned reference_runs_finished;
 };
+
+/* The judged measurement's result (STREAM's runs) among the parts; one without runs when it
+ * did not run. */
+static inline const struct stream_result *report_stream(const struct report *rep)
+{
+    static const struct stream_result none;
+    for (size_t i = 0; i < rep->n_parts; i++)
+        if (rep->parts[i].m->judged) return rep->parts[i].result;
+    return &none;
+}
 
 /* What the verdict needs of the node (src/verdict): pointers into the report. */
 static inline struct node_facts report_node_facts(const struct report *rep)
 {
+    const struct stream_result *s = report_stream(rep);
     size_t first = 1; /* a verdict's tier runs follow runs[0] */
-    while (first < rep->n_runs && !rep->runs[first].config.verdict_tier)
+    while (first < s->n_runs && !s->runs[first].config.verdict_tier)
         first++;
-    return (struct node_facts){rep->version,        &rep->prov,  &rep->topo, &rep->sys,
-                               rep->memory,         rep->runs + (first < rep->n_runs ? first : 0),
-                               first < rep->n_runs ? rep->n_runs - first : 0};
+    return (struct node_facts){rep->version,
+                               &rep->prov,
+                               &rep->topo,
+                               &rep->sys,
+                               rep->memory,
+                               s->runs + (first < s->n_runs ? first : 0),
+                               first < s->n_runs ? s->n_runs - first : 0};
 }
 
 /* Writers only format a finished report; they measure nothing. Return 0, or -1 on I/O error. */

@@ -112,11 +112,14 @@ static void write_config(FILE *out, size_t index, const struct run_result *r,
 
 int report_write_csv(FILE *out, const struct report *rep)
 {
-    /* probes alone: only their tables */
-    bool stream_table = rep->n_runs > 0 || rep->n_parts == 0;
+    const struct stream_result *stream = report_stream(rep);
+    size_t tables = 0; /* the other measurements' tables: those alone have only theirs */
+    for (size_t i = 0; i < rep->n_parts; i++)
+        tables += rep->parts[i].m->csv != NULL;
+    bool stream_table = stream->n_runs > 0 || tables == 0;
     if (stream_table) write_header(out);
-    for (size_t i = 0; i < rep->n_runs; i++) {
-        const struct run_result *r = &rep->runs[i];
+    for (size_t i = 0; i < stream->n_runs; i++) {
+        const struct run_result *r = &stream->runs[i];
         for (int k = 0; k < r->n_results; k++) {
             const struct kernel_result *x = &r->results[k];
             int col;
@@ -143,7 +146,10 @@ int report_write_csv(FILE *out, const struct report *rep)
         }
     }
     bool after_table = stream_table; /* a blank line before a table when one came before */
-    for (size_t i = 0; i < rep->n_parts; i++, after_table = true)
+    for (size_t i = 0; i < rep->n_parts; i++) {
+        if (!rep->parts[i].m->csv) continue;
         rep->parts[i].m->csv(out, rep->parts[i].result, after_table);
+        after_table = true;
+    }
     return ferror(out) ? -1 : 0;
 }

@@ -266,10 +266,11 @@ static void rate_check_json(json_t *o, const struct acceptance_check *c)
 /* --reference-runs K: what the K runs of the saved reference measured. */
 static json_t *saved_runs_json(const struct report *rep)
 {
-    const struct reference_runs *k = rep->saved_runs;
+    const struct stream_result *stream = report_stream(rep);
+    const struct reference_runs *k = stream->saved_runs;
     json_t *kernels = json_object();
-    for (int i = 0; i < rep->runs[0].n_results; i++) {
-        enum kernel_id id = rep->runs[0].results[i].kernel;
+    for (int i = 0; i < stream->runs[0].n_results; i++) {
+        enum kernel_id id = stream->runs[0].results[i].kernel;
         json_t *each = json_array();
         for (int j = 0; j < k->runs; j++)
             json_array_append_new(each, json_real(k->best_mbps[id][j]));
@@ -306,6 +307,7 @@ static json_t *acceptance_json(const struct report *rep)
 
 int report_write_json(FILE *out, const struct report *rep)
 {
+    const struct stream_result *stream = report_stream(rep);
     json_t *root = json_object();
     json_object_set_new(root, "schema", json_integer(JSON_SCHEMA));
     json_object_set_new(root, "membench_version", json_string(rep->version));
@@ -328,28 +330,28 @@ int report_write_json(FILE *out, const struct report *rep)
                                   "granularity_s", real_or_null(rep->timer.granularity_s),
                                   "call_cost_s", real_or_null(rep->timer.call_cost_s)));
     json_t *runs = json_array();
-    for (size_t i = 0; i < rep->n_runs; i++)
-        json_array_append_new(runs, run_json(&rep->runs[i], rep->prov.peak_mbps));
+    for (size_t i = 0; i < stream->n_runs; i++)
+        json_array_append_new(runs, run_json(&stream->runs[i], rep->prov.peak_mbps));
     json_object_set_new(root, "runs", runs);
     if (report_is_matrix(rep)) json_object_set_new(root, "matrix", report_matrix_json(rep));
     if (report_is_tiers(rep)) json_object_set_new(root, "tiers", report_tiers_json(rep));
     json_t *comparisons = json_array();
-    for (size_t i = 0; i < rep->n_comparisons; i++) {
-        const struct page_comparison *c = &rep->comparisons[i];
+    for (size_t i = 0; i < stream->n_comparisons; i++) {
+        const struct page_comparison *c = &stream->comparisons[i];
         json_t *o =
             json_pack("{s:s,s:I,s:I,s:s,s:s}", "kernel", kernel_table[c->kernel].name, "baseline",
                       (json_int_t)c->baseline, "variant", (json_int_t)c->variant, "baseline_pages",
-                      rep->runs[c->baseline].config.pages, "variant_pages",
-                      rep->runs[c->variant].config.pages);
+                      stream->runs[c->baseline].config.pages, "variant_pages",
+                      stream->runs[c->variant].config.pages);
         json_object_set_new(o, "relative_change", real_or_null(c->relative_change));
         json_array_append_new(comparisons, o);
     }
     json_object_set_new(root, "comparisons", comparisons);
     if (rep->acceptance.evaluated) json_object_set_new(root, "acceptance", acceptance_json(rep));
-    if (rep->saved_runs && (rep->n_runs == 1 || report_tiers_first(rep) == 1))
+    if (stream->saved_runs && (stream->n_runs == 1 || report_tiers_first(rep) == 1))
         json_object_set_new(root, "saved_reference", saved_runs_json(rep));
     for (size_t i = 0; i < rep->n_parts; i++)
-        rep->parts[i].m->json(root, rep->parts[i].result);
+        if (rep->parts[i].m->json) rep->parts[i].m->json(root, rep->parts[i].result);
     int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
     fputc('\n', out);
     json_decref(root);

@@ -16,24 +16,27 @@
 
 bool report_is_matrix(const struct report *rep)
 {
-    return rep->n_runs > 0 && rep->runs[0].config.numa_cell;
+    const struct stream_result *stream = report_stream(rep);
+    return stream->n_runs > 0 && stream->runs[0].config.numa_cell;
 }
 
 /* The matrix's columns: every node a cell bound arrays to, in the OS's order, into cols[]
  * (room for n_runs). Returns how many. */
 static int columns(const struct report *rep, int *cols)
 {
+    const struct stream_result *stream = report_stream(rep);
     int n = 0;
-    for (size_t i = 0; i < rep->n_runs; i++)
-        n = int_set_add(cols, n, rep->runs[i].config.mem_node);
+    for (size_t i = 0; i < stream->n_runs; i++)
+        n = int_set_add(cols, n, stream->runs[i].config.mem_node);
     return n;
 }
 
 static const struct run_result *cell(const struct report *rep, int cpu, int mem)
 {
-    for (size_t i = 0; i < rep->n_runs; i++)
-        if (rep->runs[i].config.cpu_node == cpu && rep->runs[i].config.mem_node == mem)
-            return &rep->runs[i];
+    const struct stream_result *stream = report_stream(rep);
+    for (size_t i = 0; i < stream->n_runs; i++)
+        if (stream->runs[i].config.cpu_node == cpu && stream->runs[i].config.mem_node == mem)
+            return &stream->runs[i];
     return NULL;
 }
 
@@ -46,8 +49,9 @@ static const struct kernel_result *rate(const struct run_result *r, int kernel)
 
 static void write_cells(FILE *out, const struct report *rep)
 {
-    for (size_t i = 0; i < rep->n_runs; i++) {
-        const struct run_result *r = &rep->runs[i];
+    const struct stream_result *stream = report_stream(rep);
+    for (size_t i = 0; i < stream->n_runs; i++) {
+        const struct run_result *r = &stream->runs[i];
         const struct run_config *c = &r->config;
         char pus[256] = "", against[48], line[300];
         for (int t = 0; t < r->n_placement && strlen(pus) + 16 < sizeof(pus); t++)
@@ -81,10 +85,11 @@ static void write_header(FILE *out, const int *cols, int n_cols)
 static void write_table(FILE *out, const struct report *rep, int kernel, bool ratio,
                         const int *cols, int n_cols)
 {
+    const struct stream_result *stream = report_stream(rep);
     write_header(out, cols, n_cols);
     int last_cpu = -1;
-    for (size_t i = 0; i < rep->n_runs; i++) {
-        int cpu = rep->runs[i].config.cpu_node;
+    for (size_t i = 0; i < stream->n_runs; i++) {
+        int cpu = stream->runs[i].config.cpu_node;
         if (cpu == last_cpu) continue;
         last_cpu = cpu;
         fprintf(out, "%7d", cpu);
@@ -110,8 +115,9 @@ static void write_table(FILE *out, const struct report *rep, int kernel, bool ra
 
 static bool any_firmware(const struct report *rep)
 {
-    for (size_t i = 0; i < rep->n_runs; i++)
-        if (rep->runs[i].config.firmware_mbps) return true;
+    const struct stream_result *stream = report_stream(rep);
+    for (size_t i = 0; i < stream->n_runs; i++)
+        if (stream->runs[i].config.firmware_mbps) return true;
     return false;
 }
 
@@ -129,14 +135,15 @@ static void write_firmware(FILE *out, const struct report *rep, const int *cols,
 
 void report_matrix_text(FILE *out, const struct report *rep)
 {
-    const struct run_config *c = &rep->runs[0].config;
-    int *cols = malloc(rep->n_runs * sizeof(int));
+    const struct stream_result *stream = report_stream(rep);
+    const struct run_config *c = &stream->runs[0].config;
+    int *cols = malloc(stream->n_runs * sizeof(int));
     if (!cols) return;
     int n_mem = columns(rep, cols);
     char size[32];
     format_bytes(c->array_bytes, size, sizeof(size));
-    fprintf(out, "NUMA bandwidth matrix (--matrix numa): %zu cell%s\n", rep->n_runs,
-            rep->n_runs == 1 ? "" : "s");
+    fprintf(out, "NUMA bandwidth matrix (--matrix numa): %zu cell%s\n", stream->n_runs,
+            stream->n_runs == 1 ? "" : "s");
     fprintf(out, "Array size = %llu (elements), %s per array (%s); pages %s; %s stores; %s\n",
             (unsigned long long)c->elements, size, c->size_label, c->pages, c->stores,
             isa_name(c->isa));
@@ -148,9 +155,9 @@ void report_matrix_text(FILE *out, const struct report *rep)
     write_firmware(out, rep, cols, n_mem);
     fprintf(out, RULE);
     bool marked = false, unknown = false;
-    for (size_t i = 0; i < rep->n_runs; i++) {
-        marked |= rep->runs[i].measured && locality_mark(&rep->runs[i].locality) == '*';
-        unknown |= rep->runs[i].measured && locality_mark(&rep->runs[i].locality) == '?';
+    for (size_t i = 0; i < stream->n_runs; i++) {
+        marked |= stream->runs[i].measured && locality_mark(&stream->runs[i].locality) == '*';
+        unknown |= stream->runs[i].measured && locality_mark(&stream->runs[i].locality) == '?';
     }
     for (int k = 0; !rep->dry_run && k < KERNEL_COUNT; k++) {
         if (!(c->kernel_mask & (1u << k))) continue;
@@ -176,14 +183,15 @@ void report_matrix_text(FILE *out, const struct report *rep)
 
 json_t *report_matrix_json(const struct report *rep)
 {
-    const struct run_config *c0 = &rep->runs[0].config;
+    const struct stream_result *stream = report_stream(rep);
+    const struct run_config *c0 = &stream->runs[0].config;
     json_t *kernels = json_array();
     for (int k = 0; k < KERNEL_COUNT; k++)
         if (c0->kernel_mask & (1u << k))
             json_array_append_new(kernels, json_string(kernel_table[k].name));
     json_t *cells = json_array();
-    for (size_t i = 0; i < rep->n_runs; i++) {
-        const struct run_result *r = &rep->runs[i];
+    for (size_t i = 0; i < stream->n_runs; i++) {
+        const struct run_result *r = &stream->runs[i];
         json_t *rates = json_object(), *ratios = json_object();
         double fw = (double)r->config.firmware_mbps;
         for (int k = 0; k < r->n_results; k++) {
@@ -205,13 +213,13 @@ json_t *report_matrix_json(const struct report *rep)
         json_object_set_new(o, "locality", r->measured ? locality_json(&r->locality) : json_null());
         json_array_append_new(cells, o);
     }
-    int *cols = malloc(rep->n_runs * sizeof(int));
+    int *cols = malloc(stream->n_runs * sizeof(int));
     int n_mem = cols ? columns(rep, cols) : 0;
     json_t *m = json_pack("{s:s,s:i}", "domain", "numa", "nodes", n_mem);
     json_t *rows = json_array(), *columns_json = json_array();
-    for (size_t i = 0; i < rep->n_runs; i++)
-        if (i == 0 || rep->runs[i].config.cpu_node != rep->runs[i - 1].config.cpu_node)
-            json_array_append_new(rows, json_integer(rep->runs[i].config.cpu_node));
+    for (size_t i = 0; i < stream->n_runs; i++)
+        if (i == 0 || stream->runs[i].config.cpu_node != stream->runs[i - 1].config.cpu_node)
+            json_array_append_new(rows, json_integer(stream->runs[i].config.cpu_node));
     for (int j = 0; j < n_mem; j++)
         json_array_append_new(columns_json, json_integer(cols[j]));
     free(cols);

@@ -83,16 +83,18 @@ static const struct kernel_family kernel_families[] = {
 
 static bool any_measured(const struct report *rep)
 {
-    for (size_t i = 0; i < rep->n_runs; i++)
-        if (rep->runs[i].measured) return true;
+    const struct stream_result *stream = report_stream(rep);
+    for (size_t i = 0; i < stream->n_runs; i++)
+        if (stream->runs[i].measured) return true;
     return false;
 }
 
 static void write_kernel_family(FILE *out, const struct report *rep, const struct kernel_family *f)
 {
+    const struct stream_result *stream = report_stream(rep);
     family(out, f->name, f->help);
-    for (size_t i = 0; i < rep->n_runs; i++) {
-        const struct run_result *r = &rep->runs[i];
+    for (size_t i = 0; i < stream->n_runs; i++) {
+        const struct run_result *r = &stream->runs[i];
         for (int k = 0; r->measured && k < r->n_results; k++) {
             const struct kernel_result *x = &r->results[k];
             double v = *(const double *)((const char *)x + f->offset) * f->scale;
@@ -108,16 +110,17 @@ static void write_kernel_family(FILE *out, const struct report *rep, const struc
 
 static void write_stream(FILE *out, const struct report *rep)
 {
+    const struct stream_result *stream = report_stream(rep);
     if (!any_measured(rep)) return; /* a dry run, or probes only */
     for (size_t f = 0; f < sizeof(kernel_families) / sizeof(kernel_families[0]); f++)
         write_kernel_family(out, rep, &kernel_families[f]);
     family(out, "membench_stream_validated",
            "1 when the run's final arrays (and sums) matched their expected values, else 0.");
-    for (size_t i = 0; i < rep->n_runs; i++) {
-        if (!rep->runs[i].measured) continue;
+    for (size_t i = 0; i < stream->n_runs; i++) {
+        if (!stream->runs[i].measured) continue;
         sample_begin(out, rep, "membench_stream_validated");
-        run_labels(out, i, &rep->runs[i]);
-        sample_value(out, rep->runs[i].validation.passed ? 1 : 0);
+        run_labels(out, i, &stream->runs[i]);
+        sample_value(out, stream->runs[i].validation.passed ? 1 : 0);
     }
 }
 

@@ -231,16 +231,17 @@ static const struct kernel_result *find_result(const struct run_result *r, int k
 /* One row per run, so a sweep reads as a table (seed 001's thread and binding tables). */
 static void write_summary(FILE *out, const struct report *rep)
 {
+    const struct stream_result *stream = report_stream(rep);
     unsigned kernels = 0;
-    for (size_t i = 0; i < rep->n_runs; i++)
-        kernels |= rep->runs[i].config.kernel_mask;
+    for (size_t i = 0; i < stream->n_runs; i++)
+        kernels |= stream->runs[i].config.kernel_mask;
     fprintf(out, "Summary: best rate per run, MB/s\n");
     fprintf(out, "Run Threads Bind           Pages    Array size  ");
     for (int k = 0; k < KERNEL_COUNT; k++)
         if (kernels & (1u << k)) fprintf(out, " %10s", kernel_table[k].name);
     fprintf(out, "  Valid\n");
-    for (size_t i = 0; i < rep->n_runs; i++) {
-        const struct run_result *r = &rep->runs[i];
+    for (size_t i = 0; i < stream->n_runs; i++) {
+        const struct run_result *r = &stream->runs[i];
         char size[32];
         format_bytes(r->config.array_bytes, size, sizeof(size));
         fprintf(out, "%3zu %7u %-14.14s %-8.8s %-12s", i + 1, r->config.threads, r->config.bind,
@@ -264,18 +265,19 @@ static void write_summary(FILE *out, const struct report *rep)
 
 static void write_comparisons(FILE *out, const struct report *rep)
 {
-    if (rep->n_comparisons == 0) return;
-    const struct page_comparison *first = &rep->comparisons[0];
+    const struct stream_result *stream = report_stream(rep);
+    if (stream->n_comparisons == 0) return;
+    const struct page_comparison *first = &stream->comparisons[0];
     bool several = false;
-    for (size_t i = 0; i < rep->n_comparisons; i++)
-        several |= rep->comparisons[i].baseline != first->baseline;
+    for (size_t i = 0; i < stream->n_comparisons; i++)
+        several |= stream->comparisons[i].baseline != first->baseline;
     fprintf(out, "Page backing A/B: best rates relative to --pages %s\n",
-            rep->runs[first->baseline].config.pages);
-    for (size_t i = 0; i < rep->n_comparisons; i++) {
-        const struct page_comparison *c = &rep->comparisons[i];
+            stream->runs[first->baseline].config.pages);
+    for (size_t i = 0; i < stream->n_comparisons; i++) {
+        const struct page_comparison *c = &stream->comparisons[i];
         /* Never "Copy ...: x": STREAM parsers read a line starting with a kernel as a rate. */
-        fprintf(out, "Comparison %s vs %s: %s %+.1f%%", rep->runs[c->variant].config.pages,
-                rep->runs[c->baseline].config.pages, kernel_table[c->kernel].name,
+        fprintf(out, "Comparison %s vs %s: %s %+.1f%%", stream->runs[c->variant].config.pages,
+                stream->runs[c->baseline].config.pages, kernel_table[c->kernel].name,
                 100.0 * c->relative_change);
         if (several) fprintf(out, " (run %zu vs run %zu)", c->variant + 1, c->baseline + 1);
         fputc('\n', out);
@@ -340,21 +342,22 @@ static void write_parts(FILE *out, const struct report *rep, enum measure_slot s
 {
     for (size_t i = 0; i < rep->n_parts; i++) {
         const struct measurement *m = rep->parts[i].m;
-        if (quiet && m->quiet_slot == slot) m->quiet(out, rep->parts[i].result);
-        if (!quiet && m->text_slot == slot) m->text(out, rep->parts[i].result);
+        if (quiet && m->quiet && m->quiet_slot == slot) m->quiet(out, rep->parts[i].result);
+        if (!quiet && m->text && m->text_slot == slot) m->text(out, rep->parts[i].result);
     }
 }
 
 int report_write_text(FILE *out, const struct report *rep)
 {
+    const struct stream_result *stream = report_stream(rep);
     write_system(out, rep);
     if (report_is_matrix(rep)) report_matrix_text(out, rep);
     size_t plain = report_tiers_first(rep); /* the runs before the tier runs */
     bool own_layout = report_is_matrix(rep) || plain == 0;
     for (size_t i = 0; i < plain && !own_layout; i++) {
         report_text_config(out, rep, i);
-        if (rep->runs[i].measured)
-            write_results(out, &rep->runs[i], rep->prov.peak_mbps);
+        if (stream->runs[i].measured)
+            write_results(out, &stream->runs[i], rep->prov.peak_mbps);
         else
             fprintf(out, RULE);
     }
@@ -401,8 +404,9 @@ static void write_quiet_verdict(FILE *out, const struct acceptance_result *a)
 
 int report_write_quiet(FILE *out, const struct report *rep)
 {
-    for (size_t i = 0; i < rep->n_runs; i++) {
-        const struct run_result *r = &rep->runs[i];
+    const struct stream_result *stream = report_stream(rep);
+    for (size_t i = 0; i < stream->n_runs; i++) {
+        const struct run_result *r = &stream->runs[i];
         if (!r->measured) {
             fprintf(out, "threads=%u elements=%llu bytes=%llu planned\n", r->config.threads,
                     (unsigned long long)r->config.elements,

@@ -181,11 +181,12 @@ static void write_memcache(FILE *out, const struct run_config *c)
 
 void report_text_config(FILE *out, const struct report *rep, size_t index)
 {
-    const struct run_result *r = &rep->runs[index];
+    const struct stream_result *stream = report_stream(rep);
+    const struct run_result *r = &stream->runs[index];
     const struct run_config *c = &r->config;
     double mib = (double)c->array_bytes / 1048576.0;
     double total_mib = (double)c->total_bytes / 1048576.0;
-    if (rep->n_runs > 1) fprintf(out, "Run %zu of %zu\n", index + 1, rep->n_runs);
+    if (stream->n_runs > 1) fprintf(out, "Run %zu of %zu\n", index + 1, stream->n_runs);
     fprintf(out, "This system uses %zu bytes per array element.\n", elem_size(c->type));
     fprintf(out, "Array size = %llu (elements), Offset = %zu (elements)\n",
             (unsigned long long)c->elements, c->offset);

@@ -11,15 +11,16 @@
 
 size_t report_tiers_first(const struct report *rep)
 {
+    const struct stream_result *stream = report_stream(rep);
     size_t i = 0;
-    while (i < rep->n_runs && rep->runs[i].config.tier < 0)
+    while (i < stream->n_runs && stream->runs[i].config.tier < 0)
         i++;
     return i;
 }
 
 bool report_is_tiers(const struct report *rep)
 {
-    return report_tiers_first(rep) < rep->n_runs;
+    return report_tiers_first(rep) < report_stream(rep)->n_runs;
 }
 
 /* The kernel the firmware's bandwidth is set against: Triad when it ran, else the last. */
@@ -85,11 +86,12 @@ static void write_tier_line(FILE *out, const struct run_result *r)
 
 static void write_not_measured(FILE *out, const struct report *rep)
 {
+    const struct stream_result *stream = report_stream(rep);
     const struct node_memory *m = rep->memory;
     for (int t = 0; m && t < m->tier_count; t++) {
         bool ran = false;
-        for (size_t i = 0; i < rep->n_runs; i++)
-            ran |= rep->runs[i].config.tier == t;
+        for (size_t i = 0; i < stream->n_runs; i++)
+            ran |= stream->runs[i].config.tier == t;
         if (ran) continue;
         char nodes[96];
         node_memory_tier_list(m, t, nodes, sizeof(nodes));
@@ -100,13 +102,14 @@ static void write_not_measured(FILE *out, const struct report *rep)
 
 static void write_table(FILE *out, const struct report *rep, unsigned mask)
 {
+    const struct stream_result *stream = report_stream(rep);
     int rk = ratio_kernel(mask);
     fprintf(out, "%-14s %-10s %7s", "Tier", "Nodes", "Threads");
     for (int k = 0; k < KERNEL_COUNT; k++)
         if (mask & (1u << k)) fprintf(out, " %12s", kernel_table[k].name);
     fprintf(out, " %14s %s/firmware\n", "Firmware MB/s", kernel_table[rk].name);
-    for (size_t i = report_tiers_first(rep); i < rep->n_runs; i++) {
-        const struct run_result *r = &rep->runs[i];
+    for (size_t i = report_tiers_first(rep); i < stream->n_runs; i++) {
+        const struct run_result *r = &stream->runs[i];
         char nodes[96] = "";
         hwloc_bitmap_t set = run_nodes(&r->config);
         if (set) hwloc_bitmap_list_snprintf(nodes, sizeof(nodes), set);
@@ -135,8 +138,9 @@ static void write_table(FILE *out, const struct report *rep, unsigned mask)
 
 void report_tiers_text(FILE *out, const struct report *rep)
 {
-    size_t first = report_tiers_first(rep), n = rep->n_runs - first;
-    const struct run_config *c = &rep->runs[first].config;
+    const struct stream_result *stream = report_stream(rep);
+    size_t first = report_tiers_first(rep), n = stream->n_runs - first;
+    const struct run_config *c = &stream->runs[first].config;
     char size[32];
     format_bytes(c->array_bytes, size, sizeof(size));
     fprintf(out, "Memory tiers (%s): %zu tier%s %s, each from the cores nearest it\n",
@@ -145,8 +149,8 @@ void report_tiers_text(FILE *out, const struct report *rep)
     fprintf(out, "Array size = %llu (elements), %s per array (%s); pages %s; %s stores; %s\n",
             (unsigned long long)c->elements, size, c->size_label, c->pages, c->stores,
             isa_name(c->isa));
-    for (size_t i = first; i < rep->n_runs; i++)
-        write_tier_line(out, &rep->runs[i]);
+    for (size_t i = first; i < stream->n_runs; i++)
+        write_tier_line(out, &stream->runs[i]);
     write_not_measured(out, rep);
     fprintf(out, RULE);
     if (rep->dry_run) return;
@@ -157,7 +161,7 @@ void report_tiers_text(FILE *out, const struct report *rep)
 
 static json_t *tier_row(const struct report *rep, size_t i, int rk)
 {
-    const struct run_result *r = &rep->runs[i];
+    const struct run_result *r = &report_stream(rep)->runs[i];
     json_t *nodes = json_array(), *rates = json_object();
     hwloc_bitmap_t set = run_nodes(&r->config);
     unsigned os;
@@ -187,35 +191,37 @@ static json_t *tier_row(const struct report *rep, size_t i, int rk)
 
 json_t *report_tiers_json(const struct report *rep)
 {
+    const struct stream_result *stream = report_stream(rep);
     size_t first = report_tiers_first(rep);
-    unsigned mask = rep->runs[first].config.kernel_mask;
+    unsigned mask = stream->runs[first].config.kernel_mask;
     int rk = ratio_kernel(mask);
     json_t *kernels = json_array(), *rows = json_array(), *missing = json_array();
     for (int k = 0; k < KERNEL_COUNT; k++)
         if (mask & (1u << k)) json_array_append_new(kernels, json_string(kernel_table[k].name));
-    for (size_t i = first; i < rep->n_runs; i++)
+    for (size_t i = first; i < stream->n_runs; i++)
         json_array_append_new(rows, tier_row(rep, i, rk));
     const struct node_memory *m = rep->memory;
     for (int t = 0; m && t < m->tier_count; t++) {
         bool ran = false;
-        for (size_t i = 0; i < rep->n_runs; i++)
-            ran |= rep->runs[i].config.tier == t;
+        for (size_t i = 0; i < stream->n_runs; i++)
+            ran |= stream->runs[i].config.tier == t;
         if (!ran)
             json_array_append_new(missing, json_pack("{s:s,s:s}", "tier", m->tiers[t].name,
                                                      "reason", "no usable CPU is near it"));
     }
-    return json_pack("{s:b,s:o,s:s,s:o,s:o}", "for_verdict", rep->runs[first].config.verdict_tier,
-                     "kernels", kernels, "ratio_kernel", kernel_table[rk].name, "rows", rows,
-                     "not_measured", missing);
+    return json_pack("{s:b,s:o,s:s,s:o,s:o}", "for_verdict",
+                     stream->runs[first].config.verdict_tier, "kernels", kernels, "ratio_kernel",
+                     kernel_table[rk].name, "rows", rows, "not_measured", missing);
 }
 
 /* The nodes whose memory a plain run's threads first-touched: their PUs' nodes. */
 static hwloc_bitmap_t measured_nodes(const struct report *rep)
 {
+    const struct stream_result *stream = report_stream(rep);
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
-    for (size_t i = 0; set && i < rep->n_runs; i++)
-        for (int t = 0; t < rep->runs[i].n_placement; t++) {
-            int pu = rep->runs[i].placement[t].pu;
+    for (size_t i = 0; set && i < stream->n_runs; i++)
+        for (int t = 0; t < stream->runs[i].n_placement; t++) {
+            int pu = stream->runs[i].placement[t].pu;
             int node = pu >= 0 ? node_memory_pu_node(rep->memory, (unsigned)pu) : -1;
             if (node >= 0) hwloc_bitmap_set(set, (unsigned)node);
         }
@@ -224,8 +230,9 @@ static hwloc_bitmap_t measured_nodes(const struct report *rep)
 
 static bool plain_runs(const struct report *rep)
 {
-    return rep->memory && rep->n_runs > 0 && !rep->dry_run && !report_is_tiers(rep) &&
-           !rep->runs[0].config.numa_cell;
+    const struct stream_result *stream = report_stream(rep);
+    return rep->memory && stream->n_runs > 0 && !rep->dry_run && !report_is_tiers(rep) &&
+           !stream->runs[0].config.numa_cell;
 }
 
 void report_unmeasured_text(FILE *out, const struct report *rep)

@@ -55,10 +55,12 @@ struct stream_options {
  * what the verdict options ask of the runs. */
 struct stream_request {
     const struct stream_options *opts;
-    bool dry_run;               /* a matrix of another machine's topology can only be planned */
-    bool acceptance;            /* the acceptance profile's rules apply */
-    bool checks;                /* --expect or --reference */
-    const char *save_reference; /* --save-reference, else NULL */
+    bool dry_run;                /* a matrix of another machine's topology can only be planned */
+    bool acceptance;             /* the acceptance profile's rules apply */
+    bool checks;                 /* --expect or --reference */
+    const char *save_reference;  /* --save-reference, else NULL */
+    unsigned reference_runs;     /* --reference-runs (1: one run) */
+    double reference_interval_s; /* --reference-interval */
     /* the store kind --reference's profile ran with ("normal", "nt"), else NULL: auto keeps it,
      * so that the rates compare like with like */
     const char *reference_stores;
@@ -122,6 +124,9 @@ struct run_config {
 struct plan {
     struct run_config *runs;
     size_t n_runs;
+    unsigned reference_runs;     /* --reference-runs: the first run measured that many times */
+    double reference_interval_s; /* --reference-interval: the pause between those */
+    const char *baseline_pages;  /* several --pages: the runs compared against these; or NULL */
 };
 
 /* Expands the options into runs and checks each fits in memory and its page backing can serve

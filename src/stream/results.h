@@ -74,7 +74,7 @@ struct run_result {
 /* A/B of page backings: one kernel of two runs that differ only in --pages. */
 struct page_comparison {
     enum kernel_id kernel;
-    size_t baseline, variant; /* indexes into report.runs */
+    size_t baseline, variant; /* indexes into stream_result.runs */
     double relative_change;   /* variant best rate / baseline best rate - 1 */
 };
 

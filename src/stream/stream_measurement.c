@@ -1,15 +1,22 @@
-/* The STREAM runs as a measurement: planning, the dry run's team, what a stopped sweep keeps.
- * Running them is src/node's (the report's core). */
+/* The STREAM runs as a measurement: plan, team, the sweep, what a stopped sweep keeps. */
 #include "src/stream/stream_measurement.h"
 
+#include <stdlib.h>
+
 #include "src/base/log.h"
+#include "src/stream/compare.h"
 #include "src/stream/plan.h"
+#include "src/stream/stream_result.h"
+#include "src/stream/stream_sweep.h"
 
 static int plan(const void *request, const struct measure_context *ctx, void *p)
 {
     const struct stream_request *req = request;
     struct plan *plan = p;
     int rc = req->opts->kernel_mask ? plan_build(req, ctx->topo, ctx->sys, plan) : EXIT_OK;
+    plan->reference_runs = req->reference_runs ? req->reference_runs : 1;
+    plan->reference_interval_s = req->reference_interval_s;
+    plan->baseline_pages = req->opts->n_pages > 1 ? req->opts->pages[0] : NULL;
     for (size_t i = 0; ctx->time_limit_s > 0 && i < plan->n_runs; i++) {
         plan->runs[i].time_limit_s = ctx->time_limit_s;
         plan->runs[i].started = ctx->started;
@@ -46,17 +53,44 @@ static void advise(const void *p, const struct measure_context *ctx)
     }
 }
 
+static int run(const void *p, const struct measure_context *ctx, void *result,
+               struct measure_outcome *outcome)
+{
+    const struct plan *plan = p;
+    struct stream_result *res = result;
+    res->runs = calloc(plan->n_runs ? plan->n_runs : 1, sizeof(*res->runs));
+    if (!res->runs) {
+        log_error("out of memory for the results of %zu runs", plan->n_runs);
+        return EXIT_RESOURCE;
+    }
+    int rc = stream_sweep(plan, ctx, res);
+    outcome->stopped_early = res->stopped_early;
+    if (rc == EXIT_OK && !ctx->dry_run && plan->baseline_pages &&
+        compare_pages(res->runs, res->n_runs, plan->baseline_pages, &res->comparisons,
+                      &res->n_comparisons) != 0) {
+        log_error("out of memory comparing the page backings");
+        rc = EXIT_RESOURCE;
+    }
+    return rc;
+}
+
 static void kept(const void *p, const void *result, bool alone, char *buf, size_t len)
 {
     (void)p;
-    size_t n = ((const struct core_runs *)result)->finished;
+    const struct stream_result *res = result;
+    size_t n = res ? res->n_runs : 0;
     const char *s = n == 1 ? "" : "s";
-    const struct core_runs *runs = result;
-    if (n && runs->reference_finished)
+    if (res && res->stopped_early)
+        snprintf(buf, len,
+                 "run %zu of %zu could not run (see the error); only the %zu run%s that finished "
+                 "%s reported",
+                 n + 1, res->n_planned, n, s, n == 1 ? "is" : "are");
+    else if (n && res->reference_runs_finished)
         snprintf(buf, len,
                  "reference run %u of %u did not finish; the report holds run %u, the last that "
                  "finished",
-                 runs->reference_finished + 1, runs->reference_asked, runs->reference_finished);
+                 res->reference_runs_finished + 1, res->reference_runs_asked,
+                 res->reference_runs_finished);
     else if (!n)
         snprintf(buf, len, "%s", alone ? "no run had finished" : "no STREAM run had finished");
     else if (!alone)
@@ -66,9 +100,30 @@ static void kept(const void *p, const void *result, bool alone, char *buf, size_
                  n == 1 ? "is" : "are");
 }
 
-static void free_plan(void *p, void *result)
+static bool measured_anything(const void *result)
 {
-    (void)result;
+    return ((const struct stream_result *)result)->n_runs > 0;
+}
+
+/* The runs that failed (each logged when it ended). */
+static int failures(const void *result)
+{
+    const struct stream_result *res = result;
+    int failed = 0;
+    for (size_t i = 0; i < res->n_runs; i++)
+        failed += run_failed(&res->runs[i]);
+    return failed;
+}
+
+static void free_stream(void *p, void *result)
+{
+    struct stream_result *res = result;
+    for (size_t i = 0; res->runs && i < res->n_runs; i++) {
+        free(res->runs[i].placement);
+        free(res->runs[i].domains);
+    }
+    free(res->runs);
+    compare_free(&res->comparisons, &res->n_comparisons);
     plan_free(p);
 }
 
@@ -76,12 +131,16 @@ const struct measurement stream_measurement = {
     .name = "STREAM",
     .request_size = sizeof(struct stream_request),
     .plan_size = sizeof(struct plan),
-    .result_size = sizeof(struct core_runs),
-    .report_core = true,
+    .result_size = sizeof(struct stream_result),
+    .judged = true,
+    .step = "run",
     .plan = plan,
     .asked = asked,
     .team = team,
     .advise = advise,
+    .run = run,
     .kept = kept,
-    .free = free_plan,
+    .measured_anything = measured_anything,
+    .failures = failures,
+    .free = free_stream,
 };

@@ -4,8 +4,9 @@
 #include "src/measure/measure.h"
 
 /* The STREAM runs: their request is a struct stream_request, their plan a struct plan
- * (src/stream/plan.h). They are the report's core: src/node runs the sweep (its
- * --reference-runs repeats feed src/verdict) and src/report writes it. */
+ * (src/stream/plan.h), their result a struct stream_result (src/stream/stream_result.h), which
+ * the report writes and the verdict judges (its --reference-runs repeats feed a saved
+ * reference). */
 extern const struct measurement stream_measurement;
 
 #endif

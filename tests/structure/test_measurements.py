@@ -48,8 +48,8 @@ def definitions(root=ROOT):
 
 def own_names(root=ROOT):
     """{folder: patterns of the names only that folder (and the table's row file) may write},
-    read off each folder's descriptor: its own name and, unless its runs are the report's core
-    (.report_core: STREAM's runs are read by src/report, src/verdict and src/cluster), the
+    read off each folder's descriptor: its own name and, unless it is the judged one
+    (.judged: STREAM's result is read by src/report, src/verdict and src/node), the
     plan and result types it sizes (not its request's: src/cli builds the request) and the
     folder's writers, report_<folder>_*. A new measurement needs no edit here."""
     own = {}
@@ -58,7 +58,7 @@ def own_names(root=ROOT):
             folder = os.path.dirname(rel)
             patterns = own.setdefault(folder, [])
             patterns.append(name)
-            if re.search(r"\.report_core\s*=\s*true", body):
+            if re.search(r"\.judged\s*=\s*true", body):
                 continue
             sized = dict((part, struct) for part, struct in SIZE_OF.findall(body))
             for part in ("result", "plan"):
@@ -98,6 +98,12 @@ class MeasurementsTest(unittest.TestCase):
         for folder, names in found.items():
             self.assertEqual(len(names), 1, "%s must define exactly one const struct "
                              "measurement, found %s" % (folder, names))
+
+    def test_one_measurement_is_judged(self):
+        judged = [name for rel in sources(ROOT) for name, body in DESCRIPTOR.findall(
+            code_of(ROOT, rel)) if re.search(r"\.judged\s*=\s*true", body)]
+        self.assertEqual(judged, ["stream_measurement"], "report_stream() reads the one judged "
+                         "measurement's result as STREAM's runs")
 
     def test_what_is_own_is_read_off_the_descriptors(self):
         own = own_names()

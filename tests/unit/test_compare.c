@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "src/report/report.h"
+#include "src/stream/stream_result.h"
 #include "src/stream/compare.h"
 
 static void make_run(struct run_result *r, const char *pages, unsigned threads, double scale)
@@ -39,7 +39,7 @@ static void pairs_otherwise_identical_runs(void **state)
     make_run(&runs[1], "4k", 2, 2.0);
     make_run(&runs[2], "2m", 1, 1.05);
     make_run(&runs[3], "2m", 2, 1.8);
-    struct report rep = {.runs = runs, .n_runs = 4};
+    struct stream_result rep = {.runs = runs, .n_runs = 4};
     assert_int_equal(
         compare_pages(rep.runs, rep.n_runs, "4k", &rep.comparisons, &rep.n_comparisons), 0);
     assert_int_equal(rep.n_comparisons, 2 * KERNEL_COUNT);
@@ -66,7 +66,7 @@ static void failed_runs_are_not_compared(void **state)
     make_run(&runs[2], "thp", 2, 1.1);
     snprintf(runs[1].backing.mismatch, sizeof(runs[1].backing.mismatch), "smaps shows 4 KiB");
     runs[2].validation.passed = false;
-    struct report rep = {.runs = runs, .n_runs = 3};
+    struct stream_result rep = {.runs = runs, .n_runs = 3};
     assert_int_equal(
         compare_pages(rep.runs, rep.n_runs, "4k", &rep.comparisons, &rep.n_comparisons), 0);
     assert_int_equal(rep.n_comparisons, 0);
@@ -86,7 +86,7 @@ static void baseline_is_the_first_value(void **state)
     struct run_result runs[2];
     make_run(&runs[0], "thp", 2, 1.0);
     make_run(&runs[1], "4k", 2, 0.5);
-    struct report rep = {.runs = runs, .n_runs = 2};
+    struct stream_result rep = {.runs = runs, .n_runs = 2};
     assert_int_equal(
         compare_pages(rep.runs, rep.n_runs, "thp", &rep.comparisons, &rep.n_comparisons),
         0); /* the baseline is the first value */

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "src/report/report.h"
+#include "src/stream/stream_measurement.h"
 #include "src/stream/run_profile.h"
 #include "src/sys/provenance.h"
 #include "src/verdict/reference.h"
@@ -85,14 +86,16 @@ static struct topology_facts topo = {.cores = 2, .pus = 2, .packages = 1, .numa_
 static struct sys_info sys;
 static struct provenance prov;
 
+static struct stream_result stream;
+
 static struct report report_of(struct run_result *r)
 {
     struct report rep;
     memset(&rep, 0, sizeof(rep));
     rep.version = "0.0.0-test";
     rep.topo = topo;
-    rep.runs = r;
-    rep.n_runs = 1;
+    stream = (struct stream_result){.runs = r, .n_runs = 1};
+    rep.parts[rep.n_parts++] = (struct measured_part){&stream_measurement, &stream};
     return rep;
 }
 
