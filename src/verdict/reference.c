@@ -99,11 +99,9 @@ static int read_kernel_stores(json_t *kinds, struct reference_profile *p, char *
     if (!json_is_object(kinds)) goto bad;
     json_object_foreach(kinds, key, value)
     {
-        int k;
-        for (k = 0; k < KERNEL_COUNT && strcasecmp(kernel_table[k].name, key); k++)
-            ;
+        int k = kernel_find(key);
         const char *kind = json_string_value(value);
-        if (k == KERNEL_COUNT || !kind || (strcmp(kind, "nt") && strcmp(kind, "normal"))) goto bad;
+        if (k < 0 || !kind || (strcmp(kind, "nt") && strcmp(kind, "normal"))) goto bad;
         p->kernel_stores[k] = strcmp(kind, "nt") == 0 ? STORES_NT : STORES_NORMAL;
         p->has_kernel_stores = true;
     }
@@ -179,10 +177,8 @@ static int read_rates(json_t *rates, struct expectations *e, char *why, size_t w
     json_t *value;
     json_object_foreach(rates, key, value)
     {
-        int k;
-        for (k = 0; k < KERNEL_COUNT && strcasecmp(kernel_table[k].name, key); k++)
-            ;
-        if (k == KERNEL_COUNT) {
+        int k = kernel_find(key);
+        if (k < 0) {
             snprintf(why, why_len, "'rates_mbps' has an unknown kernel '%.40s'", key);
             return -1;
         }
@@ -217,10 +213,8 @@ static int read_runs(json_t *root, struct expectations *e, char *why, size_t why
     if (!json_is_object(spread)) goto bad;
     json_object_foreach(spread, key, value)
     {
-        int k;
-        for (k = 0; k < KERNEL_COUNT && strcasecmp(kernel_table[k].name, key); k++)
-            ;
-        if (k == KERNEL_COUNT || !(e->reference_kernels & (1u << k)) || !json_is_number(value) ||
+        int k = kernel_find(key);
+        if (k < 0 || !(e->reference_kernels & (1u << k)) || !json_is_number(value) ||
             !(json_number_value(value) >= 0.0) || json_number_value(value) > 100.0)
             goto bad;
         e->reference_spread_pct[k] = json_number_value(value);
