@@ -1,5 +1,8 @@
 #include "kernels/kernel_table.h"
 
+#include <string.h>
+#include <strings.h>
+
 // clang-format off
 #define KERNEL_ROW(ID, NAME, LABEL, FLAG, FORMULA, HELP, READ, WRITTEN, FLOPS, SHAPE, DST, EXPR)   \
     [KERNEL_##ID] = {KERNEL_##ID, #NAME, LABEL, FLAG, FORMULA, HELP, READ, WRITTEN, FLOPS,         \
@@ -7,6 +10,20 @@
 // clang-format on
 
 const struct kernel_desc kernel_table[KERNEL_COUNT] = {KERNEL_LIST(KERNEL_ROW)};
+
+int kernel_find_n(const char *name, size_t len)
+{
+    for (int k = 0; k < KERNEL_COUNT; k++)
+        if (strlen(kernel_table[k].name) == len &&
+            strncasecmp(kernel_table[k].name, name, len) == 0)
+            return k;
+    return -1;
+}
+
+int kernel_find(const char *name)
+{
+    return kernel_find_n(name, strlen(name));
+}
 
 size_t elem_size(enum elem_type type)
 {

@@ -45,6 +45,10 @@ struct kernel_desc {
 
 extern const struct kernel_desc kernel_table[KERNEL_COUNT];
 
+/* The kernel named name ("Triad", any case), or -1; kernel_find_n: its first len chars. */
+int kernel_find(const char *name);
+int kernel_find_n(const char *name, size_t len);
+
 size_t elem_size(enum elem_type type);
 const char *elem_type_name(enum elem_type type);
 

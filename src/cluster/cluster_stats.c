@@ -130,9 +130,8 @@ void node_summary_parse(const char *json_text, int rank, int exit_code, struct n
     json_array_foreach(json_object_get(run, "results"), i, r)
     {
         const char *name = json_string_value(json_object_get(r, "kernel"));
-        for (int k = 0; name && k < KERNEL_COUNT; k++)
-            if (!strcasecmp(name, kernel_table[k].name))
-                s->rate[k] = json_number_value(json_object_get(r, "best_rate_mbps"));
+        int k = name ? kernel_find(name) : -1;
+        if (k >= 0) s->rate[k] = json_number_value(json_object_get(r, "best_rate_mbps"));
     }
     if (!run) snprintf(s->error, sizeof(s->error), "the report has no run");
     if (s->exit_code == 1) own_failure(root, run, s);

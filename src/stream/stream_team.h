@@ -5,6 +5,15 @@
 #include "src/stream/results.h"
 #include "src/stream/stream_hooks.h"
 
+/* What the master decides for the whole team, read by every thread after the next barrier;
+ * aligned apart from the fields the kernels read, which the master's writes would evict. */
+struct team_sync {
+    double t0;    /* timer_now() when the current kernel started */
+    int exponent; /* the power of two the arrays are scaled by before the next pass; 0 = none */
+    bool stop;    /* a signal or the time limit: no more kernels */
+    bool warm_up; /* the first repetition runs another pass */
+};
+
 /* Everything the threads of one run share; written by the master between barriers. */
 struct team {
     const struct run_config *cfg;
@@ -35,8 +44,10 @@ struct team {
     struct expected_values expect;
     int team_size;
     unsigned reps_done;
+    double loop_start;        /* timer_now() when team_run began */
     double touch_s;           /* first touch: binding and initialising the arrays */
     int *pus_start, *pus_end; /* per thread, the PU it ran on first and last */
+    _Alignas(64) struct team_sync sync;
 };
 
 /* Test-only kernel hooks; NULL in membench (src/base/test_hooks.h). */
@@ -59,7 +70,9 @@ static inline const struct stream_hooks *kernel_hooks(void)
 void team_use_candidate(struct team *tm, int cand);
 
 /* The timed loop: one parallel region, each thread bound once and working on the same range
- * it first touched; every kernel starts together after a barrier and ends at the next. */
+ * it first touched; every kernel starts together after a barrier and ends at the next.
+ * Between passes, untimed, the master runs the warm-up and auto's calibration and the arrays
+ * are rescaled. */
 void team_run(struct team *tm, struct run_result *out);
 
 #endif

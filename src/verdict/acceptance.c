@@ -108,12 +108,8 @@ static int parse_item(const char *p, const char *comma, struct expectations *e, 
     struct tier_expectation *tier;
     if (tier_of(&p, eq, e, &tier, why, why_len) != 0) return -1;
     double *rates = tier ? tier->rate_mbps : e->rate_mbps;
-    int k;
-    for (k = 0; k < KERNEL_COUNT; k++)
-        if (strlen(kernel_table[k].name) == (size_t)(eq - p) &&
-            strncasecmp(kernel_table[k].name, p, (size_t)(eq - p)) == 0)
-            break;
-    if (k == KERNEL_COUNT) {
+    int k = kernel_find_n(p, (size_t)(eq - p));
+    if (k < 0) {
         snprintf(why, why_len,
                  "unknown kernel '%.*s'; use copy, scale, add, triad, dot, read, write or nstream",
                  (int)(eq - p > 40 ? 40 : eq - p), p);

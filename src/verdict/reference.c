@@ -86,28 +86,38 @@ static int read_system(json_t *sys, struct expectations *e, char *why, size_t wh
     return 0;
 }
 
+/* Each member of map, an object from kernel names to values, handed to take with its kernel:
+ * -1 when map is no object, a name no kernel's, or take refuses a value. */
+static int each_kernel(json_t *map, int (*take)(int k, json_t *value, void *ctx), void *ctx)
+{
+    const char *key;
+    json_t *value;
+    if (!json_is_object(map)) return -1;
+    json_object_foreach(map, key, value)
+    {
+        int k = kernel_find(key);
+        if (k < 0 || take(k, value, ctx) != 0) return -1;
+    }
+    return 0;
+}
+
+static int take_kernel_stores(int k, json_t *value, void *ctx)
+{
+    struct reference_profile *p = ctx;
+    const char *kind = json_string_value(value);
+    if (!kind || (strcmp(kind, "nt") && strcmp(kind, "normal"))) return -1;
+    p->kernel_stores[k] = strcmp(kind, "nt") == 0 ? STORES_NT : STORES_NORMAL;
+    p->has_kernel_stores = true;
+    return 0;
+}
+
 /* "kernel_stores": {"Copy": "normal", "Triad": "nt"}, optional (references before it had one
  * kind per run, in "stores"). */
 static int read_kernel_stores(json_t *kinds, struct reference_profile *p, char *why, size_t why_len)
 {
     for (int k = 0; k < KERNEL_COUNT; k++)
         p->kernel_stores[k] = -1;
-    if (!kinds) return 0;
-    const char *key;
-    json_t *value;
-    if (!json_is_object(kinds)) goto bad;
-    json_object_foreach(kinds, key, value)
-    {
-        int k;
-        for (k = 0; k < KERNEL_COUNT && strcasecmp(kernel_table[k].name, key); k++)
-            ;
-        const char *kind = json_string_value(value);
-        if (k == KERNEL_COUNT || !kind || (strcmp(kind, "nt") && strcmp(kind, "normal"))) goto bad;
-        p->kernel_stores[k] = strcmp(kind, "nt") == 0 ? STORES_NT : STORES_NORMAL;
-        p->has_kernel_stores = true;
-    }
-    return 0;
-bad:
+    if (!kinds || each_kernel(kinds, take_kernel_stores, p) == 0) return 0;
     snprintf(why, why_len, "'profile.kernel_stores' must map kernel names to \"normal\" or \"nt\"");
     return -1;
 }
@@ -178,10 +188,8 @@ static int read_rates(json_t *rates, struct expectations *e, char *why, size_t w
     json_t *value;
     json_object_foreach(rates, key, value)
     {
-        int k;
-        for (k = 0; k < KERNEL_COUNT && strcasecmp(kernel_table[k].name, key); k++)
-            ;
-        if (k == KERNEL_COUNT) {
+        int k = kernel_find(key);
+        if (k < 0) {
             snprintf(why, why_len, "'rates_mbps' has an unknown kernel '%.40s'", key);
             return -1;
         }
@@ -200,6 +208,17 @@ static int read_rates(json_t *rates, struct expectations *e, char *why, size_t w
     return 0;
 }
 
+static int take_run_spread(int k, json_t *value, void *ctx)
+{
+    struct expectations *e = ctx;
+    if (!(e->reference_kernels & (1u << k)) || !json_is_number(value) ||
+        !(json_number_value(value) >= 0.0) || json_number_value(value) > 100.0)
+        return -1;
+    e->reference_spread_pct[k] = json_number_value(value);
+    e->spread_kernels |= 1u << k;
+    return 0;
+}
+
 /* A reference from K runs: "reference_runs" and "run_spread_pct" (kernel to the run-to-run
  * spread of its best rates, percent), both optional: older references have neither. */
 static int read_runs(json_t *root, struct expectations *e, char *why, size_t why_len)
@@ -210,23 +229,7 @@ static int read_runs(json_t *root, struct expectations *e, char *why, size_t why
         return -1;
     e->reference_runs = (int)runs;
     json_t *spread = json_object_get(root, "run_spread_pct");
-    if (!spread) return 0;
-    const char *key;
-    json_t *value;
-    if (!json_is_object(spread)) goto bad;
-    json_object_foreach(spread, key, value)
-    {
-        int k;
-        for (k = 0; k < KERNEL_COUNT && strcasecmp(kernel_table[k].name, key); k++)
-            ;
-        if (k == KERNEL_COUNT || !(e->reference_kernels & (1u << k)) || !json_is_number(value) ||
-            !(json_number_value(value) >= 0.0) || json_number_value(value) > 100.0)
-            goto bad;
-        e->reference_spread_pct[k] = json_number_value(value);
-        e->spread_kernels |= 1u << k;
-    }
-    return 0;
-bad:
+    if (!spread || each_kernel(spread, take_run_spread, e) == 0) return 0;
     snprintf(why, why_len,
              "'run_spread_pct' must map kernels of 'rates_mbps' to percentages from 0 to 100");
     return -1;

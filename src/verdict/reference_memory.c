@@ -90,11 +90,9 @@ static int read_tier_rates(const char *name, json_t *v, struct expectations *e)
     json_t *rate;
     json_object_foreach(rates, key, rate)
     {
-        int k;
-        for (k = 0; k < KERNEL_COUNT && strcasecmp(kernel_table[k].name, key); k++)
-            ;
+        int k = kernel_find(key);
         double mbps = json_number_value(rate);
-        if (k == KERNEL_COUNT || !json_is_number(rate) || !(mbps > 0.0) || mbps > 1e9) return -1;
+        if (k < 0 || !json_is_number(rate) || !(mbps > 0.0) || mbps > 1e9) return -1;
         e->reference_kernels |= 1u << k;
         if (t->rate_mbps[k] != 0.0) continue;
         t->rate_mbps[k] = mbps;

@@ -74,6 +74,22 @@ static void byte_counts(void **state)
     assert_int_equal(kernel_bytes_traffic(&kernel_table[KERNEL_TRIAD], n, TYPE_DOUBLE, 1), 24 * n);
 }
 
+/* A kernel by name, in any case; only the whole name. */
+static void find_by_name(void **state)
+{
+    (void)state;
+    for (int k = 0; k < KERNEL_COUNT; k++)
+        assert_int_equal(kernel_find(kernel_table[k].name), k);
+    assert_int_equal(kernel_find("triad"), KERNEL_TRIAD);
+    assert_int_equal(kernel_find("COPY"), KERNEL_COPY);
+    assert_int_equal(kernel_find("Tri"), -1);
+    assert_int_equal(kernel_find("Triads"), -1);
+    assert_int_equal(kernel_find(""), -1);
+    assert_int_equal(kernel_find_n("scale=5", 5), KERNEL_SCALE);
+    assert_int_equal(kernel_find_n("scale=5", 4), -1);
+    assert_int_equal(kernel_find_n("scale=5", 6), -1);
+}
+
 static void arithmetic_double(void **state)
 {
     (void)state;
@@ -360,6 +376,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(table_rows),
         cmocka_unit_test(byte_counts),
+        cmocka_unit_test(find_by_name),
         cmocka_unit_test(arithmetic_double),
         cmocka_unit_test(arithmetic_float),
         cmocka_unit_test(model_every_subset),
