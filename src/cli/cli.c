@@ -342,12 +342,7 @@ void cli_tlb_request(const struct options *o, struct tlb_request *r)
 {
     *r = (struct tlb_request){
         .tlb = &o->tlb,
-        .threads = o->stream.threads,
-        .n_threads = o->stream.n_threads,
-        .binds = o->stream.binds,
-        .n_binds = o->stream.n_binds,
-        .pages = o->stream.pages,
-        .n_pages = o->stream.n_pages,
+        .shared = &o->stream.shared,
         .dry_run = o->dry_run,
     };
 }
@@ -359,10 +354,7 @@ void cli_latency_request(const struct options *o, struct latency_request *r)
         .dry_run = o->dry_run,
         .size_given = o->latency.size_given,
         .size = o->latency.size,
-        .pages = o->stream.pages,
-        .n_pages = o->stream.n_pages,
-        .binds = o->stream.binds,
-        .n_binds = o->stream.n_binds,
+        .shared = &o->stream.shared,
         .cpu = -1,
         .mem_node = -1,
         .loaded = true,
@@ -375,6 +367,7 @@ void cli_stream_request(const struct options *o, struct stream_request *r)
     const struct reference_profile *ref = &o->expect.profile;
     *r = (struct stream_request){
         .opts = &o->stream,
+        .shared = &o->stream.shared,
         .dry_run = o->dry_run,
         .acceptance = o->acceptance,
         .checks = o->checks,
@@ -386,9 +379,9 @@ void cli_stream_request(const struct options *o, struct stream_request *r)
 
 void cli_free(struct options *o)
 {
-    for (size_t i = 0; i < o->stream.n_binds; i++)
-        bind_spec_free(&o->stream.binds[i]);
-    o->stream.n_binds = 0;
+    for (size_t i = 0; i < o->stream.shared.n_binds; i++)
+        bind_spec_free(&o->stream.shared.binds[i]);
+    o->stream.shared.n_binds = 0;
 }
 
 /* What getopt_long refused: an unknown short option (optopt is its letter), or a long option

@@ -66,10 +66,12 @@ static int add_bind(const char *item, void *vctx)
 {
     struct options *o = vctx;
     char why[256];
-    if (o->stream.n_binds == LIST_MAX) return option_error("--bind: more than %d values", LIST_MAX);
-    if (bind_spec_parse(item, &o->stream.binds[o->stream.n_binds], why, sizeof(why)) != 0)
+    if (o->stream.shared.n_binds == LIST_MAX)
+        return option_error("--bind: more than %d values", LIST_MAX);
+    if (bind_spec_parse(item, &o->stream.shared.binds[o->stream.shared.n_binds], why,
+                        sizeof(why)) != 0)
         return option_error("--bind: %s", why);
-    o->stream.n_binds++;
+    o->stream.shared.n_binds++;
     return 0;
 }
 
@@ -83,9 +85,10 @@ static int set_bind(struct options *o, const char *arg)
 static void show_bind(const struct options *o, char *buf, size_t len)
 {
     buf[0] = '\0';
-    for (size_t i = 0; i < o->stream.n_binds; i++) /* a PU list has commas: one --bind each */
+    /* a PU list has commas: one --bind each */
+    for (size_t i = 0; i < o->stream.shared.n_binds; i++)
         snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? " --bind " : "",
-                 o->stream.binds[i].text);
+                 o->stream.shared.binds[i].text);
 }
 
 int option_force_isa(struct options *o, const char *source, const char *arg)
@@ -334,7 +337,7 @@ const struct option_row option_table[] = {
     {.name = "threads", .short_name = 't', .kind = ARG_UINTS, .arg = "N[,N...]",
      .help = "OpenMP threads (default $OMP_NUM_THREADS, else one per\n"
              "physical core; at most " STRING_OF(MAX_THREADS) ")",
-     AT(stream.threads), COUNT(stream.n_threads), .min = 1, .max = MAX_THREADS,
+     AT(stream.shared.threads), COUNT(stream.shared.n_threads), .min = 1, .max = MAX_THREADS,
      .applies = MEASURE_STREAM | MEASURE_TLB, .flags = OPTF_PROFILE,
      .col = 26},
     {.name = "size", .short_name = 's', .kind = ARG_CUSTOM, .arg = "SIZE[,...]",
@@ -384,7 +387,7 @@ const struct option_row option_table[] = {
              "gives). Without --pages, HUGETLB_MORECORE (hugectl --heap)\n"
              "chooses. Several values: an A/B against the first\n"
              "(e.g. --pages 4k,2m)",
-     AT(stream.pages), COUNT(stream.n_pages), .choice_at = page_choice,
+     AT(stream.shared.pages), COUNT(stream.shared.n_pages), .choice_at = page_choice,
      .applies = MEASURE_STREAM | MEASURE_TLB | MEASURE_LATENCY},
     {.name = "stores", .kind = ARG_WORDS,
      .help = "store instructions: nt = non-temporal (streaming) stores\n"
