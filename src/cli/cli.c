@@ -41,15 +41,6 @@ int option_error(const char *fmt, ...)
     return 1;
 }
 
-int option_list(const char *option, const char *list, int (*each)(const char *, void *), void *ctx)
-{
-    char why[256];
-    int rc = for_each_list_item(list, each, ctx, why, sizeof(why));
-    if (rc == -1) /* the list itself is malformed; callbacks report their own errors */
-        return option_error("%s: %s", option, why);
-    return rc;
-}
-
 static bool takes_value(const struct option_row *r)
 {
     return r->kind > ARG_VERSION;
@@ -58,16 +49,6 @@ static bool takes_value(const struct option_row *r)
 static const char *entry_name(const struct entry *e)
 {
     return e->kernel >= 0 ? kernel_table[e->kernel].flag + 2 : e->row->name;
-}
-
-/* "text|csv|json" */
-static void join_choices(const struct option_row *r, const char *sep, char *buf, size_t len)
-{
-    buf[0] = 0;
-    for (size_t i = 0; option_choice(r, i); i++) {
-        strncat(buf, i ? sep : "", len - strlen(buf) - 1);
-        strncat(buf, option_choice(r, i), len - strlen(buf) - 1);
-    }
 }
 
 static void build_parser(struct parser *p)
@@ -124,7 +105,7 @@ static void print_row(FILE *out, const struct option_row *r, int col)
         snprintf(arg, sizeof(arg), " %s", r->arg);
     else if (r->choices || r->choice_at) {
         arg[0] = ' ';
-        join_choices(r, "|", arg + 1, sizeof(arg) - 1);
+        option_join_choices(r, "|", arg + 1, sizeof(arg) - 1);
     }
     int used;
     if (r->short_name)
@@ -165,69 +146,12 @@ void cli_print_help(FILE *out)
     }
 }
 
-struct list_ctx {
-    struct options *opts;
-    const struct option_row *row;
-    const char *option;
-};
-
-static int add_word(const char *item, void *vctx)
-{
-    struct list_ctx *ctx = vctx;
-    const struct option_row *r = ctx->row;
-    const char *word = NULL;
-    for (size_t i = 0; !word && option_choice(r, i); i++)
-        if (strcmp(option_choice(r, i), item) == 0) word = option_choice(r, i);
-    if (!word) {
-        char msg[300], accepted[128];
-        snprintf(msg, sizeof(msg), "%s %s", ctx->option, item);
-        join_choices(r, ", ", accepted, sizeof(accepted));
-        return option_error("%s: unknown value (accepted: %s)", msg, accepted);
-    }
-    const char **words = (const char **)((char *)ctx->opts + r->field);
-    size_t *count = (size_t *)((char *)ctx->opts + r->count);
-    if (*count == r->field_size / sizeof(*words))
-        return option_error("%s: more than %zu values", ctx->option, *count);
-    words[(*count)++] = word;
-    return 0;
-}
-
-static void store_count(void *at, size_t size, size_t n)
-{
-    if (size == sizeof(size_t))
-        *(size_t *)at = n;
-    else
-        *(int *)at = (int)n;
-}
-
-static int add_number(const char *item, void *vctx)
-{
-    struct list_ctx *ctx = vctx;
-    const struct option_row *r = ctx->row;
-    unsigned *values = (unsigned *)((char *)ctx->opts + r->field);
-    void *count = (char *)ctx->opts + r->count;
-    size_t n = option_count(ctx->opts, r);
-    char why[256];
-    uint64_t v;
-    if (parse_uint(item, r->min, r->max, &v, why, sizeof(why)) != 0)
-        return option_error("%s: %s", ctx->option, why);
-    if (r->flags & OPTF_ONCE)
-        for (size_t i = 0; i < n; i++)
-            if (values[i] == v) return 0; /* listed twice: measured once */
-    if (n == r->field_size / sizeof(*values))
-        return option_error("%s: more than %zu values", ctx->option, n);
-    values[n] = (unsigned)v;
-    store_count(count, r->count_size, n + 1);
-    return 0;
-}
-
 static int apply(struct options *o, const struct entry *e, const char *arg)
 {
     const struct option_row *r = e->row;
     void *at = (char *)o + r->field;
     char option[48], why[256];
     snprintf(option, sizeof(option), "--%s", r->name);
-    struct list_ctx ctx = {o, r, option};
     uint64_t v;
     switch (r->kind) {
     case ARG_KERNELS: o->stream.kernel_mask |= 1u << e->kernel; return 0;
@@ -258,10 +182,9 @@ static int apply(struct options *o, const struct entry *e, const char *arg)
                 return 0;
             }
         char accepted[128];
-        join_choices(r, "|", accepted, sizeof(accepted));
+        option_join_choices(r, "|", accepted, sizeof(accepted));
         return option_error("%s '%.200s': unknown value; use %s", option, arg, accepted);
-    case ARG_WORDS: return option_list(option, arg, add_word, &ctx);
-    case ARG_UINTS: return option_list(option, arg, add_number, &ctx);
+    case ARG_LIST: return option_list_add(o, r, option, arg);
     case ARG_NAME:
         if (!*arg) return option_error("%s: empty %s", option, r->hint);
         *(const char **)at = arg;

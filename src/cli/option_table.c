@@ -38,59 +38,6 @@ static const char *page_choice(size_t i)
     return b ? b->name : NULL;
 }
 
-static int add_size(const char *item, void *vctx)
-{
-    struct options *o = vctx;
-    char why[256];
-    if (o->stream.n_sizes == LIST_MAX) return option_error("--size: more than %d values", LIST_MAX);
-    if (parse_size(item, &o->stream.sizes[o->stream.n_sizes], why, sizeof(why)) != 0)
-        return option_error("--size: %s", why);
-    o->stream.n_sizes++;
-    return 0;
-}
-
-static int set_size(struct options *o, const char *arg)
-{
-    return option_list("--size", arg, add_size, o);
-}
-
-static void show_size(const struct options *o, char *buf, size_t len)
-{
-    buf[0] = '\0';
-    for (size_t i = 0; i < o->stream.n_sizes; i++)
-        snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? "," : "",
-                 o->stream.sizes[i].text);
-}
-
-static int add_bind(const char *item, void *vctx)
-{
-    struct options *o = vctx;
-    char why[256];
-    if (o->stream.shared.n_binds == LIST_MAX)
-        return option_error("--bind: more than %d values", LIST_MAX);
-    if (bind_spec_parse(item, &o->stream.shared.binds[o->stream.shared.n_binds], why,
-                        sizeof(why)) != 0)
-        return option_error("--bind: %s", why);
-    o->stream.shared.n_binds++;
-    return 0;
-}
-
-static int set_bind(struct options *o, const char *arg)
-{
-    if (bind_text_is_list(arg)) /* "0,2,4-7" is one PU list, not three policies */
-        return add_bind(arg, o);
-    return option_list("--bind", arg, add_bind, o);
-}
-
-static void show_bind(const struct options *o, char *buf, size_t len)
-{
-    buf[0] = '\0';
-    /* a PU list has commas: one --bind each */
-    for (size_t i = 0; i < o->stream.shared.n_binds; i++)
-        snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? " --bind " : "",
-                 o->stream.shared.binds[i].text);
-}
-
 int option_force_isa(struct options *o, const char *source, const char *arg)
 {
     enum isa isa;
@@ -223,12 +170,6 @@ const char *option_choice(const struct option_row *r, size_t i)
     return NULL;
 }
 
-size_t option_count(const struct options *o, const struct option_row *r)
-{
-    const void *at = (const char *)o + r->count;
-    return r->count_size == sizeof(size_t) ? *(const size_t *)at : (size_t) * (const int *)at;
-}
-
 /* clang-format off */
 const struct option_row option_table[] = {
     TEXT("Usage: membench [KERNELS] [OPTIONS]\n"
@@ -313,12 +254,12 @@ const struct option_row option_table[] = {
              "0, 1, 2, ... sibling threads spin on other CPUs",
      AT(probes.mask), .bits = PROBE_BIT(PROBE_SHOOTDOWN), .applies = MEASURE_SHOOTDOWN,
      .flags = OPTF_PROFILE, .col = 16},
-    {.name = "shootdown-remote", .kind = ARG_UINTS, .arg = "N[,N...]",
+    {.name = "shootdown-remote", .kind = ARG_LIST, .list = &list_numbers, .arg = "N[,N...]",
      .help = "sibling thread counts (default 0,1,2,4,... up to\n"
              "the CPUs there are; 0 is always measured)",
      AT(probes.remote), COUNT(probes.n_remote), .min = 0, .max = MAX_REMOTE,
      .applies = MEASURE_SHOOTDOWN, .flags = OPTF_ONCE, .col = 27, .first_col = 31},
-    {.name = "shootdown-pages", .kind = ARG_UINTS, .arg = "N[,N...]",
+    {.name = "shootdown-pages", .kind = ARG_LIST, .list = &list_numbers, .arg = "N[,N...]",
      .help = "4 KB pages per unmap (default\n"
              "1,2,8,32,33,34,64,512)",
      AT(probes.pages), COUNT(probes.n_pages), .min = 1, .max = MAX_PAGES_PER_UNMAP,
@@ -334,18 +275,18 @@ const struct option_row option_table[] = {
     TEXT("\n"
          "Options (a comma list runs every combination, one result row each; an option\n"
          "that none of the run's measurements uses is refused, exit 2):\n"),
-    {.name = "threads", .short_name = 't', .kind = ARG_UINTS, .arg = "N[,N...]",
+    {.name = "threads", .short_name = 't', .kind = ARG_LIST, .list = &list_numbers, .arg = "N[,N...]",
      .help = "OpenMP threads (default $OMP_NUM_THREADS, else one per\n"
              "physical core; at most " STRING_OF(MAX_THREADS) ")",
      AT(stream.shared.threads), COUNT(stream.shared.n_threads), .min = 1, .max = MAX_THREADS,
      .applies = MEASURE_STREAM | MEASURE_TLB, .flags = OPTF_PROFILE,
      .col = 26},
-    {.name = "size", .short_name = 's', .kind = ARG_CUSTOM, .arg = "SIZE[,...]",
+    {.name = "size", .short_name = 's', .kind = ARG_LIST, .list = &list_sizes, .arg = "SIZE[,...]",
      .help = "per-array size: 4xLLC (multiple of the total last-level\n"
              "cache, fractions allowed), 1.5GiB, 512MiB, 512MB (decimal),\n"
              "or a plain element count. Default: the STREAM rule, each\n"
              "array >= 4x the total LLC and >= 1M elements",
-     .set = set_size, .show = show_size, .applies = MEASURE_STREAM, .flags = OPTF_PROFILE},
+     AT(stream.sizes), COUNT(stream.n_sizes), .applies = MEASURE_STREAM, .flags = OPTF_PROFILE},
     {.name = "ntimes", .short_name = 'n', .kind = ARG_UINT, .arg = "N",
      .help = "repetitions; the first is discarded, the best of the rest\n"
              "is reported (default 10, at least 2)",
@@ -359,7 +300,7 @@ const struct option_row option_table[] = {
              "STREAM's OFFSET (default 0)",
      AT(stream.offset), .min = 0, .max = MAX_OFFSET, .applies = MEASURE_STREAM,
      .flags = OPTF_PROFILE},
-    {.name = "bind", .kind = ARG_CUSTOM, .arg = "POLICY[,...]",
+    {.name = "bind", .kind = ARG_LIST, .list = &list_binds, .arg = "POLICY[,...]",
      .help = "thread placement: scatter (spread over packages, NUMA\n"
              "nodes, LLCs, cores), compact (cores in order, one thread\n"
              "per core before SMT siblings), none (the OS decides), or\n"
@@ -367,8 +308,8 @@ const struct option_row option_table[] = {
              "sweep lists). Default: scatter below one thread per\n"
              "core, compact from there; OpenMP's binding when\n"
              "OMP_PROC_BIND/OMP_PLACES/GOMP_CPU_AFFINITY are set",
-     .set = set_bind, .show = show_bind, .applies = MEASURE_STREAM | MEASURE_TLB | MEASURE_LATENCY,
-     .flags = OPTF_PROFILE},
+     AT(stream.shared.binds), COUNT(stream.shared.n_binds),
+     .applies = MEASURE_STREAM | MEASURE_TLB | MEASURE_LATENCY, .flags = OPTF_PROFILE},
     {.name = "per-domain", .kind = ARG_CHOICE,
      .help = "also report each domain's bandwidth, all measured at once",
      AT(stream.per_domain), .min = DOMAIN_NUMA, .choices = domains, .applies = MEASURE_STREAM},
@@ -380,7 +321,7 @@ const struct option_row option_table[] = {
              "kernels chosen by the kernel options, Triad without one",
      AT(stream.matrix), .min = MATRIX_NUMA, .choices = matrices,
      .applies = MEASURE_STREAM | MEASURE_LATENCY},
-    {.name = "pages", .kind = ARG_WORDS, .arg = "4k|thp|2m|1g|default[,...]",
+    {.name = "pages", .kind = ARG_LIST, .list = &list_words, .arg = "4k|thp|2m|1g|default[,...]",
      .help = "page backing of the arrays, verified in /proc/self/smaps:\n"
              "4k (no THP), thp (transparent huge pages), 2m/1g (hugetlb\n"
              "pages from the reserved pool), default (as the system\n"
@@ -389,7 +330,7 @@ const struct option_row option_table[] = {
              "(e.g. --pages 4k,2m)",
      AT(stream.shared.pages), COUNT(stream.shared.n_pages), .choice_at = page_choice,
      .applies = MEASURE_STREAM | MEASURE_TLB | MEASURE_LATENCY},
-    {.name = "stores", .kind = ARG_WORDS,
+    {.name = "stores", .kind = ARG_LIST, .list = &list_words,
      .help = "store instructions: nt = non-temporal (streaming) stores\n"
              "that skip the write-allocate read; auto (default) = time\n"
              "whole repetitions with all normal, all nt and (when the\n"

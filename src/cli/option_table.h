@@ -1,6 +1,7 @@
 #ifndef MEMBENCH_OPTION_TABLE_H
 #define MEMBENCH_OPTION_TABLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,8 +22,7 @@ enum arg_kind {
     ARG_UINT,   /* a whole number in [.min, .max] */
     ARG_REAL,   /* a number in [.min, .max] */
     ARG_CHOICE, /* one of the choices: its index + .min goes to the enum at .field */
-    ARG_WORDS,  /* a comma list of the choices, kept as strings in the array at .field */
-    ARG_UINTS,  /* a comma list of whole numbers in [.min, .max] into the array at .field */
+    ARG_LIST,   /* a comma list: .list parses each item into the array at .field */
     ARG_NAME,   /* a non-empty file or directory name */
     ARG_CUSTOM, /* .set() parses and stores it */
 };
@@ -42,9 +42,36 @@ enum measure_bit {
 
 enum option_flag {
     OPTF_PROFILE = 1u << 0, /* chooses what is measured: --acceptance refuses it */
-    OPTF_ONCE = 1u << 2,    /* ARG_UINTS: a number listed twice is kept once */
+    OPTF_ONCE = 1u << 2,    /* list_numbers: a number listed twice is kept once */
     OPTF_LOCAL = 1u << 3,   /* this process's own (-o, -q): ranks of a cluster run may differ */
 };
+
+struct option_row;
+
+/* The array an ARG_LIST item goes to: .n items there, .full when no more fit. */
+struct list_items {
+    void *at;
+    size_t n;
+    bool full;
+};
+
+enum list_added { LIST_ADDED, LIST_SKIPPED, LIST_FULL, LIST_ERROR /* after a usage error */ };
+
+/* How an ARG_LIST row reads and shows its items. */
+struct list_kind {
+    size_t item_size;
+    /* the item at .at[.n]: 0, or -1 with why (reported as "--option: why") */
+    int (*parse)(const char *item, void *out, char *why, size_t why_len);
+    /* instead of .parse: the whole check, item and list */
+    enum list_added (*add)(const struct option_row *r, const char *option, const char *item,
+                           const struct list_items *to);
+    void (*show)(const void *item, char *buf, size_t len);
+    const char *separator;            /* between the items shown */
+    int (*one_item)(const char *arg); /* NULL, or whether the whole value is one item */
+};
+
+/* The list kinds: the row's choices, whole numbers in [.min, .max], sizes, bind policies. */
+extern const struct list_kind list_words, list_numbers, list_sizes, list_binds;
 
 struct option_row {
     const char *name; /* "threads" */
@@ -58,6 +85,7 @@ struct option_row {
     const char *hint; /* ARG_UINT: why the bounds, ARG_REAL: what to give, ARG_NAME: what */
     const char *const *choices;         /* NULL-terminated */
     const char *(*choice_at)(size_t i); /* instead of choices: the i-th, NULL after the last */
+    const struct list_kind *list;       /* ARG_LIST */
     int (*set)(struct options *o, const char *arg); /* ARG_CUSTOM: 0, or 1 after the error */
     /* ARG_CUSTOM: the value set, as it would be given ("" when not given) */
     void (*show)(const struct options *o, char *buf, size_t len);
@@ -73,8 +101,7 @@ extern const size_t option_table_rows;
 /* The i-th accepted value of a row (.choices or .choice_at), NULL past the last. */
 const char *option_choice(const struct option_row *r, size_t i);
 
-/* How many values a list row (ARG_WORDS, ARG_UINTS) holds in o: its count is a size_t or an
- * int. */
+/* How many values an ARG_LIST row holds in o: its count is a size_t or an int. */
 size_t option_count(const struct options *o, const struct option_row *r);
 
 /* The measurements o asks for (enum measure_bit). */
@@ -89,6 +116,16 @@ int option_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Calls each(item, ctx) for every item of a comma list; a malformed list is reported for
  * option. Returns 0, or 1 after a usage error. */
 int option_list(const char *option, const char *list, int (*each)(const char *, void *), void *ctx);
+
+/* An ARG_LIST row given arg (as option): 0, or 1 after a usage error. */
+int option_list_add(struct options *o, const struct option_row *r, const char *option,
+                    const char *arg);
+
+/* The items of an ARG_LIST row as they would be given; false when none. */
+bool option_list_show(const struct options *o, const struct option_row *r, char *buf, size_t len);
+
+/* "text|csv|json": the row's choices joined by sep. */
+void option_join_choices(const struct option_row *r, const char *sep, char *buf, size_t len);
 
 /* --isa, or MEMBENCH_ISA (source names which): 0, or 1 after a usage error. */
 int option_force_isa(struct options *o, const char *source, const char *arg);

@@ -12,7 +12,6 @@
 static bool row_value(const struct options *o, const struct option_row *r, char *buf, size_t len)
 {
     const void *at = (const char *)o + r->field;
-    size_t used = 0;
     buf[0] = '\0';
     switch (r->kind) {
     case ARG_SET: return *(const bool *)at;
@@ -31,18 +30,7 @@ static bool row_value(const struct options *o, const struct option_row *r, char 
         snprintf(buf, len, "%s", name ? name : "?");
         return true;
     }
-    case ARG_WORDS:
-    case ARG_UINTS: {
-        size_t n = option_count(o, r);
-        for (size_t i = 0; i < n && used < len; i++) {
-            const char *sep = i ? "," : "";
-            int w = r->kind == ARG_WORDS
-                        ? snprintf(buf + used, len - used, "%s%s", sep, ((const char **)at)[i])
-                        : snprintf(buf + used, len - used, "%s%u", sep, ((const unsigned *)at)[i]);
-            used += w > 0 ? (size_t)w : 0;
-        }
-        return n > 0;
-    }
+    case ARG_LIST: return option_list_show(o, r, buf, len);
     case ARG_NAME:
         if (!*(const char *const *)at) return false;
         snprintf(buf, len, "%s", *(const char *const *)at);
