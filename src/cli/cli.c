@@ -9,6 +9,7 @@
 #include "src/base/log.h"
 #include "src/cli/cli_checks.h"
 #include "src/cli/option_table.h"
+#include "src/stream/stream_options.h"
 #include "version.h"
 
 #define MAX_ENTRIES 96
@@ -30,17 +31,6 @@ struct parser {
     int first_profile; /* an entry's index + 1; 0 none */
 };
 
-int option_error(const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
-    log_error("%s; see membench --help", msg);
-    return 1;
-}
-
 static bool takes_value(const struct option_row *r)
 {
     return r->kind > ARG_VERSION;
@@ -53,6 +43,7 @@ static const char *entry_name(const struct entry *e)
 
 static void build_parser(struct parser *p)
 {
+    option_table_build();
     char *s = p->shorts;
     *s++ = ':'; /* a missing value returns ':' */
     for (size_t i = 0; i < option_table_rows; i++) {
@@ -129,6 +120,7 @@ static void print_row(FILE *out, const struct option_row *r, int col)
 
 void cli_print_help(FILE *out)
 {
+    option_table_build();
     int col = 0;
     for (size_t i = 0; i < option_table_rows; i++) {
         const struct option_row *r = &option_table[i];
@@ -154,7 +146,7 @@ static int apply(struct options *o, const struct entry *e, const char *arg)
     snprintf(option, sizeof(option), "--%s", r->name);
     uint64_t v;
     switch (r->kind) {
-    case ARG_KERNELS: o->stream.kernel_mask |= 1u << e->kernel; return 0;
+    case ARG_KERNELS: *(unsigned *)at |= 1u << e->kernel; return 0;
     case ARG_SET: *(bool *)at = true; return 0;
     case ARG_CLEAR: *(bool *)at = false; return 0;
     case ARG_BITS: *(unsigned *)at |= r->bits; return 0;
@@ -189,7 +181,7 @@ static int apply(struct options *o, const struct entry *e, const char *arg)
         if (!*arg) return option_error("%s: empty %s", option, r->hint);
         *(const char **)at = arg;
         return 0;
-    case ARG_CUSTOM: return r->set(o, arg);
+    case ARG_CUSTOM: return r->set((char *)o + r->block, arg);
     default: return 0;
     }
 }
@@ -228,12 +220,7 @@ static int check_applies(const struct parser *p, const struct options *o)
     entry_label(p, first, option, sizeof(option));
     option_measures_text(applies, to, sizeof(to));
     option_measures_text(run, measured, sizeof(measured));
-    if (applies == MEASURE_STREAM)
-        snprintf(add, sizeof(add), "a kernel (e.g. --triad)");
-    else if (__builtin_popcount(applies) == 1)
-        snprintf(add, sizeof(add), "%s", to);
-    else
-        snprintf(add, sizeof(add), "one of them");
+    option_measures_add(applies, add, sizeof(add));
     return option_error("%s applies to %s, not to %s (what this run measures); add %s, or drop "
                         "%s",
                         option, to, measured, add, option);
@@ -394,7 +381,7 @@ enum cli_action cli_parse(int argc, char **argv, struct options *o)
     if (!cli_measures_something(o)) o->stream.kernel_mask = KERNEL_MASK_STREAM;
     const char *env_isa = getenv("MEMBENCH_ISA");
     if (!o->stream.isa_forced_by && env_isa && *env_isa &&
-        option_force_isa(o, "MEMBENCH_ISA", env_isa) != 0)
+        stream_force_isa(&o->stream, "MEMBENCH_ISA", env_isa) != 0)
         return CLI_EXIT_USAGE;
     if (check_acceptance_profile(o, &p) != 0 || check_applies(&p, o) != 0 ||
         cli_check_combinations(o) != 0)

@@ -35,7 +35,7 @@ static bool row_value(const struct options *o, const struct option_row *r, char 
         if (!*(const char *const *)at) return false;
         snprintf(buf, len, "%s", *(const char *const *)at);
         return true;
-    case ARG_CUSTOM: r->show(o, buf, len); return buf[0] != '\0';
+    case ARG_CUSTOM: r->show((const char *)o + r->block, buf, len); return buf[0] != '\0';
     default: return false;
     }
 }
@@ -57,6 +57,7 @@ char *options_describe(const struct options *o)
     FILE *f = open_memstream(&text, &len);
     if (!f) return NULL;
     char value[1024], flag[48];
+    option_table_build();
     for (size_t i = 0; i < option_table_rows; i++) {
         const struct option_row *r = &option_table[i];
         if (r->kind == ARG_TEXT || r->kind == ARG_HELP || r->kind == ARG_VERSION ||
@@ -65,7 +66,8 @@ char *options_describe(const struct options *o)
         if (r->kind == ARG_KERNELS) {
             for (int k = 0; k < KERNEL_COUNT; k++)
                 if (r->bits & (1u << k))
-                    line(f, kernel_table[k].flag, o->stream.kernel_mask & (1u << k), "");
+                    line(f, kernel_table[k].flag,
+                         *(const unsigned *)((const char *)o + r->field) & (1u << k), "");
             continue;
         }
         snprintf(flag, sizeof(flag), "--%s", r->name);

@@ -4,6 +4,7 @@
 
 #include "src/base/log.h"
 #include "src/stream/plan.h"
+#include "src/stream/stream_options.h"
 
 static int plan(const void *request, const struct measure_context *ctx, void *p)
 {
@@ -84,4 +85,5 @@ const struct measurement stream_measurement = {
     .advise = advise,
     .kept = kept,
     .free = free_plan,
+    .options = &stream_option_rows,
 };
