@@ -9,6 +9,7 @@
 #include "src/base/log.h"
 #include "src/cli/cli_checks.h"
 #include "src/cli/option_table.h"
+#include "src/stream/stream_options.h"
 #include "version.h"
 
 #define MAX_ENTRIES 96
@@ -30,26 +31,6 @@ struct parser {
     int first_profile; /* an entry's index + 1; 0 none */
 };
 
-int option_error(const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
-    log_error("%s; see membench --help", msg);
-    return 1;
-}
-
-int option_list(const char *option, const char *list, int (*each)(const char *, void *), void *ctx)
-{
-    char why[256];
-    int rc = for_each_list_item(list, each, ctx, why, sizeof(why));
-    if (rc == -1) /* the list itself is malformed; callbacks report their own errors */
-        return option_error("%s: %s", option, why);
-    return rc;
-}
-
 static bool takes_value(const struct option_row *r)
 {
     return r->kind > ARG_VERSION;
@@ -60,18 +41,9 @@ static const char *entry_name(const struct entry *e)
     return e->kernel >= 0 ? kernel_table[e->kernel].flag + 2 : e->row->name;
 }
 
-/* "text|csv|json" */
-static void join_choices(const struct option_row *r, const char *sep, char *buf, size_t len)
-{
-    buf[0] = 0;
-    for (size_t i = 0; option_choice(r, i); i++) {
-        strncat(buf, i ? sep : "", len - strlen(buf) - 1);
-        strncat(buf, option_choice(r, i), len - strlen(buf) - 1);
-    }
-}
-
 static void build_parser(struct parser *p)
 {
+    option_table_build();
     char *s = p->shorts;
     *s++ = ':'; /* a missing value returns ':' */
     for (size_t i = 0; i < option_table_rows; i++) {
@@ -124,7 +96,7 @@ static void print_row(FILE *out, const struct option_row *r, int col)
         snprintf(arg, sizeof(arg), " %s", r->arg);
     else if (r->choices || r->choice_at) {
         arg[0] = ' ';
-        join_choices(r, "|", arg + 1, sizeof(arg) - 1);
+        option_join_choices(r, "|", arg + 1, sizeof(arg) - 1);
     }
     int used;
     if (r->short_name)
@@ -148,6 +120,7 @@ static void print_row(FILE *out, const struct option_row *r, int col)
 
 void cli_print_help(FILE *out)
 {
+    option_table_build();
     int col = 0;
     for (size_t i = 0; i < option_table_rows; i++) {
         const struct option_row *r = &option_table[i];
@@ -165,72 +138,15 @@ void cli_print_help(FILE *out)
     }
 }
 
-struct list_ctx {
-    struct options *opts;
-    const struct option_row *row;
-    const char *option;
-};
-
-static int add_word(const char *item, void *vctx)
-{
-    struct list_ctx *ctx = vctx;
-    const struct option_row *r = ctx->row;
-    const char *word = NULL;
-    for (size_t i = 0; !word && option_choice(r, i); i++)
-        if (strcmp(option_choice(r, i), item) == 0) word = option_choice(r, i);
-    if (!word) {
-        char msg[300], accepted[128];
-        snprintf(msg, sizeof(msg), "%s %s", ctx->option, item);
-        join_choices(r, ", ", accepted, sizeof(accepted));
-        return option_error("%s: unknown value (accepted: %s)", msg, accepted);
-    }
-    const char **words = (const char **)((char *)ctx->opts + r->field);
-    size_t *count = (size_t *)((char *)ctx->opts + r->count);
-    if (*count == r->field_size / sizeof(*words))
-        return option_error("%s: more than %zu values", ctx->option, *count);
-    words[(*count)++] = word;
-    return 0;
-}
-
-static void store_count(void *at, size_t size, size_t n)
-{
-    if (size == sizeof(size_t))
-        *(size_t *)at = n;
-    else
-        *(int *)at = (int)n;
-}
-
-static int add_number(const char *item, void *vctx)
-{
-    struct list_ctx *ctx = vctx;
-    const struct option_row *r = ctx->row;
-    unsigned *values = (unsigned *)((char *)ctx->opts + r->field);
-    void *count = (char *)ctx->opts + r->count;
-    size_t n = option_count(ctx->opts, r);
-    char why[256];
-    uint64_t v;
-    if (parse_uint(item, r->min, r->max, &v, why, sizeof(why)) != 0)
-        return option_error("%s: %s", ctx->option, why);
-    if (r->flags & OPTF_ONCE)
-        for (size_t i = 0; i < n; i++)
-            if (values[i] == v) return 0; /* listed twice: measured once */
-    if (n == r->field_size / sizeof(*values))
-        return option_error("%s: more than %zu values", ctx->option, n);
-    values[n] = (unsigned)v;
-    store_count(count, r->count_size, n + 1);
-    return 0;
-}
-
 static int apply(struct options *o, const struct entry *e, const char *arg)
 {
     const struct option_row *r = e->row;
     void *at = (char *)o + r->field;
     char option[48], why[256];
     snprintf(option, sizeof(option), "--%s", r->name);
-    struct list_ctx ctx = {o, r, option};
     uint64_t v;
     switch (r->kind) {
-    case ARG_KERNELS: o->stream.kernel_mask |= 1u << e->kernel; return 0;
+    case ARG_KERNELS: *(unsigned *)at |= 1u << e->kernel; return 0;
     case ARG_SET: *(bool *)at = true; return 0;
     case ARG_CLEAR: *(bool *)at = false; return 0;
     case ARG_BITS: *(unsigned *)at |= r->bits; return 0;
@@ -258,15 +174,14 @@ static int apply(struct options *o, const struct entry *e, const char *arg)
                 return 0;
             }
         char accepted[128];
-        join_choices(r, "|", accepted, sizeof(accepted));
+        option_join_choices(r, "|", accepted, sizeof(accepted));
         return option_error("%s '%.200s': unknown value; use %s", option, arg, accepted);
-    case ARG_WORDS: return option_list(option, arg, add_word, &ctx);
-    case ARG_UINTS: return option_list(option, arg, add_number, &ctx);
+    case ARG_LIST: return option_list_add(o, r, option, arg);
     case ARG_NAME:
         if (!*arg) return option_error("%s: empty %s", option, r->hint);
         *(const char **)at = arg;
         return 0;
-    case ARG_CUSTOM: return r->set(o, arg);
+    case ARG_CUSTOM: return r->set((char *)o + r->block, arg);
     default: return 0;
     }
 }
@@ -305,12 +220,7 @@ static int check_applies(const struct parser *p, const struct options *o)
     entry_label(p, first, option, sizeof(option));
     option_measures_text(applies, to, sizeof(to));
     option_measures_text(run, measured, sizeof(measured));
-    if (applies == MEASURE_STREAM)
-        snprintf(add, sizeof(add), "a kernel (e.g. --triad)");
-    else if (__builtin_popcount(applies) == 1)
-        snprintf(add, sizeof(add), "%s", to);
-    else
-        snprintf(add, sizeof(add), "one of them");
+    option_measures_add(applies, add, sizeof(add));
     return option_error("%s applies to %s, not to %s (what this run measures); add %s, or drop "
                         "%s",
                         option, to, measured, add, option);
@@ -342,12 +252,7 @@ void cli_tlb_request(const struct options *o, struct tlb_request *r)
 {
     *r = (struct tlb_request){
         .tlb = &o->tlb,
-        .threads = o->stream.threads,
-        .n_threads = o->stream.n_threads,
-        .binds = o->stream.binds,
-        .n_binds = o->stream.n_binds,
-        .pages = o->stream.pages,
-        .n_pages = o->stream.n_pages,
+        .shared = &o->stream.shared,
         .dry_run = o->dry_run,
     };
 }
@@ -359,10 +264,7 @@ void cli_latency_request(const struct options *o, struct latency_request *r)
         .dry_run = o->dry_run,
         .size_given = o->latency.size_given,
         .size = o->latency.size,
-        .pages = o->stream.pages,
-        .n_pages = o->stream.n_pages,
-        .binds = o->stream.binds,
-        .n_binds = o->stream.n_binds,
+        .shared = &o->stream.shared,
         .cpu = -1,
         .mem_node = -1,
         .loaded = true,
@@ -375,6 +277,7 @@ void cli_stream_request(const struct options *o, struct stream_request *r)
     const struct reference_profile *ref = &o->expect.profile;
     *r = (struct stream_request){
         .opts = &o->stream,
+        .shared = &o->stream.shared,
         .dry_run = o->dry_run,
         .acceptance = o->acceptance,
         .checks = o->checks,
@@ -388,9 +291,9 @@ void cli_stream_request(const struct options *o, struct stream_request *r)
 
 void cli_free(struct options *o)
 {
-    for (size_t i = 0; i < o->stream.n_binds; i++)
-        bind_spec_free(&o->stream.binds[i]);
-    o->stream.n_binds = 0;
+    for (size_t i = 0; i < o->stream.shared.n_binds; i++)
+        bind_spec_free(&o->stream.shared.binds[i]);
+    o->stream.shared.n_binds = 0;
 }
 
 /* What getopt_long refused: an unknown short option (optopt is its letter), or a long option
@@ -480,7 +383,7 @@ enum cli_action cli_parse(int argc, char **argv, struct options *o)
     if (!cli_measures_something(o)) o->stream.kernel_mask = KERNEL_MASK_STREAM;
     const char *env_isa = getenv("MEMBENCH_ISA");
     if (!o->stream.isa_forced_by && env_isa && *env_isa &&
-        option_force_isa(o, "MEMBENCH_ISA", env_isa) != 0)
+        stream_force_isa(&o->stream, "MEMBENCH_ISA", env_isa) != 0)
         return CLI_EXIT_USAGE;
     if (check_acceptance_profile(o, &p) != 0 || check_applies(&p, o) != 0 ||
         cli_check_combinations(o) != 0)

@@ -15,10 +15,10 @@ static int check_tlb_options(const struct options *o)
     if (t->pages && t->max_pages != TLB_DEFAULT_MAX_PAGES)
         return option_error("--tlb-pages measures one point; --tlb-max-pages is for sweeps, "
                             "drop one of them");
-    if (t->enabled && t->cpu_given && o->stream.n_binds && !o->stream.kernel_mask &&
+    if (t->enabled && t->cpu_given && o->stream.shared.n_binds && !o->stream.kernel_mask &&
         !o->latency.enabled)
         return option_error("--cpu and --bind both place the TLB probe; give one of them");
-    if (t->enabled && t->cpu_given && o->stream.n_threads)
+    if (t->enabled && t->cpu_given && o->stream.shared.n_threads)
         return option_error("--cpu pins the single-thread probe; with --threads place the "
                             "threads with --bind (e.g. --bind 0,1)");
     return 0;
@@ -28,14 +28,15 @@ static int check_tlb_options(const struct options *o)
 static int check_matrix_options(const struct options *o)
 {
     if (!o->stream.matrix) return 0;
-    const char *clash = o->stream.n_threads      ? "--threads (each row runs one thread per core)"
-                        : o->stream.n_binds      ? "--bind (each row binds to its node's cores)"
+    const struct shared_options *sh = &o->stream.shared;
+    const char *clash = sh->n_threads            ? "--threads (each row runs one thread per core)"
+                        : sh->n_binds            ? "--bind (each row binds to its node's cores)"
                         : o->stream.per_domain   ? "--per-domain (every cell is one domain pair)"
                         : o->acceptance          ? "--acceptance (it judges one run)"
                         : o->checks              ? "--expect/--reference (they judge one run)"
                         : o->save_reference      ? "--save-reference (it records one run)"
                         : o->stream.n_sizes > 1  ? "a --size list (give one size)"
-                        : o->stream.n_pages > 1  ? "a --pages list (give one backing)"
+                        : sh->n_pages > 1        ? "a --pages list (give one backing)"
                         : o->stream.n_stores > 1 ? "a --stores list (give one kind)"
                                                  : NULL;
     if (clash)

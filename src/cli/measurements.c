@@ -1,5 +1,7 @@
 #include "src/cli/measurements.h"
 
+#include <stddef.h>
+
 #include "src/latency/latency_measurement.h"
 #include "src/probes/probes_measurement.h"
 #include "src/stream/stream_measurement.h"
@@ -27,13 +29,19 @@ static void latency_request(const struct options *o, void *request)
 
 const struct measurement_row measurement_table[] = {
     /* the kernels */
-    {.m = &stream_measurement, .request = stream_request},
+    {.m = &stream_measurement,
+     .request = stream_request,
+     .options_at = offsetof(struct options, stream)},
     /* --faults, --shootdown, --timer (run first) */
-    {.m = &probes_measurement, .request = probes_request},
+    {.m = &probes_measurement,
+     .request = probes_request,
+     .options_at = offsetof(struct options, probes)},
     /* --tlb */
-    {.m = &tlb_measurement, .request = tlb_request},
+    {.m = &tlb_measurement, .request = tlb_request, .options_at = offsetof(struct options, tlb)},
     /* --latency */
-    {.m = &latency_measurement, .request = latency_request},
+    {.m = &latency_measurement,
+     .request = latency_request,
+     .options_at = offsetof(struct options, latency)},
 };
 
 const size_t measurement_count = sizeof(measurement_table) / sizeof(measurement_table[0]);

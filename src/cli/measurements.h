@@ -12,6 +12,7 @@
 struct measurement_row {
     const struct measurement *m;
     void (*request)(const struct options *o, void *request); /* m->request_size bytes */
+    size_t options_at; /* where m->options's block lives in struct options */
 };
 
 extern const struct measurement_row measurement_table[];

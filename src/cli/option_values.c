@@ -12,7 +12,6 @@
 static bool row_value(const struct options *o, const struct option_row *r, char *buf, size_t len)
 {
     const void *at = (const char *)o + r->field;
-    size_t used = 0;
     buf[0] = '\0';
     switch (r->kind) {
     case ARG_SET: return *(const bool *)at;
@@ -31,23 +30,12 @@ static bool row_value(const struct options *o, const struct option_row *r, char 
         snprintf(buf, len, "%s", name ? name : "?");
         return true;
     }
-    case ARG_WORDS:
-    case ARG_UINTS: {
-        size_t n = option_count(o, r);
-        for (size_t i = 0; i < n && used < len; i++) {
-            const char *sep = i ? "," : "";
-            int w = r->kind == ARG_WORDS
-                        ? snprintf(buf + used, len - used, "%s%s", sep, ((const char **)at)[i])
-                        : snprintf(buf + used, len - used, "%s%u", sep, ((const unsigned *)at)[i]);
-            used += w > 0 ? (size_t)w : 0;
-        }
-        return n > 0;
-    }
+    case ARG_LIST: return option_list_show(o, r, buf, len);
     case ARG_NAME:
         if (!*(const char *const *)at) return false;
         snprintf(buf, len, "%s", *(const char *const *)at);
         return true;
-    case ARG_CUSTOM: r->show(o, buf, len); return buf[0] != '\0';
+    case ARG_CUSTOM: r->show((const char *)o + r->block, buf, len); return buf[0] != '\0';
     default: return false;
     }
 }
@@ -69,6 +57,7 @@ char *options_describe(const struct options *o)
     FILE *f = open_memstream(&text, &len);
     if (!f) return NULL;
     char value[1024], flag[48];
+    option_table_build();
     for (size_t i = 0; i < option_table_rows; i++) {
         const struct option_row *r = &option_table[i];
         if (r->kind == ARG_TEXT || r->kind == ARG_HELP || r->kind == ARG_VERSION ||
@@ -77,7 +66,8 @@ char *options_describe(const struct options *o)
         if (r->kind == ARG_KERNELS) {
             for (int k = 0; k < KERNEL_COUNT; k++)
                 if (r->bits & (1u << k))
-                    line(f, kernel_table[k].flag, o->stream.kernel_mask & (1u << k), "");
+                    line(f, kernel_table[k].flag,
+                         *(const unsigned *)((const char *)o + r->field) & (1u << k), "");
             continue;
         }
         snprintf(flag, sizeof(flag), "--%s", r->name);

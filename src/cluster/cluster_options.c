@@ -34,10 +34,10 @@ int cluster_refusal(const struct options *o, char *why, size_t why_len)
     const struct {
         const char *name;
         size_t n;
-    } lists[] = {{"--threads", o->stream.n_threads},
+    } lists[] = {{"--threads", o->stream.shared.n_threads},
                  {"--size", o->stream.n_sizes},
-                 {"--pages", o->stream.n_pages},
-                 {"--bind", o->stream.n_binds},
+                 {"--pages", o->stream.shared.n_pages},
+                 {"--bind", o->stream.shared.n_binds},
                  {"--stores", o->stream.n_stores}};
     for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
         if (lists[i].n > 1) {

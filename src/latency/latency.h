@@ -15,6 +15,7 @@
 #include "affinity/topology.h"
 #include "hugepages/backend.h"
 #include "src/base/parse.h"
+#include "src/measure/shared_options.h"
 #include "src/sys/sysinfo.h"
 
 #define LATENCY_LLC_MULTIPLE 4
@@ -38,10 +39,9 @@ struct latency_request {
     bool dry_run;
     bool size_given; /* --latency-size; else 4x the LLC of the chasing core */
     struct size_spec size;
-    const char *const *pages; /* --pages: one value; none = 2m pool, else thp, else 4k */
-    size_t n_pages;
-    const struct bind_spec *binds; /* --bind: the chase runs on the first PU it places */
-    size_t n_binds;
+    /* --pages: one value; none = 2m pool, else thp, else 4k; --bind: the chase runs on the
+     * first PU it places */
+    const struct shared_options *shared;
     int cpu;      /* the chasing PU (OS index); -1 = --bind's, else the first usable PU */
     int mem_node; /* NUMA node (the OS's number) of the memory; -1 = the chasing PU's own */
     bool loaded;  /* also the loaded-latency curve (when there is a second core) */

@@ -6,6 +6,7 @@
 #include "src/base/log.h"
 #include "src/latency/latency.h"
 #include "src/latency/report_latency.h"
+#include "src/latency/latency_options.h"
 
 static int plan(const void *request, const struct measure_context *ctx, void *p)
 {
@@ -113,4 +114,5 @@ const struct measurement latency_measurement = {
     .csv = csv,
     .json = json,
     .metric = metric,
+    .options = &latency_option_rows,
 };

@@ -26,13 +26,13 @@ static int plan_cpu(const struct latency_request *r, const struct topology *topo
             return EXIT_USAGE;
         }
         plan->cpu = r->cpu;
-    } else if (r->n_binds) {
+    } else if (r->shared->n_binds) {
         char why[300];
-        const struct bind_spec *b = &r->binds[0];
-        if (r->n_binds > 1 || b->kind == BIND_NONE || b->kind == BIND_OPENMP_ENV) {
+        const struct bind_spec *b = &r->shared->binds[0];
+        if (r->shared->n_binds > 1 || b->kind == BIND_NONE || b->kind == BIND_OPENMP_ENV) {
             log_error("--latency chases on one bound PU, and --bind %s%s does not name one; give "
                       "one --bind, e.g. --bind %d",
-                      b->text, r->n_binds > 1 ? " (a list of --bind)" : "",
+                      b->text, r->shared->n_binds > 1 ? " (a list of --bind)" : "",
                       hwloc_bitmap_first(topo->usable));
             return EXIT_USAGE;
         }
@@ -105,18 +105,18 @@ static int plan_pages(const struct latency_request *r, struct latency_plan *plan
     char why[600];            /* the 1 GiB pool's remedy alone is over 200 bytes */
     uint64_t round = PAGE_2M; /* the probes need the whole buffer (in the 2m pages) */
     uint64_t need = (plan->bytes + round - 1) / round * round;
-    if (r->n_pages > 1) {
+    if (r->shared->n_pages > 1) {
         log_error("--latency: give one --pages value (4k, thp, 2m, 1g or default), not a list");
         return EXIT_USAGE;
     }
-    if (r->n_pages == 1) {
-        plan->backend = mem_backend_find(r->pages[0]);
+    if (r->shared->n_pages == 1) {
+        plan->backend = mem_backend_find(r->shared->pages[0]);
         if (!plan->backend) {
-            log_error("--latency: --pages %s is not a page backing", r->pages[0]);
+            log_error("--latency: --pages %s is not a page backing", r->shared->pages[0]);
             return EXIT_USAGE;
         }
         if (!r->dry_run && plan->backend->probe(&mem_env_system, need, why, sizeof(why)) != 0) {
-            log_error("--latency --pages %s: %s", r->pages[0], why);
+            log_error("--latency --pages %s: %s", r->shared->pages[0], why);
             return EXIT_RESOURCE;
         }
         return EXIT_OK;

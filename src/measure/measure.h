@@ -14,6 +14,7 @@ struct topology;
 struct sys_info;
 struct timer_info;
 struct json_t;
+struct measure_options;
 
 /* What every hook may read of the invocation. */
 struct measure_context {
@@ -89,6 +90,8 @@ struct measurement {
     void (*csv)(FILE *out, const void *result, bool after_table);
     void (*json)(struct json_t *root, const void *result);
     bool (*metric)(const void *result, struct measure_metric *m); /* NULL: none */
+    /* its command line: its rows, what asks for it (src/measure/option_row.h) */
+    const struct measure_options *options;
 };
 
 /* A measurement that ran, in the report: what the writers loop over. */

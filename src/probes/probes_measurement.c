@@ -3,6 +3,7 @@
 
 #include "src/base/log.h"
 #include "src/probes/probes.h"
+#include "src/probes/probes_options.h"
 
 static int plan(const void *request, const struct measure_context *ctx, void *p)
 {
@@ -88,4 +89,5 @@ const struct measurement probes_measurement = {
     .quiet = quiet,
     .csv = csv,
     .json = json,
+    .options = &probes_option_rows,
 };

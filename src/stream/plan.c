@@ -218,14 +218,14 @@ struct run_defaults {
 static int run_defaults(const struct stream_request *req, const struct topology_facts *topo,
                         const struct sys_info *sys, struct run_defaults *d)
 {
-    int rc = plan_default_pages(req->opts, sys, &d->pages, &d->pages_from);
+    int rc = plan_default_pages(req->shared, sys, &d->pages, &d->pages_from);
     if (rc != EXIT_OK) return rc;
     d->threads = 0;
     d->threads_from = NULL;
-    if (req->opts->n_threads == 0 && req->acceptance) { /* the profile: every physical core */
+    if (req->shared->n_threads == 0 && req->acceptance) { /* the profile: every physical core */
         d->threads = threads_for_cores(topo);
         d->threads_from = "physical cores (acceptance profile)";
-    } else if (req->opts->n_threads == 0) {
+    } else if (req->shared->n_threads == 0) {
         char why[256];
         if (default_threads(topo, &d->threads, &d->threads_from, why, sizeof(why)) != 0) {
             log_error("%s", why);
@@ -240,8 +240,9 @@ static int count_runs(const struct stream_request *req, const struct topology *t
                       size_t *total, size_t *tier_runs)
 {
     const struct stream_options *o = req->opts;
-    *total = (o->n_threads ? o->n_threads : 1) * (o->n_sizes ? o->n_sizes : 1) *
-             (o->n_binds ? o->n_binds : 1) * (o->n_pages ? o->n_pages : 1) *
+    const struct shared_options *sh = req->shared;
+    *total = (sh->n_threads ? sh->n_threads : 1) * (o->n_sizes ? o->n_sizes : 1) *
+             (sh->n_binds ? sh->n_binds : 1) * (sh->n_pages ? sh->n_pages : 1) *
              (o->n_stores ? o->n_stores : 1);
     if (o->matrix == MATRIX_TIERS && !topology->facts.this_system && !req->dry_run) {
         log_error(
@@ -286,20 +287,20 @@ static int count_runs(const struct stream_request *req, const struct topology *t
 static int plan_point(const struct stream_request *req, const struct topology *topology,
                       const struct run_defaults *d, const size_t at[5], struct run_config *r)
 {
-    const struct stream_options *o = req->opts;
+    const struct shared_options *sh = req->shared;
     size_t is = at[0], ip = at[1], ib = at[2], ist = at[3], it = at[4];
-    r->threads = o->n_threads ? o->threads[it] : d->threads;
-    r->threads_from = o->n_threads ? "--threads" : d->threads_from;
+    r->threads = sh->n_threads ? sh->threads[it] : d->threads;
+    r->threads_from = sh->n_threads ? "--threads" : d->threads_from;
     struct bind_spec fallback;
     default_bind(&topology->facts, r->threads, &fallback);
     if (req->acceptance) { /* the profile: scatter, whatever OpenMP says */
         fallback.kind = BIND_SCATTER;
         snprintf(fallback.text, sizeof(fallback.text), "scatter");
     }
-    int rc = place_threads(topology, o->n_binds ? &o->binds[ib] : &fallback, r);
+    int rc = place_threads(topology, sh->n_binds ? &sh->binds[ib] : &fallback, r);
     if (rc != EXIT_OK) return rc;
-    return fill_run(o, is, o->n_pages ? o->pages[ip] : d->pages,
-                    o->n_pages ? "--pages" : d->pages_from, ist, r);
+    return fill_run(req->opts, is, sh->n_pages ? sh->pages[ip] : d->pages,
+                    sh->n_pages ? "--pages" : d->pages_from, ist, r);
 }
 
 /* The cartesian product of the lists, sizes outermost and thread counts innermost. */
@@ -307,9 +308,10 @@ static int plan_sweep(const struct stream_request *req, const struct topology *t
                       const struct run_defaults *d, struct plan *plan)
 {
     const struct stream_options *o = req->opts;
-    const size_t n[5] = {o->n_sizes ? o->n_sizes : 1, o->n_pages ? o->n_pages : 1,
-                         o->n_binds ? o->n_binds : 1, o->n_stores ? o->n_stores : 1,
-                         o->n_threads ? o->n_threads : 1};
+    const struct shared_options *sh = req->shared;
+    const size_t n[5] = {o->n_sizes ? o->n_sizes : 1, sh->n_pages ? sh->n_pages : 1,
+                         sh->n_binds ? sh->n_binds : 1, o->n_stores ? o->n_stores : 1,
+                         sh->n_threads ? sh->n_threads : 1};
     size_t at[5] = {0};
     for (;;) {
         struct run_config *r = &plan->runs[plan->n_runs++];
@@ -327,6 +329,7 @@ static int plan_matrix(const struct stream_request *req, const struct topology *
                        const struct run_defaults *d, struct plan *plan)
 {
     const struct stream_options *o = req->opts;
+    const struct shared_options *sh = req->shared;
     const struct node_memory *m = &topology->memory;
     int *rows = malloc((size_t)m->count * sizeof(int));
     if (!rows) {
@@ -339,8 +342,8 @@ static int plan_matrix(const struct stream_request *req, const struct topology *
             struct run_config *r = &plan->runs[plan->n_runs++];
             rc = place_cell(topology, rows[i], &m->nodes[j], r);
             if (rc == EXIT_OK)
-                rc = fill_run(o, 0, o->n_pages ? o->pages[0] : d->pages,
-                              o->n_pages ? "--pages" : d->pages_from, 0, r);
+                rc = fill_run(o, 0, sh->n_pages ? sh->pages[0] : d->pages,
+                              sh->n_pages ? "--pages" : d->pages_from, 0, r);
         }
     free(rows);
     return rc;
@@ -351,6 +354,7 @@ static int plan_tiers(const struct stream_request *req, const struct topology *t
                       const struct run_defaults *d, struct plan *plan, bool verdict)
 {
     const struct stream_options *o = req->opts;
+    const struct shared_options *sh = req->shared;
     bool measurable[MEM_TIERS_MAX];
     plan_tiers_measurable(topology, measurable);
     for (int t = 0; t < topology->memory.tier_count; t++) {
@@ -359,8 +363,8 @@ static int plan_tiers(const struct stream_request *req, const struct topology *t
         r->verdict_tier = verdict;
         int rc = plan_tier_place(topology, t, r);
         if (rc == EXIT_OK)
-            rc = fill_run(o, 0, o->n_pages ? o->pages[0] : d->pages,
-                          o->n_pages ? "--pages" : d->pages_from, 0, r);
+            rc = fill_run(o, 0, sh->n_pages ? sh->pages[0] : d->pages,
+                          sh->n_pages ? "--pages" : d->pages_from, 0, r);
         if (rc != EXIT_OK) return rc;
     }
     return EXIT_OK;
@@ -400,9 +404,9 @@ int plan_build(const struct stream_request *req, const struct topology *topology
     memset(plan, 0, sizeof(*plan));
     plan_size_topology(topology->facts.this_system);
     const char *omp_var = openmp_binding_variable();
-    if ((o->n_binds || req->acceptance) && omp_var)
+    if ((req->shared->n_binds || req->acceptance) && omp_var)
         log_note("%s: membench's placement overrides %s",
-                 o->n_binds ? "--bind given" : "--acceptance", omp_var);
+                 req->shared->n_binds ? "--bind given" : "--acceptance", omp_var);
     size_t total, tier_runs = 0;
     int rc = count_runs(req, topology, &total, &tier_runs);
     if (rc != EXIT_OK) return rc;

@@ -8,6 +8,7 @@
 #include "affinity/policy.h"
 #include "kernels/kernel_table.h"
 #include "src/base/parse.h"
+#include "src/measure/shared_options.h"
 #include "src/sys/sysinfo.h"
 
 #define STREAM_MIN_ELEMENTS 1000000u
@@ -24,24 +25,16 @@ const char *domain_kind_name(enum domain_kind kind);
 /* --matrix: a run per (cpu domain, memory domain) pair. */
 enum matrix_kind { MATRIX_NONE, MATRIX_NUMA, MATRIX_TIERS };
 
-#define LIST_MAX 64 /* values of one list option */
-
 /* The options the STREAM runs read, as parsed (src/cli's struct options embeds them: its
- * option_table rows point here). The lists are empty for the default; the placement and page
- * lists serve --tlb and --latency too. */
+ * option_table rows point here). The lists are empty for the default; .shared, the placement
+ * and page lists, serves --tlb and --latency too: the requests point at it. */
 struct stream_options {
     unsigned kernel_mask;      /* bits of enum kernel_id; 0 = no STREAM runs */
     const char *isa_forced_by; /* "--isa" or "MEMBENCH_ISA" when forced, else NULL */
     enum isa isa;
-    unsigned threads[LIST_MAX];
-    size_t n_threads; /* 0 = $OMP_NUM_THREADS, else one per physical core */
+    struct shared_options shared;
     struct size_spec sizes[LIST_MAX];
     size_t n_sizes; /* 0 = the STREAM rule */
-    const char *pages[LIST_MAX];
-    size_t n_pages;
-    struct bind_spec binds[LIST_MAX];
-    size_t n_binds; /* 0 = scatter (compact from one thread per core up), or OpenMP's own
-                       binding when OMP_PROC_BIND/OMP_PLACES/GOMP_CPU_AFFINITY are set */
     enum domain_kind per_domain;
     enum matrix_kind matrix; /* MATRIX_NUMA: the runs are the cells of the NUMA matrix */
     const char *stores[LIST_MAX];
@@ -55,6 +48,7 @@ struct stream_options {
  * what the verdict options ask of the runs. */
 struct stream_request {
     const struct stream_options *opts;
+    const struct shared_options *shared; /* threads, binding and pages */
     bool dry_run;                /* a matrix of another machine's topology can only be planned */
     bool acceptance;             /* the acceptance profile's rules apply */
     bool checks;                 /* --expect or --reference */

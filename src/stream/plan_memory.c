@@ -118,7 +118,7 @@ static void join_words(const char *const *words, size_t n, char *buf, size_t len
 /* libhugetlbfs's heap mode (hugectl --heap, HUGETLB_MORECORE) backs malloc through glibc's
  * __morecore hook, gone since glibc 2.34; membench's arrays are mmap'ed and never were malloc'ed.
  * So membench honours the variable itself: it picks the backing when --pages is absent. */
-int plan_default_pages(const struct stream_options *o, const struct sys_info *sys,
+int plan_default_pages(const struct shared_options *o, const struct sys_info *sys,
                        const char **pages, const char **from)
 {
     *pages = "default";

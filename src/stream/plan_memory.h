@@ -24,7 +24,7 @@ int plan_check_backing(const struct run_config *r, const struct sys_info *sys, b
 /* The pages of runs without --pages: HUGETLB_MORECORE's choice, else the default (from names
  * where it came from). Notes what the huge page variables do. EXIT_OK, or EXIT_USAGE after
  * one error line for a malformed HUGETLB_MORECORE. */
-int plan_default_pages(const struct stream_options *o, const struct sys_info *sys,
+int plan_default_pages(const struct shared_options *o, const struct sys_info *sys,
                        const char **pages, const char **from);
 
 #endif

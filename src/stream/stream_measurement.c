@@ -8,6 +8,7 @@
 #include "src/stream/plan.h"
 #include "src/stream/stream_result.h"
 #include "src/stream/stream_sweep.h"
+#include "src/stream/stream_options.h"
 
 static int plan(const void *request, const struct measure_context *ctx, void *p)
 {
@@ -16,7 +17,7 @@ static int plan(const void *request, const struct measure_context *ctx, void *p)
     int rc = req->opts->kernel_mask ? plan_build(req, ctx->topo, ctx->sys, plan) : EXIT_OK;
     plan->reference_runs = req->reference_runs ? req->reference_runs : 1;
     plan->reference_interval_s = req->reference_interval_s;
-    plan->baseline_pages = req->opts->n_pages > 1 ? req->opts->pages[0] : NULL;
+    plan->baseline_pages = req->shared->n_pages > 1 ? req->shared->pages[0] : NULL;
     for (size_t i = 0; ctx->time_limit_s > 0 && i < plan->n_runs; i++) {
         plan->runs[i].time_limit_s = ctx->time_limit_s;
         plan->runs[i].started = ctx->started;
@@ -143,4 +144,5 @@ const struct measurement stream_measurement = {
     .measured_anything = measured_anything,
     .failures = failures,
     .free = free_stream,
+    .options = &stream_option_rows,
 };

@@ -3,6 +3,7 @@
 
 #include "affinity/policy.h"
 #include "affinity/topology.h"
+#include "src/measure/shared_options.h"
 #include "src/sys/sysinfo.h"
 #include "src/base/clock.h"
 #include "src/tlb/tlb_result.h"
@@ -11,12 +12,8 @@
  * shares with the STREAM runs (src/cli fills it). */
 struct tlb_request {
     const struct tlb_options *tlb;
-    const unsigned *threads;
-    size_t n_threads; /* 0 = one thread, unpinned unless --cpu */
-    const struct bind_spec *binds;
-    size_t n_binds;
-    const char *const *pages;
-    size_t n_pages;
+    /* no threads: one thread, unpinned unless --cpu */
+    const struct shared_options *shared;
     bool dry_run;
 };
 

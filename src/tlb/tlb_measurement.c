@@ -6,6 +6,7 @@
 #include "src/base/log.h"
 #include "src/tlb/report_tlb.h"
 #include "src/tlb/run_tlb.h"
+#include "src/tlb/tlb_options.h"
 
 static int plan(const void *request, const struct measure_context *ctx, void *p)
 {
@@ -102,4 +103,5 @@ const struct measurement tlb_measurement = {
     .quiet = quiet,
     .csv = csv,
     .json = json,
+    .options = &tlb_option_rows,
 };

@@ -5,8 +5,10 @@
 #include <stdint.h>
 
 #include "kernels/tlb_probe.h"
+#include "src/measure/option_row.h"
 
-/* The command-line settings of the probe (parsed in cli.c, checked against the machine later). */
+/* The command-line settings of the probe (parsed by its rows, checked against the machine
+ * later). */
 struct tlb_options {
     bool enabled;   /* --tlb */
     int cpu;        /* --cpu N; -1 = unpinned */
@@ -24,5 +26,8 @@ struct tlb_options {
 #define TLB_DEFAULT_REPEAT 5
 #define TLB_DEFAULT_MAX_PAGES 32768u
 #define TLB_MAX_PAGES_LIMIT (1u << 22)
+
+/* --tlb and its options: rows in struct tlb_options (tlb_measurement's .options). */
+extern const struct measure_options tlb_option_rows;
 
 #endif

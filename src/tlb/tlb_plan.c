@@ -51,7 +51,7 @@ static int plan_single_cpu(const struct tlb_request *o, const struct topology *t
         return EXIT_OK;
     }
     struct bind_spec spec = {.kind = BIND_SCATTER, .text = "scatter"};
-    if (o->n_binds) spec = o->binds[0]; /* its first thread's PU */
+    if (o->shared->n_binds) spec = o->shared->binds[0]; /* its first thread's PU */
     if (spec.kind == BIND_NONE || spec.kind == BIND_OPENMP_ENV) {
         plan->bind_kind = BIND_NONE;
         plan->pus[0] = -1;
@@ -64,7 +64,8 @@ static int plan_single_cpu(const struct tlb_request *o, const struct topology *t
     }
     plan->bind_kind = BIND_LIST;
     snprintf(plan->bind, sizeof(plan->bind), "PU %d (%s%.40s)", plan->pus[0],
-             o->n_binds ? "--bind " : "first planned PU", o->n_binds ? spec.text : "");
+             o->shared->n_binds ? "--bind " : "first planned PU",
+             o->shared->n_binds ? spec.text : "");
     return EXIT_OK;
 }
 
@@ -73,8 +74,8 @@ static int plan_team(const struct tlb_request *o, const struct topology *topo,
 {
     char why[300];
     struct bind_spec spec = {.kind = BIND_COMPACT, .text = "compact"};
-    if (o->n_binds)
-        spec = o->binds[0];
+    if (o->shared->n_binds)
+        spec = o->shared->binds[0];
     else if (plan->threads < topo->facts.cores)
         spec = (struct bind_spec){.kind = BIND_SCATTER, .text = "scatter"};
     if (spec.kind == BIND_OPENMP_ENV) spec.kind = BIND_NONE;
@@ -147,13 +148,13 @@ static void tlb_memory_remedy(const struct tlb_plan *plan, const struct memory_b
 static int plan_threads(const struct tlb_request *o, const struct topology *topo,
                         struct tlb_plan *plan)
 {
-    if (o->n_threads > 1 || o->n_binds > 1) {
+    if (o->shared->n_threads > 1 || o->shared->n_binds > 1) {
         log_error("--tlb: give one --threads value and at most one --bind (the probe runs all "
                   "its threads at once)");
         return EXIT_USAGE;
     }
-    plan->multi = o->n_threads == 1;
-    plan->threads = plan->multi ? (int)o->threads[0] : 1;
+    plan->multi = o->shared->n_threads == 1;
+    plan->threads = plan->multi ? (int)o->shared->threads[0] : 1;
     plan->pus = malloc((size_t)plan->threads * sizeof(int));
     if (!plan->pus) {
         log_error("out of memory planning the TLB probe");
@@ -457,11 +458,11 @@ int tlb_plan_build(const struct tlb_request *o, const struct topology *topo,
                   topo->facts.source);
         return EXIT_USAGE;
     }
-    if (o->n_pages > 1) {
+    if (o->shared->n_pages > 1) {
         log_error("--tlb: give one --pages value (4k or default), not a list");
         return EXIT_USAGE;
     }
-    plan->pages_name = o->n_pages ? o->pages[0] : "4k";
+    plan->pages_name = o->shared->n_pages ? o->shared->pages[0] : "4k";
     plan->page_bytes = pages_stride(plan->pages_name);
     int rc = plan_threads(o, topo, plan);
     if (rc != EXIT_OK) return rc;

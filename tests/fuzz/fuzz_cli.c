@@ -45,17 +45,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_CHECK(call.action == CLI_RUN || call.action == CLI_EXIT_OK ||
                    call.action == CLI_EXIT_USAGE,
                "cli_parse returned %d", (int)call.action);
-    FUZZ_CHECK(o->stream.n_threads <= LIST_MAX && o->stream.n_sizes <= LIST_MAX &&
-                   o->stream.n_pages <= LIST_MAX && o->stream.n_binds <= LIST_MAX &&
+    FUZZ_CHECK(o->stream.shared.n_threads <= LIST_MAX && o->stream.n_sizes <= LIST_MAX &&
+                   o->stream.shared.n_pages <= LIST_MAX && o->stream.shared.n_binds <= LIST_MAX &&
                    o->stream.n_stores <= LIST_MAX,
                "a list overflowed");
     if (call.action == CLI_RUN) {
         FUZZ_CHECK(cli_measures_something(o), "nothing to run");
         FUZZ_CHECK(o->stream.ntimes >= 2, "--ntimes %u", o->stream.ntimes);
-        for (size_t i = 0; i < o->stream.n_threads; i++)
-            FUZZ_CHECK(o->stream.threads[i] >= 1, "0 threads");
-        for (size_t i = 0; i < o->stream.n_binds; i++)
-            FUZZ_CHECK(o->stream.binds[i].kind != BIND_LIST || o->stream.binds[i].n_pus >= 1,
+        for (size_t i = 0; i < o->stream.shared.n_threads; i++)
+            FUZZ_CHECK(o->stream.shared.threads[i] >= 1, "0 threads");
+        for (size_t i = 0; i < o->stream.shared.n_binds; i++)
+            FUZZ_CHECK(o->stream.shared.binds[i].kind != BIND_LIST ||
+                           o->stream.shared.binds[i].n_pus >= 1,
                        "empty PU list");
         FUZZ_CHECK(o->tolerance_pct >= 0.0 && o->tolerance_pct <= 100.0, "tolerance %g",
                    o->tolerance_pct);
@@ -70,9 +71,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct args bare = {{name, NULL}, 1};
     call.args = &bare;
     fuzz_quietly(parse, &call);
-    FUZZ_CHECK(call.action == CLI_RUN && !o->stream.n_threads && !o->stream.n_sizes &&
-                   !o->stream.n_binds && !o->stream.n_pages && !o->stream.n_stores && !o->quiet &&
-                   !o->dry_run && !o->probes.mask,
+    FUZZ_CHECK(call.action == CLI_RUN && !o->stream.shared.n_threads && !o->stream.n_sizes &&
+                   !o->stream.shared.n_binds && !o->stream.shared.n_pages && !o->stream.n_stores &&
+                   !o->quiet && !o->dry_run && !o->probes.mask,
                "a bare command line after this one is not the default run");
     cli_free(o);
     return 0;

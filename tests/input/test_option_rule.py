@@ -1,6 +1,6 @@
 # ctest: LABELS hugetlb threads
 """Every option either changes the run it is given to or is refused (exit 2, one line naming
-it): the option table's rule (each row's .applies in src/cli/option_table.c), walked for every
+it): the option table's rule (each row's .applies, src/cli/option_measures.c), walked for every
 option --help lists and every measurement. An option --help lists that HONOURED below does not
 record fails the walk, so a new option cannot be accepted and silently ignored."""
 
