@@ -87,7 +87,7 @@ struct option_row {
 };
 
 /* A measurement's row with one ask applies to it: APPLIES_OWN. A src/cli row's .applies:
- * every measurement, or the report's core one (the kernels). */
+ * every measurement, or the judged one (.judged: the kernels). */
 enum { APPLIES_OWN = 1u << 0, APPLIES_ALL = 1u << 29, APPLIES_CORE = 1u << 30 };
 
 /* One thing a measurement may be asked for: a bit of the option rule. An option given to a
