@@ -6,9 +6,9 @@
 #include "src/base/log.h"
 #include "src/stream/compare.h"
 #include "src/stream/plan.h"
+#include "src/stream/stream_options.h"
 #include "src/stream/stream_result.h"
 #include "src/stream/stream_sweep.h"
-#include "src/stream/stream_options.h"
 
 static int plan(const void *request, const struct measure_context *ctx, void *p)
 {
