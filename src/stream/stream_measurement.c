@@ -77,7 +77,7 @@ static int run(const void *p, const struct measure_context *ctx, void *result,
 
 static void kept(const void *p, const void *result, bool alone, char *buf, size_t len)
 {
-    (void)p;
+    const struct plan *plan = p;
     const struct stream_result *res = result;
     size_t n = res ? res->n_runs : 0;
     const char *s = n == 1 ? "" : "s";
@@ -85,12 +85,12 @@ static void kept(const void *p, const void *result, bool alone, char *buf, size_
         snprintf(buf, len,
                  "run %zu of %zu could not run (see the error); only the %zu run%s that finished "
                  "%s reported",
-                 n + 1, res->n_planned, n, s, n == 1 ? "is" : "are");
+                 n + 1, plan->n_runs, n, s, n == 1 ? "is" : "are");
     else if (n && res->reference_runs_finished)
         snprintf(buf, len,
                  "reference run %u of %u did not finish; the report holds run %u, the last that "
                  "finished",
-                 res->reference_runs_finished + 1, res->reference_runs_asked,
+                 res->reference_runs_finished + 1, plan->reference_runs,
                  res->reference_runs_finished);
     else if (!n)
         snprintf(buf, len, "%s", alone ? "no run had finished" : "no STREAM run had finished");

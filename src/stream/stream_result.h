@@ -12,7 +12,6 @@
 struct stream_result {
     size_t n_runs; /* those that finished (in a dry run: those described) */
     struct run_result *runs;
-    size_t n_planned;
     size_t n_comparisons;
     struct page_comparison *comparisons;
     /* --reference-runs K > 1: the K runs' best rates, medians and spreads (runs[0] is the last
@@ -21,7 +20,7 @@ struct stream_result {
     struct reference_runs reference; /* what saved_runs points at */
     /* --reference-runs K interrupted after this many of the K finished (runs[0] is the last of
      * them); 0 otherwise */
-    unsigned reference_runs_finished, reference_runs_asked;
+    unsigned reference_runs_finished;
     /* a run after the first could not get its resources: the runs before it are the report */
     bool stopped_early;
 };

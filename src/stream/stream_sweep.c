@@ -143,8 +143,7 @@ static int sweep_run(const struct plan *plan, const struct measure_context *ctx,
 int stream_sweep(const struct plan *plan, const struct measure_context *ctx,
                  struct stream_result *res)
 {
-    res->n_planned = res->n_runs = plan->n_runs;
-    res->reference_runs_asked = plan->reference_runs;
+    res->n_runs = plan->n_runs;
     for (size_t i = 0; i < plan->n_runs; i++) {
         test_hook_at("run %zu", i + 1);
         if (interrupt_signal()) {
