@@ -91,9 +91,14 @@ class LevelSizesTest(membench_test.MembenchTestCase):
         else:
             self.assertEqual(l1["entries_method"], "reuse fit", l1)
             self.assertEqual(l1["entries"], fit["entries"])
-        # the two measurements of one level agree
-        self.assertLess(abs(fit["entries"] - l1["onset_pages"]), 0.25 * l1["onset_pages"],
-                        (fit, l1))
+        # the two measurements of one level agree: the sweep saw no misses up to its onset, so
+        # the level holds about that many (the product refuses a fit more than 10% below a
+        # sharp knee); a hash-indexed level starts missing at 0.75-0.85 E (docs/tlb.md, the
+        # Intel model 207 L1 DTLB: onset 76, fit 97, documented 96), and a disturbed sweep
+        # reads its onset earlier still, so the fit may lie up to 1/0.7 of the onset
+        onset = l1["onset_pages"]
+        self.assertGreaterEqual(fit["entries"], 0.9 * onset, (fit, l1))
+        self.assertLessEqual(fit["entries"], onset / 0.7, (fit, l1))
 
 
 if __name__ == "__main__":
