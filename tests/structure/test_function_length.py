@@ -1,6 +1,7 @@
 """The size rule of docs/design.md: no function over 80 lines (its signature, however many
-lines it takes, through its closing brace) and no file over 500 lines in src/, kernels/,
-affinity/ and hugepages/.
+lines it takes, through its closing brace) in src/, kernels/, affinity/ and hugepages/; a file
+over 500 lines there is a review trigger: it stays only with the reason it is one idea written
+in REVIEWED_LONG_FILES, and files are split along an idea, never to meet the count.
 
 Run directly with --list to print every function and file over the limits, longest first."""
 
@@ -19,9 +20,9 @@ FOLDERS = ("src", "kernels", "affinity", "hugepages")
 MAX_FUNCTION_LINES = 80
 MAX_FILE_LINES = 500
 
-#: Files of issue 27 that other branches are splitting: each may stay long until they merge.
-#: Keep this empty once they have.
-ALLOWED = set()
+#: Files over MAX_FILE_LINES kept whole after review: path -> why the file is one idea that a
+#: split would cut in the middle. An entry whose file is no longer over the limit is stale.
+REVIEWED_LONG_FILES = {}
 
 _NAME = re.compile(r"([A-Za-z_]\w*)\s*\(")
 
@@ -92,12 +93,24 @@ class FunctionLengthTest(unittest.TestCase):
         for name in ("main", "run_stream", "tlb_plan_build", "shootdown_probe_run"):
             self.assertIn(name, names)
 
-    def test_no_function_or_file_over_the_limits(self):
-        found = [what for _, what, rel in long_things() if rel not in ALLOWED]
+    def test_no_function_over_the_limit(self):
+        found = [what for _, what, rel in long_things() if "()" in what]
         if found:
-            self.fail("%d function(s) or file(s) over the size rule of docs/design.md; split "
-                      "them into helpers with one job each:\n  %s"
-                      % (len(found), "\n  ".join(found)))
+            self.fail("%d function(s) over the size rule of docs/design.md; split them into "
+                      "helpers with one job each:\n  %s" % (len(found), "\n  ".join(found)))
+
+    def test_every_long_file_was_reviewed(self):
+        long_files = {rel: what for _, what, rel in long_things() if "()" not in what}
+        found = [what for rel, what in long_files.items() if rel not in REVIEWED_LONG_FILES]
+        if found:
+            self.fail("%d file(s) over %d lines (docs/design.md, Size): split each along an idea "
+                      "it holds, or, where it is one idea, write why in REVIEWED_LONG_FILES of "
+                      "%s:\n  %s" % (len(found), MAX_FILE_LINES, os.path.basename(__file__),
+                                     "\n  ".join(found)))
+        for rel, why in REVIEWED_LONG_FILES.items():
+            self.assertTrue(why.strip(), "%s: a reviewed long file needs its reason" % rel)
+            self.assertIn(rel, long_files, "%s is no longer over %d lines: drop its entry from "
+                          "REVIEWED_LONG_FILES" % (rel, MAX_FILE_LINES))
 
     def test_the_check_counts_a_multi_line_signature_and_a_static_function(self):
         text = ("/* a */\n#include <x.h>\n\nstatic int\nf(int a,\n  int b)\n{\n"
@@ -109,6 +122,7 @@ class FunctionLengthTest(unittest.TestCase):
 if __name__ == "__main__":
     if "--list" in sys.argv:
         for _, what, rel in long_things():
-            print(what + ("  (allowed for now)" if rel in ALLOWED else ""))
+            print(what + ("  (reviewed: %s)" % REVIEWED_LONG_FILES[rel]
+                          if rel in REVIEWED_LONG_FILES else ""))
         sys.exit(0)
     membench_test.main()
