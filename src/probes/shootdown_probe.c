@@ -43,7 +43,7 @@ static int read_flush_ceiling(void)
 
 /* ---- sibling threads ---- */
 
-struct team {
+struct shootdown_team {
     atomic_int stop;
     atomic_int ready;
     atomic_int all_bound;
@@ -53,7 +53,7 @@ struct team {
 };
 
 struct sibling {
-    struct team *team;
+    struct shootdown_team *team;
     int pu;
     pthread_t thread;
 };
@@ -61,7 +61,7 @@ struct sibling {
 static void *sibling_main(void *arg)
 {
     struct sibling *s = arg;
-    struct team *t = s->team;
+    struct shootdown_team *t = s->team;
     int ok = t->bind(t->bind_ctx, s->pu) == 0 && sched_getcpu() == s->pu;
     if (!ok) atomic_store(&t->all_bound, 0);
     atomic_fetch_add(&t->ready, 1);
@@ -69,7 +69,7 @@ static void *sibling_main(void *arg)
     return NULL;
 }
 
-static int start_siblings(struct team *t, struct sibling *sib, const int *pus, unsigned n)
+static int start_siblings(struct shootdown_team *t, struct sibling *sib, const int *pus, unsigned n)
 {
     atomic_store(&t->stop, 0);
     atomic_store(&t->ready, 0);
@@ -89,7 +89,7 @@ static int start_siblings(struct team *t, struct sibling *sib, const int *pus, u
     return 0;
 }
 
-static void stop_siblings(struct team *t, struct sibling *sib, unsigned n)
+static void stop_siblings(struct shootdown_team *t, struct sibling *sib, unsigned n)
 {
     atomic_store(&t->stop, 1);
     for (unsigned i = 0; i < n; i++)
@@ -287,7 +287,7 @@ static int runnable_counts(const struct shootdown_config *cfg, struct shootdown_
 
 /* One point with `remote` siblings running: 0, 1 when stopped, -1 on failure (why). */
 static int run_point(const struct shootdown_config *cfg, struct shootdown_report *out,
-                     struct team *team, struct sibling *sib, struct shootdown_run *r,
+                     struct shootdown_team *team, struct sibling *sib, struct shootdown_run *r,
                      unsigned remote, struct scratch *sc, char *why, size_t why_len)
 {
     if (start_siblings(team, sib, cfg->remote_pus, remote) != 0) {
@@ -303,8 +303,8 @@ static int run_point(const struct shootdown_config *cfg, struct shootdown_report
 /* Points in report order; for each (mode, pages) the sibling counts run back to back, so that
  * a change in the machine's load between them biases the comparison least. */
 static int run_points(const struct shootdown_config *cfg, struct shootdown_report *out,
-                      struct team *team, struct sibling *sib, const unsigned *counts, int n_counts,
-                      struct scratch *sc, char *why, size_t why_len)
+                      struct shootdown_team *team, struct sibling *sib, const unsigned *counts,
+                      int n_counts, struct scratch *sc, char *why, size_t why_len)
 {
     for (int m = 0; m < SHOOTDOWN_MODE_COUNT && !out->stopped; m++)
         for (int p = 0; p < cfg->n_pages && !out->stopped; p++)
@@ -367,7 +367,8 @@ int shootdown_probe_run(const struct shootdown_config *cfg, struct shootdown_rep
         snprintf(why, why_len, "out of memory for the shootdown probe");
     } else {
         anchor[0] = 1;
-        struct team team = {.anchor = anchor, .bind = cfg->bind, .bind_ctx = cfg->bind_ctx};
+        struct shootdown_team team = {
+            .anchor = anchor, .bind = cfg->bind, .bind_ctx = cfg->bind_ctx};
         out->measure_bound = cfg->bind(cfg->bind_ctx, cfg->measure_pu) == 0;
         rc = run_points(cfg, out, &team, sib, counts, n_counts, &sc, why, why_len);
     }
