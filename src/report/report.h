@@ -62,6 +62,17 @@ static inline struct node_facts report_node_facts(const struct report *rep)
                                first < s->n_runs ? s->n_runs - first : 0};
 }
 
+/* What the measurements' writers read of the report beside their results. */
+static inline struct measure_report_facts report_facts(const struct report *rep)
+{
+    return (struct measure_report_facts){.dry_run = rep->dry_run,
+                                         .peak_mbps = rep->prov.peak_mbps,
+                                         .memory = rep->memory,
+                                         .hostname = rep->sys.hostname,
+                                         .start_iso = rep->prov.start_iso,
+                                         .version = rep->version};
+}
+
 /* Writers only format a finished report; they measure nothing. Return 0, or -1 on I/O error. */
 int report_write_text(FILE *out, const struct report *rep);
 int report_write_quiet(FILE *out, const struct report *rep);

@@ -146,10 +146,12 @@ int report_write_csv(FILE *out, const struct report *rep)
         }
     }
     bool after_table = stream_table; /* a blank line before a table when one came before */
-    for (size_t i = 0; i < rep->n_parts; i++) {
-        if (!rep->parts[i].m->csv) continue;
-        rep->parts[i].m->csv(out, rep->parts[i].result, after_table);
-        after_table = true;
-    }
+    struct measure_report_facts f = report_facts(rep);
+    for (int slot = MEASURE_LEAD; slot <= MEASURE_AFTER_TAIL; slot++)
+        for (size_t i = 0; i < rep->n_parts; i++) {
+            const struct measurement *m = rep->parts[i].m;
+            if (m->csv && (int)m->data_slot == slot)
+                after_table |= m->csv(out, rep->parts[i].result, &f, after_table);
+        }
     return ferror(out) ? -1 : 0;
 }

@@ -305,6 +305,15 @@ static json_t *acceptance_json(const struct report *rep)
                      "checks", checks);
 }
 
+/* The keys of the measurements whose JSON goes into this slot, in the order they ran. */
+static void write_parts(json_t *root, const struct report *rep, enum measure_slot slot)
+{
+    struct measure_report_facts f = report_facts(rep);
+    for (size_t i = 0; i < rep->n_parts; i++)
+        if (rep->parts[i].m->json && rep->parts[i].m->data_slot == slot)
+            rep->parts[i].m->json(root, rep->parts[i].result, &f);
+}
+
 int report_write_json(FILE *out, const struct report *rep)
 {
     const struct stream_result *stream = report_stream(rep);
@@ -329,6 +338,7 @@ int report_write_json(FILE *out, const struct report *rep)
                                   "resolution_s", real_or_null(rep->timer.resolution_s),
                                   "granularity_s", real_or_null(rep->timer.granularity_s),
                                   "call_cost_s", real_or_null(rep->timer.call_cost_s)));
+    write_parts(root, rep, MEASURE_LEAD);
     json_t *runs = json_array();
     for (size_t i = 0; i < stream->n_runs; i++)
         json_array_append_new(runs, run_json(&stream->runs[i], rep->prov.peak_mbps));
@@ -347,11 +357,11 @@ int report_write_json(FILE *out, const struct report *rep)
         json_array_append_new(comparisons, o);
     }
     json_object_set_new(root, "comparisons", comparisons);
+    write_parts(root, rep, MEASURE_BEFORE_TAIL);
     if (rep->acceptance.evaluated) json_object_set_new(root, "acceptance", acceptance_json(rep));
     if (stream->saved_runs && (stream->n_runs == 1 || report_tiers_first(rep) == 1))
         json_object_set_new(root, "saved_reference", saved_runs_json(rep));
-    for (size_t i = 0; i < rep->n_parts; i++)
-        if (rep->parts[i].m->json) rep->parts[i].m->json(root, rep->parts[i].result);
+    write_parts(root, rep, MEASURE_AFTER_TAIL);
     int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
     fputc('\n', out);
     json_decref(root);

@@ -9,44 +9,28 @@
 #include <string.h>
 #include <time.h>
 
+#include "src/measure/report_metrics.h"
 #include "src/report/report.h"
-
-/* A label value with \, " and newline escaped as the format asks. */
-static void label_value(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '\\' || *s == '"')
-            fprintf(out, "\\%c", *s);
-        else if (*s == '\n')
-            fputs("\\n", out);
-        else
-            fputc(*s, out);
-    }
-    fputc('"', out);
-}
 
 static void family(FILE *out, const char *name, const char *help)
 {
-    fprintf(out, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
+    metrics_family(out, name, help);
 }
 
 /* NAME{hostname="..." (then the caller's labels): opens a sample; sample_value closes it. */
 static void sample_begin(FILE *out, const struct report *rep, const char *name)
 {
-    fprintf(out, "%s{hostname=", name);
-    label_value(out, rep->sys.hostname);
+    metrics_sample_begin(out, rep->sys.hostname, name);
 }
 
 static void label(FILE *out, const char *key, const char *value)
 {
-    fprintf(out, ",%s=", key);
-    label_value(out, value);
+    metrics_label(out, key, value);
 }
 
 static void sample_value(FILE *out, double v)
 {
-    fprintf(out, "} %.15g\n", v);
+    metrics_value(out, v);
 }
 
 /* The run's labels: run (1-based, as in CSV), threads, bind, pages. */
@@ -240,26 +224,24 @@ static void write_run_facts(FILE *out, const struct report *rep)
     }
 }
 
-/* The samples of the measurements beside the STREAM runs. */
-static void write_parts(FILE *out, const struct report *rep)
+/* The families of the measurements that go into this slot, in the order they ran. */
+static void write_parts(FILE *out, const struct report *rep, enum measure_slot slot)
 {
-    struct measure_metric m;
-    for (size_t i = 0; i < rep->n_parts; i++) {
-        const struct measurement *p = rep->parts[i].m;
-        if (!p->metric || !p->metric(rep->parts[i].result, &m)) continue;
-        family(out, m.name, m.help);
-        sample_begin(out, rep, m.name);
-        sample_value(out, m.value);
-    }
+    struct measure_report_facts f = report_facts(rep);
+    for (size_t i = 0; i < rep->n_parts; i++)
+        if (rep->parts[i].m->metrics && rep->parts[i].m->data_slot == slot)
+            rep->parts[i].m->metrics(out, rep->parts[i].result, &f);
 }
 
 int report_write_openmetrics(FILE *out, const struct report *rep)
 {
     write_run_facts(out, rep);
     write_memory(out, rep);
+    write_parts(out, rep, MEASURE_LEAD);
     write_stream(out, rep);
+    write_parts(out, rep, MEASURE_BEFORE_TAIL);
     write_acceptance(out, rep);
-    write_parts(out, rep);
+    write_parts(out, rep, MEASURE_AFTER_TAIL);
     fputs("# EOF\n", out);
     return ferror(out) ? -1 : 0;
 }

@@ -337,20 +337,30 @@ static void write_acceptance(FILE *out, const struct acceptance_result *a)
     fprintf(out, RULE);
 }
 
-/* The sections of the measurements beside the STREAM runs that go into this slot. */
+/* The sections of the measurements that go into this slot, in the order they ran. */
 static void write_parts(FILE *out, const struct report *rep, enum measure_slot slot, bool quiet)
 {
+    struct measure_report_facts f = report_facts(rep);
     for (size_t i = 0; i < rep->n_parts; i++) {
         const struct measurement *m = rep->parts[i].m;
-        if (quiet && m->quiet && m->quiet_slot == slot) m->quiet(out, rep->parts[i].result);
-        if (!quiet && m->text && m->text_slot == slot) m->text(out, rep->parts[i].result);
+        if (quiet && m->quiet && m->quiet_slot == slot) m->quiet(out, rep->parts[i].result, &f);
+        if (!quiet && m->text && m->text_slot == slot) m->text(out, rep->parts[i].result, &f);
     }
+}
+
+/* The measurements' lines in the text report's tail. */
+static void write_tails(FILE *out, const struct report *rep)
+{
+    struct measure_report_facts f = report_facts(rep);
+    for (size_t i = 0; i < rep->n_parts; i++)
+        if (rep->parts[i].m->text_tail) rep->parts[i].m->text_tail(out, rep->parts[i].result, &f);
 }
 
 int report_write_text(FILE *out, const struct report *rep)
 {
     const struct stream_result *stream = report_stream(rep);
     write_system(out, rep);
+    write_parts(out, rep, MEASURE_LEAD, false);
     if (report_is_matrix(rep)) report_matrix_text(out, rep);
     size_t plain = report_tiers_first(rep); /* the runs before the tier runs */
     bool own_layout = report_is_matrix(rep) || plain == 0;
@@ -369,6 +379,7 @@ int report_write_text(FILE *out, const struct report *rep)
     else if (plain > 1 && !own_layout)
         write_summary(out, rep);
     report_unmeasured_text(out, rep);
+    write_tails(out, rep);
     write_parts(out, rep, MEASURE_AFTER_TAIL, false);
     write_acceptance(out, &rep->acceptance);
     if (rep->interrupted)
@@ -405,6 +416,7 @@ static void write_quiet_verdict(FILE *out, const struct acceptance_result *a)
 int report_write_quiet(FILE *out, const struct report *rep)
 {
     const struct stream_result *stream = report_stream(rep);
+    write_parts(out, rep, MEASURE_LEAD, true);
     for (size_t i = 0; i < stream->n_runs; i++) {
         const struct run_result *r = &stream->runs[i];
         if (!r->measured) {
