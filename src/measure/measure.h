@@ -7,8 +7,8 @@
 
 /* A measurement (STREAM, the probes, --tlb, --latency) described once: one const instance in
  * its own folder, one row of the table in src/cli/measurements.c. src/node and the report
- * writers loop over that table; plans and results are opaque to them (the report and the
- * verdict read STREAM's runs from its result, struct stream_result). */
+ * writers loop over that table; plans and results are opaque to them (the verdict and the
+ * saved reference read STREAM's runs from its result, struct stream_result). */
 
 struct topology;
 struct sys_info;
@@ -57,10 +57,13 @@ struct measurement {
     size_t request_size, plan_size, result_size;
     /* runs before the others (in table order), though planned in table order */
     bool runs_first;
-    /* its result is what the verdict judges (and saves as a reference) and the report's core:
-     * STREAM's runs, a struct stream_result, read by src/report, src/verdict and src/node
-     * through report_stream(); one measurement at most */
+    /* its result is what the verdict judges (and saves as a reference):
+     * STREAM's runs, a struct stream_result, read by src/verdict, src/node and the report's
+     * saved reference through report_stream(); one measurement at most */
     bool judged;
+    /* its writers run on its zeroed result when it did not run (its JSON keys are in every
+     * report) */
+    bool in_every_report;
     /* what one finished step of it is called where it is the only measurement ("run": an
      * interruption before any run finished); NULL: "measurement" */
     const char *step;

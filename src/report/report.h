@@ -14,8 +14,9 @@
 #include "src/verdict/acceptance.h"
 #include "src/verdict/reference.h"
 
-/* The whole report of one node: its facts, the measurements that ran (STREAM's runs among
- * them) and the verdict. The writers below only format it. */
+/* The whole report of one node: its facts, the measurements that ran and the verdict. The
+ * writers below only format the node's facts and the verdict, and loop over the parts for the
+ * measurements' sections. */
 struct report {
     const char *version;
     struct provenance prov;
@@ -30,14 +31,15 @@ struct report {
      * points measured"; empty when it ran to the end */
     char kept[1024];
     struct acceptance_result acceptance; /* evaluated with --acceptance/--expect/--reference */
-    /* the measurements that ran, in the order they ran: each writer writes their sections
-     * through their descriptors (STREAM's, whose writers are NULL, from report_stream) */
+    /* the measurements that ran, in the order they ran, then those in every report that did
+     * not (m->in_every_report, their results zeroed): each writer writes their sections through
+     * their descriptors, slot by slot */
     size_t n_parts;
     struct measured_part parts[MEASURE_PARTS_MAX];
 };
 
-/* The judged measurement's result (STREAM's runs) among the parts; one without runs when it
- * did not run. */
+/* The judged measurement's result (STREAM's runs) among the parts, for the verdict and the
+ * saved reference; one without runs when it did not run. */
 static inline const struct stream_result *report_stream(const struct report *rep)
 {
     static const struct stream_result none;
