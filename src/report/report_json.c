@@ -1,5 +1,4 @@
 #include <jansson.h>
-#include <math.h>
 
 #include "src/base/interrupt.h"
 #include "src/base/json_values.h"
