@@ -5,8 +5,9 @@
 
 #include "src/base/log.h"
 #include "src/latency/latency.h"
-#include "src/latency/report_latency.h"
 #include "src/latency/latency_options.h"
+#include "src/latency/report_latency.h"
+#include "src/measure/report_metrics.h"
 
 static int plan(const void *request, const struct measure_context *ctx, void *p)
 {
@@ -62,35 +63,41 @@ static void free_latency(void *p, void *result)
     latency_plan_free(p);
 }
 
-static void text(FILE *out, const void *result)
+static void text(FILE *out, const void *result, const struct measure_report_facts *f)
 {
+    (void)f;
     report_latency_text(out, result);
 }
 
-static void quiet(FILE *out, const void *result)
+static void quiet(FILE *out, const void *result, const struct measure_report_facts *f)
 {
+    (void)f;
     report_latency_quiet(out, result);
 }
 
-static void csv(FILE *out, const void *result, bool after_table)
+static bool csv(FILE *out, const void *result, const struct measure_report_facts *f,
+                bool after_table)
 {
+    (void)f;
     if (after_table) fputc('\n', out);
     report_latency_csv(out, result);
+    return true;
 }
 
-static void json(json_t *root, const void *result)
+static void json(json_t *root, const void *result, const struct measure_report_facts *f)
 {
+    (void)f;
     json_object_set_new(root, "latency", report_latency_json(result));
 }
 
-static bool metric(const void *result, struct measure_metric *m)
+static void metrics(FILE *out, const void *result, const struct measure_report_facts *f)
 {
     const struct latency_result *l = result;
-    if (!l->idle.measured || !(l->idle.ns > 0)) return false;
-    m->name = "membench_latency_idle_seconds";
-    m->help = "Idle memory latency: the median time of one dependent load of the chase.";
-    m->value = l->idle.ns * 1e-9;
-    return true;
+    if (!l->idle.measured || !(l->idle.ns > 0)) return;
+    metrics_family(out, "membench_latency_idle_seconds",
+                   "Idle memory latency: the median time of one dependent load of the chase.");
+    metrics_sample_begin(out, f->hostname, "membench_latency_idle_seconds");
+    metrics_value(out, l->idle.ns * 1e-9);
 }
 
 const struct measurement latency_measurement = {
@@ -109,10 +116,11 @@ const struct measurement latency_measurement = {
     .free = free_latency,
     .text_slot = MEASURE_BEFORE_TAIL,
     .quiet_slot = MEASURE_AFTER_TAIL,
+    .data_slot = MEASURE_AFTER_TAIL,
     .text = text,
     .quiet = quiet,
     .csv = csv,
     .json = json,
-    .metric = metric,
+    .metrics = metrics,
     .options = &latency_option_rows,
 };

@@ -7,14 +7,15 @@
 
 /* A measurement (STREAM, the probes, --tlb, --latency) described once: one const instance in
  * its own folder, one row of the table in src/cli/measurements.c. src/node and the report
- * writers loop over that table; plans and results are opaque to them (the report and the
- * verdict read STREAM's runs from its result, struct stream_result). */
+ * writers loop over that table; plans and results are opaque to them (the verdict and the
+ * saved reference read STREAM's runs from its result, struct stream_result). */
 
 struct topology;
 struct sys_info;
 struct timer_info;
 struct json_t;
 struct measure_options;
+struct node_memory;
 
 /* What every hook may read of the invocation. */
 struct measure_context {
@@ -37,15 +38,18 @@ struct measure_outcome {
     bool stopped_early;
 };
 
-/* The text and quiet reports place a measurement's section before or after the report's tail
- * (text: the dry-run line or the runs' summary; quiet: the acceptance line). */
-enum measure_slot { MEASURE_BEFORE_TAIL, MEASURE_AFTER_TAIL };
+/* Where a writer's section goes in its report, in this order: first after the node's facts,
+ * or before or after the report's tail (text: the dry-run line and the text_tail hooks' lines;
+ * quiet: the acceptance line; JSON and OpenMetrics: the verdict and the saved reference). */
+enum measure_slot { MEASURE_LEAD, MEASURE_BEFORE_TAIL, MEASURE_AFTER_TAIL };
 
-/* One OpenMetrics sample (a gauge without labels of its own). */
-struct measure_metric {
-    const char *name;
-    const char *help;
-    double value;
+/* What the writers may read of the node's report beside their result. */
+struct measure_report_facts {
+    bool dry_run;
+    double peak_mbps;                 /* --peak or the machine's; 0: unknown */
+    const struct node_memory *memory; /* every NUMA node; NULL in tests */
+    /* the CSV's provenance columns and the OpenMetrics hostname label */
+    const char *hostname, *start_iso, *version;
 };
 
 struct measurement {
@@ -53,10 +57,13 @@ struct measurement {
     size_t request_size, plan_size, result_size;
     /* runs before the others (in table order), though planned in table order */
     bool runs_first;
-    /* its result is what the verdict judges (and saves as a reference) and the report's core:
-     * STREAM's runs, a struct stream_result, read by src/report, src/verdict and src/node
-     * through report_stream(); one measurement at most */
+    /* its result is what the verdict judges (and saves as a reference):
+     * STREAM's runs, a struct stream_result, read by src/verdict, src/node and the report's
+     * saved reference through report_stream(); one measurement at most */
     bool judged;
+    /* its writers run on its zeroed result when it did not run (its JSON keys are in every
+     * report) */
+    bool in_every_report;
     /* what one finished step of it is called where it is the only measurement ("run": an
      * interruption before any run finished); NULL: "measurement" */
     const char *step;
@@ -81,15 +88,20 @@ struct measurement {
     int (*failures)(const void *result); /* logs each failed check it holds; how many; or NULL */
     /* frees what plan and run allocated (both start zeroed, run may not have begun); or NULL */
     void (*free)(void *plan, void *result);
-    /* writers: they only format */
-    enum measure_slot text_slot, quiet_slot;
-    /* a NULL writer: the report writes this measurement's section itself (STREAM's runs) */
-    void (*text)(FILE *out, const void *result);
-    void (*quiet)(FILE *out, const void *result);
-    /* after_table: a table was written before it (a blank line then separates them) */
-    void (*csv)(FILE *out, const void *result, bool after_table);
-    void (*json)(struct json_t *root, const void *result);
-    bool (*metric)(const void *result, struct measure_metric *m); /* NULL: none */
+    /* writers: they only format; a NULL writer: no section in that format. data_slot places
+     * the CSV table, JSON keys and OpenMetrics families. */
+    enum measure_slot text_slot, quiet_slot, data_slot;
+    void (*text)(FILE *out, const void *result, const struct measure_report_facts *f);
+    /* its lines in the text report's tail (STREAM's summary of its runs), or NULL */
+    void (*text_tail)(FILE *out, const void *result, const struct measure_report_facts *f);
+    void (*quiet)(FILE *out, const void *result, const struct measure_report_facts *f);
+    /* after_table: a table was written before it (a blank line then separates them); whether
+     * it wrote one */
+    bool (*csv)(FILE *out, const void *result, const struct measure_report_facts *f,
+                bool after_table);
+    void (*json)(struct json_t *root, const void *result, const struct measure_report_facts *f);
+    /* its OpenMetrics families (src/measure/report_metrics.h writes them) */
+    void (*metrics)(FILE *out, const void *result, const struct measure_report_facts *f);
     /* its command line: its rows, what asks for it (src/measure/option_row.h) */
     const struct measure_options *options;
 };

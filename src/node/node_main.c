@@ -270,11 +270,22 @@ static int node_judge(struct node_run *n, int rc, bool *report)
     return rc;
 }
 
+/* The measurements in every report that did not run join it with their zeroed results. */
+static void join_unrun(struct node_run *n)
+{
+    for (size_t i = 0; i < n->parts.n; i++) {
+        const struct part *p = &n->parts.p[i];
+        if (p->m->in_every_report && !p->started && n->rep.n_parts < MEASURE_PARTS_MAX)
+            n->rep.parts[n->rep.n_parts++] = (struct measured_part){p->m, p->result};
+    }
+}
+
 /* Writes the report (when there is one) and the reference; the exit status. */
 static int node_finish(struct node_run *n, int rc, bool report)
 {
     const struct options *o = &n->opts;
     struct report *rep = &n->rep;
+    join_unrun(n);
     if (rc == EXIT_OK && report && write_reports(o, rep, &n->out, &n->metrics) != 0)
         rc = EXIT_RESOURCE;
     if (!report) abort_outputs(&n->out, &n->metrics, NULL);

@@ -48,23 +48,29 @@ static void free_probes(void *p, void *result)
     probes_free(result);
 }
 
-static void text(FILE *out, const void *result)
+static void text(FILE *out, const void *result, const struct measure_report_facts *f)
 {
+    (void)f;
     report_probes_text(out, result);
 }
 
-static void quiet(FILE *out, const void *result)
+static void quiet(FILE *out, const void *result, const struct measure_report_facts *f)
 {
+    (void)f;
     report_probes_quiet(out, result);
 }
 
-static void csv(FILE *out, const void *result, bool after_table)
+static bool csv(FILE *out, const void *result, const struct measure_report_facts *f,
+                bool after_table)
 {
+    (void)f;
     report_probes_csv(out, result, after_table);
+    return true;
 }
 
-static void json(struct json_t *root, const void *result)
+static void json(struct json_t *root, const void *result, const struct measure_report_facts *f)
 {
+    (void)f;
     report_probes_json(root, result);
 }
 
@@ -85,6 +91,7 @@ const struct measurement probes_measurement = {
     .free = free_probes,
     .text_slot = MEASURE_AFTER_TAIL,
     .quiet_slot = MEASURE_BEFORE_TAIL,
+    .data_slot = MEASURE_AFTER_TAIL,
     .text = text,
     .quiet = quiet,
     .csv = csv,

@@ -14,8 +14,9 @@
 #include "src/verdict/acceptance.h"
 #include "src/verdict/reference.h"
 
-/* The whole report of one node: its facts, the measurements that ran (STREAM's runs among
- * them) and the verdict. The writers below only format it. */
+/* The whole report of one node: its facts, the measurements that ran and the verdict. The
+ * writers below only format the node's facts and the verdict, and loop over the parts for the
+ * measurements' sections. */
 struct report {
     const char *version;
     struct provenance prov;
@@ -30,14 +31,15 @@ struct report {
      * points measured"; empty when it ran to the end */
     char kept[1024];
     struct acceptance_result acceptance; /* evaluated with --acceptance/--expect/--reference */
-    /* the measurements that ran, in the order they ran: each writer writes their sections
-     * through their descriptors (STREAM's, whose writers are NULL, from report_stream) */
+    /* the measurements that ran, in the order they ran, then those in every report that did
+     * not (m->in_every_report, their results zeroed): each writer writes their sections through
+     * their descriptors, slot by slot */
     size_t n_parts;
     struct measured_part parts[MEASURE_PARTS_MAX];
 };
 
-/* The judged measurement's result (STREAM's runs) among the parts; one without runs when it
- * did not run. */
+/* The judged measurement's result (STREAM's runs) among the parts, for the verdict and the
+ * saved reference; one without runs when it did not run. */
 static inline const struct stream_result *report_stream(const struct report *rep)
 {
     static const struct stream_result none;
@@ -60,6 +62,17 @@ static inline struct node_facts report_node_facts(const struct report *rep)
                                rep->memory,
                                s->runs + (first < s->n_runs ? first : 0),
                                first < s->n_runs ? s->n_runs - first : 0};
+}
+
+/* What the measurements' writers read of the report beside their results. */
+static inline struct measure_report_facts report_facts(const struct report *rep)
+{
+    return (struct measure_report_facts){.dry_run = rep->dry_run,
+                                         .peak_mbps = rep->prov.peak_mbps,
+                                         .memory = rep->memory,
+                                         .hostname = rep->sys.hostname,
+                                         .start_iso = rep->prov.start_iso,
+                                         .version = rep->version};
 }
 
 /* Writers only format a finished report; they measure nothing. Return 0, or -1 on I/O error. */

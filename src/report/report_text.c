@@ -5,10 +5,7 @@
 #include "src/base/page_sizes.h"
 #include "src/base/utf8_text.h"
 #include "src/report/report.h"
-#include "src/report/report_matrix.h"
 #include "src/report/report_memory.h"
-#include "src/report/report_tiers.h"
-#include "src/report/report_text_config.h"
 
 #define RULE "-------------------------------------------------------------\n"
 
@@ -101,190 +98,6 @@ static void write_system(FILE *out, const struct report *rep)
     fprintf(out, RULE);
 }
 
-static void write_finish_spread(FILE *out, const struct run_result *r)
-{
-    if (r->config.threads < 2) return;
-    fprintf(out, "Thread finish spread, median ms:");
-    for (int i = 0; i < r->n_results; i++)
-        fprintf(out, " %s %.3f", kernel_table[r->results[i].kernel].name,
-                1e3 * r->results[i].finish_spread_s);
-    fprintf(out, "\n");
-}
-
-static void write_reductions(FILE *out, const struct run_result *r)
-{
-    for (int i = 0; i < r->n_results; i++) {
-        const struct kernel_result *k = &r->results[i];
-        if (!k->reduction_checked) continue;
-        double tol = reduction_tolerance(r->config.type);
-        fprintf(out, "%s sum %s its closed form: max relative error %.3e %s %.1e\n",
-                kernel_table[k->kernel].name,
-                k->reduction_rel_error <= tol ? "matches" : "DOES NOT match",
-                k->reduction_rel_error, k->reduction_rel_error <= tol ? "<=" : ">", tol);
-    }
-}
-
-static void write_domains(FILE *out, const struct run_result *r)
-{
-    if (r->n_domains == 0) return;
-    fprintf(out, "Per-%s best rates, MB/s (all domains measured at the same time):\n",
-            domain_kind_name(r->config.per_domain));
-    fprintf(out, "Domain     Threads");
-    for (int i = 0; i < r->n_results; i++)
-        fprintf(out, " %12s", kernel_table[r->results[i].kernel].name);
-    fprintf(out, "\n");
-    for (int d = 0; d < r->n_domains; d++) {
-        const struct domain_result *dom = &r->domains[d];
-        char label[32];
-        snprintf(label, sizeof(label), "%s %d", domain_kind_name(r->config.per_domain), dom->index);
-        fprintf(out, "%-10s %7d", label, dom->n_threads);
-        for (int i = 0; i < r->n_results; i++)
-            fprintf(out, " %12.1f", dom->best_rate_mbps[r->results[i].kernel]);
-        fprintf(out, "\n");
-    }
-}
-
-static bool array_failed(const struct validation_result *v, int i)
-{
-    return v->arrays[i].n_bad > 0 || v->failed_array == 'a' + i;
-}
-
-/* STREAM 5.10's lines, byte for byte, where STREAM would print them; membench's own check
- * (every element within the tolerance) on its own line after them. */
-static void write_validation(FILE *out, const struct validation_result *v)
-{
-    double eps = v->stream_epsilon > 0 ? v->stream_epsilon : v->tolerance;
-    bool failed = false, stream_eps_holds = true;
-    for (int i = 0; i < 3; i++) {
-        failed |= array_failed(v, i);
-        stream_eps_holds &= v->arrays[i].avg_rel_error <= eps;
-    }
-    if (!failed && !v->passed && v->failed_reduction >= 0) { /* the arrays are right, a sum not */
-        fprintf(out, "Failed Validation on the %s sum: it does not match its closed form\n",
-                kernel_table[v->failed_reduction].name);
-        return;
-    }
-    if (!failed) {
-        /* Past STREAM's epsilon but within the tolerance, the bound that holds is printed. */
-        fprintf(out, "Solution Validates: avg error less than %e on all three arrays\n",
-                stream_eps_holds ? eps : v->tolerance);
-        fprintf(out, "Validation: max relative error %.3e <= %.1e on every element\n",
-                v->max_rel_error, v->tolerance);
-        return;
-    }
-    for (int i = 0; i < 3; i++) {
-        const struct array_errors *e = &v->arrays[i];
-        char name = (char)('a' + i);
-        if (!array_failed(v, i)) continue;
-        if (e->avg_rel_error > eps) {
-            fprintf(out, "Failed Validation on array %c[], AvgRelAbsErr > epsilon (%e)\n", name,
-                    eps);
-            fprintf(out, "     Expected Value: %e, AvgAbsErr: %e, AvgRelAbsErr: %e\n", e->expected,
-                    e->avg_abs_error, e->avg_rel_error);
-            if (i > 0) fprintf(out, "     AvgRelAbsErr > Epsilon (%e)\n", eps);
-        } else {
-            fprintf(out, "Failed Validation on array %c[], RelAbsErr > tolerance (%e)\n", name,
-                    v->tolerance);
-        }
-        fprintf(out, "     For array %c[], %zu errors were found.\n", name, e->n_bad);
-    }
-    fprintf(out,
-            "Validation: first bad element %c[%zu] = %.17g, expected %.17g; max relative error "
-            "%.3e > %.1e\n",
-            v->failed_array, v->first_bad_index, v->first_bad_value, v->first_bad_expected,
-            v->max_rel_error, v->tolerance);
-}
-
-static void write_results(FILE *out, const struct run_result *r, double peak_mbps)
-{
-    fprintf(out, RULE "Function    Best Rate MB/s  Avg time     Min time     Max time\n");
-    for (int i = 0; i < r->n_results; i++) {
-        const struct kernel_result *k = &r->results[i];
-        fprintf(out, "%s%12.1f  %11.6f  %11.6f  %11.6f\n", kernel_table[k->kernel].label,
-                k->best_rate_mbps, k->avg_time_s, k->min_time_s, k->max_time_s);
-    }
-    fprintf(out, RULE);
-    write_validation(out, &r->validation);
-    if (peak_mbps > 0) {
-        fprintf(out, "Of peak (%.1f MB/s):", peak_mbps);
-        for (int i = 0; i < r->n_results; i++)
-            fprintf(out, " %s %.0f%%", kernel_table[r->results[i].kernel].name,
-                    100.0 * r->results[i].best_rate_mbps / peak_mbps);
-        fprintf(out, "\n");
-    }
-    write_reductions(out, r);
-    write_finish_spread(out, r);
-    write_domains(out, r);
-    for (int i = 0; i < r->n_warnings; i++)
-        fprintf(out, "WARNING: %s\n", r->warnings[i]);
-    fprintf(out, RULE);
-}
-
-/* One row per run, so a sweep reads as a table (seed 001's thread and binding tables). */
-static const struct kernel_result *find_result(const struct run_result *r, int kernel)
-{
-    for (int i = 0; i < r->n_results; i++)
-        if ((int)r->results[i].kernel == kernel) return &r->results[i];
-    return NULL;
-}
-
-/* One row per run, so a sweep reads as a table (seed 001's thread and binding tables). */
-static void write_summary(FILE *out, const struct report *rep)
-{
-    const struct stream_result *stream = report_stream(rep);
-    unsigned kernels = 0;
-    for (size_t i = 0; i < stream->n_runs; i++)
-        kernels |= stream->runs[i].config.kernel_mask;
-    fprintf(out, "Summary: best rate per run, MB/s\n");
-    fprintf(out, "Run Threads Bind           Pages    Array size  ");
-    for (int k = 0; k < KERNEL_COUNT; k++)
-        if (kernels & (1u << k)) fprintf(out, " %10s", kernel_table[k].name);
-    fprintf(out, "  Valid\n");
-    for (size_t i = 0; i < stream->n_runs; i++) {
-        const struct run_result *r = &stream->runs[i];
-        char size[32];
-        format_bytes(r->config.array_bytes, size, sizeof(size));
-        fprintf(out, "%3zu %7u %-14.14s %-8.8s %-12s", i + 1, r->config.threads, r->config.bind,
-                r->config.pages, size);
-        for (int k = 0; k < KERNEL_COUNT; k++) {
-            if (!(kernels & (1u << k))) continue;
-            const struct kernel_result *x = find_result(r, k);
-            if (x)
-                fprintf(out, " %10.1f", x->best_rate_mbps);
-            else
-                fprintf(out, " %10s", "-");
-        }
-        fprintf(out, "  %s", r->validation.passed ? "yes" : "NO");
-        if (r->config.below_stream_rule)
-            fprintf(out, "%s  below the STREAM rule: caches inflate it",
-                    r->validation.passed ? "" : " ");
-        fputc('\n', out);
-    }
-    fprintf(out, RULE);
-}
-
-static void write_comparisons(FILE *out, const struct report *rep)
-{
-    const struct stream_result *stream = report_stream(rep);
-    if (stream->n_comparisons == 0) return;
-    const struct page_comparison *first = &stream->comparisons[0];
-    bool several = false;
-    for (size_t i = 0; i < stream->n_comparisons; i++)
-        several |= stream->comparisons[i].baseline != first->baseline;
-    fprintf(out, "Page backing A/B: best rates relative to --pages %s\n",
-            stream->runs[first->baseline].config.pages);
-    for (size_t i = 0; i < stream->n_comparisons; i++) {
-        const struct page_comparison *c = &stream->comparisons[i];
-        /* Never "Copy ...: x": STREAM parsers read a line starting with a kernel as a rate. */
-        fprintf(out, "Comparison %s vs %s: %s %+.1f%%", stream->runs[c->variant].config.pages,
-                stream->runs[c->baseline].config.pages, kernel_table[c->kernel].name,
-                100.0 * c->relative_change);
-        if (several) fprintf(out, " (run %zu vs run %zu)", c->variant + 1, c->baseline + 1);
-        fputc('\n', out);
-    }
-    fprintf(out, RULE);
-}
-
 /* A rate check's spreads: the repetitions' on its line, the reference's on the next. */
 static void write_rate_spreads(FILE *out, const struct acceptance_check *c)
 {
@@ -337,38 +150,32 @@ static void write_acceptance(FILE *out, const struct acceptance_result *a)
     fprintf(out, RULE);
 }
 
-/* The sections of the measurements beside the STREAM runs that go into this slot. */
+/* The sections of the measurements that go into this slot, in the order they ran. */
 static void write_parts(FILE *out, const struct report *rep, enum measure_slot slot, bool quiet)
 {
+    struct measure_report_facts f = report_facts(rep);
     for (size_t i = 0; i < rep->n_parts; i++) {
         const struct measurement *m = rep->parts[i].m;
-        if (quiet && m->quiet && m->quiet_slot == slot) m->quiet(out, rep->parts[i].result);
-        if (!quiet && m->text && m->text_slot == slot) m->text(out, rep->parts[i].result);
+        if (quiet && m->quiet && m->quiet_slot == slot) m->quiet(out, rep->parts[i].result, &f);
+        if (!quiet && m->text && m->text_slot == slot) m->text(out, rep->parts[i].result, &f);
     }
+}
+
+/* The measurements' lines in the text report's tail. */
+static void write_tails(FILE *out, const struct report *rep)
+{
+    struct measure_report_facts f = report_facts(rep);
+    for (size_t i = 0; i < rep->n_parts; i++)
+        if (rep->parts[i].m->text_tail) rep->parts[i].m->text_tail(out, rep->parts[i].result, &f);
 }
 
 int report_write_text(FILE *out, const struct report *rep)
 {
-    const struct stream_result *stream = report_stream(rep);
     write_system(out, rep);
-    if (report_is_matrix(rep)) report_matrix_text(out, rep);
-    size_t plain = report_tiers_first(rep); /* the runs before the tier runs */
-    bool own_layout = report_is_matrix(rep) || plain == 0;
-    for (size_t i = 0; i < plain && !own_layout; i++) {
-        report_text_config(out, rep, i);
-        if (stream->runs[i].measured)
-            write_results(out, &stream->runs[i], rep->prov.peak_mbps);
-        else
-            fprintf(out, RULE);
-    }
-    if (report_is_tiers(rep)) report_tiers_text(out, rep);
-    write_comparisons(out, rep);
+    write_parts(out, rep, MEASURE_LEAD, false);
     write_parts(out, rep, MEASURE_BEFORE_TAIL, false);
-    if (rep->dry_run)
-        fprintf(out, "Dry run: nothing was allocated or measured.\n");
-    else if (plain > 1 && !own_layout)
-        write_summary(out, rep);
-    report_unmeasured_text(out, rep);
+    if (rep->dry_run) fprintf(out, "Dry run: nothing was allocated or measured.\n");
+    write_tails(out, rep);
     write_parts(out, rep, MEASURE_AFTER_TAIL, false);
     write_acceptance(out, &rep->acceptance);
     if (rep->interrupted)
@@ -404,29 +211,7 @@ static void write_quiet_verdict(FILE *out, const struct acceptance_result *a)
 
 int report_write_quiet(FILE *out, const struct report *rep)
 {
-    const struct stream_result *stream = report_stream(rep);
-    for (size_t i = 0; i < stream->n_runs; i++) {
-        const struct run_result *r = &stream->runs[i];
-        if (!r->measured) {
-            fprintf(out, "threads=%u elements=%llu bytes=%llu planned\n", r->config.threads,
-                    (unsigned long long)r->config.elements,
-                    (unsigned long long)r->config.array_bytes);
-            continue;
-        }
-        fprintf(out, "MB/s"); /* never a kernel name first: that is a STREAM rate row */
-        for (int k = 0; k < r->n_results; k++)
-            fprintf(out, " %s=%.1f", kernel_table[r->results[k].kernel].name,
-                    r->results[k].best_rate_mbps);
-        fprintf(out, " threads=%u bind=%s pages=%s elements=%llu type=%s", r->config.threads,
-                r->config.bind, r->config.pages, (unsigned long long)r->config.elements,
-                elem_type_name(r->config.type));
-        if (r->config.numa_cell)
-            fprintf(out, " cpu_node=%d mem_node=%d", r->config.cpu_node, r->config.mem_node);
-        if (r->config.tier >= 0) fprintf(out, " tier=%s", r->config.tier_name);
-        fprintf(out, " validated=%s%s%s\n", r->validation.passed ? "yes" : "NO",
-                r->config.below_stream_rule ? " below_stream_rule=yes" : "",
-                r->config.in_memcache ? " in_memory_side_cache=yes" : "");
-    }
+    write_parts(out, rep, MEASURE_LEAD, true);
     write_parts(out, rep, MEASURE_BEFORE_TAIL, true);
     write_quiet_verdict(out, &rep->acceptance);
     write_parts(out, rep, MEASURE_AFTER_TAIL, true);

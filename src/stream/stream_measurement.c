@@ -6,6 +6,7 @@
 #include "src/base/log.h"
 #include "src/stream/compare.h"
 #include "src/stream/plan.h"
+#include "src/stream/report_stream.h"
 #include "src/stream/stream_options.h"
 #include "src/stream/stream_result.h"
 #include "src/stream/stream_sweep.h"
@@ -128,12 +129,48 @@ static void free_stream(void *p, void *result)
     plan_free(p);
 }
 
+static void text(FILE *out, const void *result, const struct measure_report_facts *f)
+{
+    report_stream_text(out, result, f);
+}
+
+static void text_tail(FILE *out, const void *result, const struct measure_report_facts *f)
+{
+    report_stream_summary(out, result, f);
+}
+
+static void quiet(FILE *out, const void *result, const struct measure_report_facts *f)
+{
+    (void)f;
+    report_stream_quiet(out, result);
+}
+
+static bool csv(FILE *out, const void *result, const struct measure_report_facts *f,
+                bool after_table)
+{
+    (void)after_table; /* it leads: no table before it */
+    return report_stream_csv(out, result, f);
+}
+
+static void json(json_t *root, const void *result, const struct measure_report_facts *f)
+{
+    report_stream_json(root, result, f);
+}
+
+static void metrics(FILE *out, const void *result, const struct measure_report_facts *f)
+{
+    report_stream_metrics(out, result, f);
+}
+
+/* Its sections lead every report, in every report: runs[] and comparisons[] are in the JSON
+ * whatever ran. */
 const struct measurement stream_measurement = {
     .name = "STREAM",
     .request_size = sizeof(struct stream_request),
     .plan_size = sizeof(struct plan),
     .result_size = sizeof(struct stream_result),
     .judged = true,
+    .in_every_report = true,
     .step = "run",
     .plan = plan,
     .asked = asked,
@@ -144,5 +181,14 @@ const struct measurement stream_measurement = {
     .measured_anything = measured_anything,
     .failures = failures,
     .free = free_stream,
+    .text_slot = MEASURE_LEAD,
+    .quiet_slot = MEASURE_LEAD,
+    .data_slot = MEASURE_LEAD,
+    .text = text,
+    .text_tail = text_tail,
+    .quiet = quiet,
+    .csv = csv,
+    .json = json,
+    .metrics = metrics,
     .options = &stream_option_rows,
 };

@@ -25,4 +25,14 @@ struct stream_result {
     bool stopped_early;
 };
 
+/* The index of the first memory tier's run (config.tier >= 0): 0 (--matrix tiers), 1 (a
+ * verdict's tier runs after the checked run), n_runs (none). */
+static inline size_t stream_first_tier_run(const struct stream_result *s)
+{
+    size_t i = 0;
+    while (i < s->n_runs && s->runs[i].config.tier < 0)
+        i++;
+    return i;
+}
+
 #endif

@@ -62,24 +62,30 @@ static void free_tlb(void *p, void *result)
     tlb_plan_free(p);
 }
 
-static void text(FILE *out, const void *result)
+static void text(FILE *out, const void *result, const struct measure_report_facts *f)
 {
+    (void)f;
     report_tlb_text(out, result);
 }
 
-static void quiet(FILE *out, const void *result)
+static void quiet(FILE *out, const void *result, const struct measure_report_facts *f)
 {
+    (void)f;
     report_tlb_quiet(out, result);
 }
 
-static void csv(FILE *out, const void *result, bool after_table)
+static bool csv(FILE *out, const void *result, const struct measure_report_facts *f,
+                bool after_table)
 {
+    (void)f;
     if (after_table) fputc('\n', out);
     report_tlb_csv(out, result);
+    return true;
 }
 
-static void json(json_t *root, const void *result)
+static void json(json_t *root, const void *result, const struct measure_report_facts *f)
 {
+    (void)f;
     json_object_set_new(root, "tlb", report_tlb_json(result));
 }
 
@@ -99,6 +105,7 @@ const struct measurement tlb_measurement = {
     .free = free_tlb,
     .text_slot = MEASURE_BEFORE_TAIL,
     .quiet_slot = MEASURE_AFTER_TAIL,
+    .data_slot = MEASURE_AFTER_TAIL,
     .text = text,
     .quiet = quiet,
     .csv = csv,

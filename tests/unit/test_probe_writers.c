@@ -16,8 +16,10 @@
 #include "src/probes/probes.h"
 #include "src/probes/probes_measurement.h"
 #include "src/report/report.h"
+#include "src/stream/stream_measurement.h"
 
 static struct probe_results probes;
+static struct stream_result no_runs; /* STREAM did not run: in the report, as src/node puts it */
 static struct shootdown_run sd_runs[4];
 
 static void fill_timer(struct timer_probe_report *t)
@@ -197,6 +199,7 @@ static struct report make_report(void)
     fill_faults(&probes.faults);
     fill_shootdown(&probes.shootdown);
     rep.parts[rep.n_parts++] = (struct measured_part){&probes_measurement, &probes};
+    rep.parts[rep.n_parts++] = (struct measured_part){&stream_measurement, &no_runs};
     return rep;
 }
 

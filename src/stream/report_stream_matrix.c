@@ -1,7 +1,7 @@
 /* The NUMA bandwidth matrix (--matrix numa): rows are the NUMA nodes whose cores ran the
  * threads (nodes with cores), columns the NUMA nodes the arrays were bound to (every node),
  * all by the OS's numbers. Each cell is one run, with the firmware's figure for its pair. */
-#include "src/report/report_matrix.h"
+#include "src/stream/report_stream_matrix.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -14,26 +14,23 @@
 #define RULE "-------------------------------------------------------------\n"
 #define ONE_NODE_NOTE "this machine has one NUMA node: the matrix is 1x1, local memory only"
 
-bool report_is_matrix(const struct report *rep)
+bool report_stream_is_matrix(const struct stream_result *stream)
 {
-    const struct stream_result *stream = report_stream(rep);
     return stream->n_runs > 0 && stream->runs[0].config.numa_cell;
 }
 
 /* The matrix's columns: every node a cell bound arrays to, in the OS's order, into cols[]
  * (room for n_runs). Returns how many. */
-static int columns(const struct report *rep, int *cols)
+static int columns(const struct stream_result *stream, int *cols)
 {
-    const struct stream_result *stream = report_stream(rep);
     int n = 0;
     for (size_t i = 0; i < stream->n_runs; i++)
         n = int_set_add(cols, n, stream->runs[i].config.mem_node);
     return n;
 }
 
-static const struct run_result *cell(const struct report *rep, int cpu, int mem)
+static const struct run_result *cell(const struct stream_result *stream, int cpu, int mem)
 {
-    const struct stream_result *stream = report_stream(rep);
     for (size_t i = 0; i < stream->n_runs; i++)
         if (stream->runs[i].config.cpu_node == cpu && stream->runs[i].config.mem_node == mem)
             return &stream->runs[i];
@@ -47,9 +44,8 @@ static const struct kernel_result *rate(const struct run_result *r, int kernel)
     return NULL;
 }
 
-static void write_cells(FILE *out, const struct report *rep)
+static void write_cells(FILE *out, const struct stream_result *stream)
 {
-    const struct stream_result *stream = report_stream(rep);
     for (size_t i = 0; i < stream->n_runs; i++) {
         const struct run_result *r = &stream->runs[i];
         const struct run_config *c = &r->config;
@@ -82,10 +78,9 @@ static void write_header(FILE *out, const int *cols, int n_cols)
 
 /* One row per node whose cores ran (runs are in row order), a figure per column:
  * the kernel's best rate, or (kernel < 0) the firmware's MB/s, or (ratio) rate / firmware. */
-static void write_table(FILE *out, const struct report *rep, int kernel, bool ratio,
+static void write_table(FILE *out, const struct stream_result *stream, int kernel, bool ratio,
                         const int *cols, int n_cols)
 {
-    const struct stream_result *stream = report_stream(rep);
     write_header(out, cols, n_cols);
     int last_cpu = -1;
     for (size_t i = 0; i < stream->n_runs; i++) {
@@ -94,7 +89,7 @@ static void write_table(FILE *out, const struct report *rep, int kernel, bool ra
         last_cpu = cpu;
         fprintf(out, "%7d", cpu);
         for (int m = 0; m < n_cols; m++) {
-            const struct run_result *r = cell(rep, cpu, cols[m]);
+            const struct run_result *r = cell(stream, cpu, cols[m]);
             const struct kernel_result *k = kernel >= 0 ? rate(r, kernel) : NULL;
             double fw = r ? (double)r->config.firmware_mbps : 0;
             bool rated = r && r->measured && k;
@@ -113,33 +108,32 @@ static void write_table(FILE *out, const struct report *rep, int kernel, bool ra
     }
 }
 
-static bool any_firmware(const struct report *rep)
+static bool any_firmware(const struct stream_result *stream)
 {
-    const struct stream_result *stream = report_stream(rep);
     for (size_t i = 0; i < stream->n_runs; i++)
         if (stream->runs[i].config.firmware_mbps) return true;
     return false;
 }
 
 /* What the firmware says of each cell: planned or measured, it was not measured here. */
-static void write_firmware(FILE *out, const struct report *rep, const int *cols, int n_cols)
+static void write_firmware(FILE *out, const struct stream_result *stream, const int *cols,
+                           int n_cols)
 {
-    if (!any_firmware(rep)) {
+    if (!any_firmware(stream)) {
         fprintf(out, "Firmware (ACPI HMAT, read by hwloc): no HMAT figure for any cell\n");
         return;
     }
     fprintf(out, "Firmware (ACPI HMAT, read by hwloc) bandwidth, MB/s, from the row's cores to "
                  "the column's node; - = no HMAT figure\n");
-    write_table(out, rep, -1, false, cols, n_cols);
+    write_table(out, stream, -1, false, cols, n_cols);
 }
 
-void report_matrix_text(FILE *out, const struct report *rep)
+void report_stream_matrix_text(FILE *out, const struct stream_result *stream, bool dry_run)
 {
-    const struct stream_result *stream = report_stream(rep);
     const struct run_config *c = &stream->runs[0].config;
     int *cols = malloc(stream->n_runs * sizeof(int));
     if (!cols) return;
-    int n_mem = columns(rep, cols);
+    int n_mem = columns(stream, cols);
     char size[32];
     format_bytes(c->array_bytes, size, sizeof(size));
     fprintf(out, "NUMA bandwidth matrix (--matrix numa): %zu cell%s\n", stream->n_runs,
@@ -151,27 +145,27 @@ void report_matrix_text(FILE *out, const struct report *rep)
                  "the column's node before first touch; nodes by the OS's numbers, rows the "
                  "nodes with cores\n");
     if (n_mem == 1) fprintf(out, "NOTE: %s\n", ONE_NODE_NOTE);
-    write_cells(out, rep);
-    write_firmware(out, rep, cols, n_mem);
+    write_cells(out, stream);
+    write_firmware(out, stream, cols, n_mem);
     fprintf(out, RULE);
     bool marked = false, unknown = false;
     for (size_t i = 0; i < stream->n_runs; i++) {
         marked |= stream->runs[i].measured && locality_mark(&stream->runs[i].locality) == '*';
         unknown |= stream->runs[i].measured && locality_mark(&stream->runs[i].locality) == '?';
     }
-    for (int k = 0; !rep->dry_run && k < KERNEL_COUNT; k++) {
+    for (int k = 0; !dry_run && k < KERNEL_COUNT; k++) {
         if (!(c->kernel_mask & (1u << k))) continue;
         fprintf(out,
                 "%s best rate, MB/s: rows = threads on the cores of NUMA node, columns = arrays "
                 "on NUMA node\n",
                 kernel_table[k].name);
-        write_table(out, rep, k, false, cols, n_mem);
-        if (!any_firmware(rep)) continue;
+        write_table(out, stream, k, false, cols, n_mem);
+        if (!any_firmware(stream)) continue;
         fprintf(out, "%s measured / firmware (HMAT):\n", kernel_table[k].name);
-        write_table(out, rep, k, true, cols, n_mem);
+        write_table(out, stream, k, true, cols, n_mem);
     }
     free(cols);
-    if (rep->dry_run) return;
+    if (dry_run) return;
     if (marked)
         fprintf(out,
                 "* fewer than %.0f%% of the cell's sampled pages on its memory node: not "
@@ -181,9 +175,8 @@ void report_matrix_text(FILE *out, const struct report *rep)
     fprintf(out, RULE);
 }
 
-json_t *report_matrix_json(const struct report *rep)
+json_t *report_stream_matrix_json(const struct stream_result *stream)
 {
-    const struct stream_result *stream = report_stream(rep);
     const struct run_config *c0 = &stream->runs[0].config;
     json_t *kernels = json_array();
     for (int k = 0; k < KERNEL_COUNT; k++)
@@ -214,7 +207,7 @@ json_t *report_matrix_json(const struct report *rep)
         json_array_append_new(cells, o);
     }
     int *cols = malloc(stream->n_runs * sizeof(int));
-    int n_mem = cols ? columns(rep, cols) : 0;
+    int n_mem = cols ? columns(stream, cols) : 0;
     json_t *m = json_pack("{s:s,s:i}", "domain", "numa", "nodes", n_mem);
     json_t *rows = json_array(), *columns_json = json_array();
     for (size_t i = 0; i < stream->n_runs; i++)

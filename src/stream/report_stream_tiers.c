@@ -1,26 +1,17 @@
 /* The memory tiers' runs (--matrix tiers), and what a plain run did not measure. */
-#include "src/report/report_tiers.h"
+#include "src/stream/report_stream_tiers.h"
 
 #include <string.h>
 
+#include "affinity/memory_nodes.h"
 #include "src/base/json_values.h"
 #include "src/measure/report_locality.h"
-#include "src/report/report_memory.h"
 
 #define RULE "-------------------------------------------------------------\n"
 
-size_t report_tiers_first(const struct report *rep)
+bool report_stream_is_tiers(const struct stream_result *stream)
 {
-    const struct stream_result *stream = report_stream(rep);
-    size_t i = 0;
-    while (i < stream->n_runs && stream->runs[i].config.tier < 0)
-        i++;
-    return i;
-}
-
-bool report_is_tiers(const struct report *rep)
-{
-    return report_tiers_first(rep) < report_stream(rep)->n_runs;
+    return stream_first_tier_run(stream) < stream->n_runs;
 }
 
 /* The kernel the firmware's bandwidth is set against: Triad when it ran, else the last. */
@@ -49,11 +40,9 @@ static hwloc_bitmap_t run_nodes(const struct run_config *c)
     return set;
 }
 
-static uint64_t firmware_mbps(const struct report *rep, const struct run_config *c)
+static uint64_t firmware_mbps(const struct node_memory *memory, const struct run_config *c)
 {
-    return rep->memory
-               ? node_memory_tier_firmware_mbps(rep->memory, c->tier, c->thread_node, c->threads)
-               : 0;
+    return memory ? node_memory_tier_firmware_mbps(memory, c->tier, c->thread_node, c->threads) : 0;
 }
 
 static void write_tier_line(FILE *out, const struct run_result *r)
@@ -84,10 +73,10 @@ static void write_tier_line(FILE *out, const struct run_result *r)
         fprintf(out, "  WARNING: %s\n", r->warnings[w]);
 }
 
-static void write_not_measured(FILE *out, const struct report *rep)
+static void write_not_measured(FILE *out, const struct stream_result *stream,
+                               const struct measure_report_facts *f)
 {
-    const struct stream_result *stream = report_stream(rep);
-    const struct node_memory *m = rep->memory;
+    const struct node_memory *m = f->memory;
     for (int t = 0; m && t < m->tier_count; t++) {
         bool ran = false;
         for (size_t i = 0; i < stream->n_runs; i++)
@@ -100,15 +89,15 @@ static void write_not_measured(FILE *out, const struct report *rep)
     }
 }
 
-static void write_table(FILE *out, const struct report *rep, unsigned mask)
+static void write_table(FILE *out, const struct stream_result *stream,
+                        const struct measure_report_facts *f, unsigned mask)
 {
-    const struct stream_result *stream = report_stream(rep);
     int rk = ratio_kernel(mask);
     fprintf(out, "%-14s %-10s %7s", "Tier", "Nodes", "Threads");
     for (int k = 0; k < KERNEL_COUNT; k++)
         if (mask & (1u << k)) fprintf(out, " %12s", kernel_table[k].name);
     fprintf(out, " %14s %s/firmware\n", "Firmware MB/s", kernel_table[rk].name);
-    for (size_t i = report_tiers_first(rep); i < stream->n_runs; i++) {
+    for (size_t i = stream_first_tier_run(stream); i < stream->n_runs; i++) {
         const struct run_result *r = &stream->runs[i];
         char nodes[96] = "";
         hwloc_bitmap_t set = run_nodes(&r->config);
@@ -123,7 +112,7 @@ static void write_table(FILE *out, const struct report *rep, unsigned mask)
             else
                 fprintf(out, " %12s", "-");
         }
-        uint64_t fw = firmware_mbps(rep, &r->config);
+        uint64_t fw = firmware_mbps(f->memory, &r->config);
         const struct kernel_result *kr = rate(r, rk);
         if (fw)
             fprintf(out, " %14llu", (unsigned long long)fw);
@@ -136,32 +125,33 @@ static void write_table(FILE *out, const struct report *rep, unsigned mask)
     }
 }
 
-void report_tiers_text(FILE *out, const struct report *rep)
+void report_stream_tiers_text(FILE *out, const struct stream_result *stream,
+                              const struct measure_report_facts *f)
 {
-    const struct stream_result *stream = report_stream(rep);
-    size_t first = report_tiers_first(rep), n = stream->n_runs - first;
+    size_t first = stream_first_tier_run(stream), n = stream->n_runs - first;
     const struct run_config *c = &stream->runs[first].config;
     char size[32];
     format_bytes(c->array_bytes, size, sizeof(size));
     fprintf(out, "Memory tiers (%s): %zu tier%s %s, each from the cores nearest it\n",
             c->verdict_tier ? "the verdict's tier runs, after run 1" : "--matrix tiers", n,
-            n == 1 ? "" : "s", rep->dry_run ? "planned" : "measured");
+            n == 1 ? "" : "s", f->dry_run ? "planned" : "measured");
     fprintf(out, "Array size = %llu (elements), %s per array (%s); pages %s; %s stores; %s\n",
             (unsigned long long)c->elements, size, c->size_label, c->pages, c->stores,
             isa_name(c->isa));
     for (size_t i = first; i < stream->n_runs; i++)
         write_tier_line(out, &stream->runs[i]);
-    write_not_measured(out, rep);
+    write_not_measured(out, stream, f);
     fprintf(out, RULE);
-    if (rep->dry_run) return;
-    write_table(out, rep, c->kernel_mask);
+    if (f->dry_run) return;
+    write_table(out, stream, f, c->kernel_mask);
     fprintf(out, "Firmware MB/s: the HMAT bandwidth to each node from its nearest cores, summed "
                  "over the tier's nodes\n" RULE);
 }
 
-static json_t *tier_row(const struct report *rep, size_t i, int rk)
+static json_t *tier_row(const struct stream_result *stream, const struct measure_report_facts *f,
+                        size_t i, int rk)
 {
-    const struct run_result *r = &report_stream(rep)->runs[i];
+    const struct run_result *r = &stream->runs[i];
     json_t *nodes = json_array(), *rates = json_object();
     hwloc_bitmap_t set = run_nodes(&r->config);
     unsigned os;
@@ -174,7 +164,7 @@ static json_t *tier_row(const struct report *rep, size_t i, int rk)
         json_object_set_new(rates, kernel_table[k].name,
                             kr && r->measured ? json_real(kr->best_rate_mbps) : json_null());
     }
-    uint64_t fw = firmware_mbps(rep, &r->config);
+    uint64_t fw = firmware_mbps(f->memory, &r->config);
     const struct kernel_result *kr = rate(r, rk);
     json_t *row =
         json_pack("{s:s,s:o,s:i,s:I,s:o}", "tier", r->config.tier_name, "nodes", nodes, "threads",
@@ -189,18 +179,18 @@ static json_t *tier_row(const struct report *rep, size_t i, int rk)
     return row;
 }
 
-json_t *report_tiers_json(const struct report *rep)
+json_t *report_stream_tiers_json(const struct stream_result *stream,
+                                 const struct measure_report_facts *f)
 {
-    const struct stream_result *stream = report_stream(rep);
-    size_t first = report_tiers_first(rep);
+    size_t first = stream_first_tier_run(stream);
     unsigned mask = stream->runs[first].config.kernel_mask;
     int rk = ratio_kernel(mask);
     json_t *kernels = json_array(), *rows = json_array(), *missing = json_array();
     for (int k = 0; k < KERNEL_COUNT; k++)
         if (mask & (1u << k)) json_array_append_new(kernels, json_string(kernel_table[k].name));
     for (size_t i = first; i < stream->n_runs; i++)
-        json_array_append_new(rows, tier_row(rep, i, rk));
-    const struct node_memory *m = rep->memory;
+        json_array_append_new(rows, tier_row(stream, f, i, rk));
+    const struct node_memory *m = f->memory;
     for (int t = 0; m && t < m->tier_count; t++) {
         bool ran = false;
         for (size_t i = 0; i < stream->n_runs; i++)
@@ -215,31 +205,31 @@ json_t *report_tiers_json(const struct report *rep)
 }
 
 /* The nodes whose memory a plain run's threads first-touched: their PUs' nodes. */
-static hwloc_bitmap_t measured_nodes(const struct report *rep)
+static hwloc_bitmap_t measured_nodes(const struct stream_result *stream,
+                                     const struct node_memory *memory)
 {
-    const struct stream_result *stream = report_stream(rep);
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
     for (size_t i = 0; set && i < stream->n_runs; i++)
         for (int t = 0; t < stream->runs[i].n_placement; t++) {
             int pu = stream->runs[i].placement[t].pu;
-            int node = pu >= 0 ? node_memory_pu_node(rep->memory, (unsigned)pu) : -1;
+            int node = pu >= 0 ? node_memory_pu_node(memory, (unsigned)pu) : -1;
             if (node >= 0) hwloc_bitmap_set(set, (unsigned)node);
         }
     return set;
 }
 
-static bool plain_runs(const struct report *rep)
+static bool plain_runs(const struct stream_result *stream, const struct measure_report_facts *f)
 {
-    const struct stream_result *stream = report_stream(rep);
-    return rep->memory && stream->n_runs > 0 && !rep->dry_run && !report_is_tiers(rep) &&
+    return f->memory && stream->n_runs > 0 && !f->dry_run && !report_stream_is_tiers(stream) &&
            !stream->runs[0].config.numa_cell;
 }
 
-void report_unmeasured_text(FILE *out, const struct report *rep)
+void report_stream_unmeasured_text(FILE *out, const struct stream_result *stream,
+                                   const struct measure_report_facts *f)
 {
-    if (!plain_runs(rep)) return;
-    hwloc_bitmap_t set = measured_nodes(rep);
-    const struct node_memory *m = rep->memory;
+    if (!plain_runs(stream, f)) return;
+    hwloc_bitmap_t set = measured_nodes(stream, f->memory);
+    const struct node_memory *m = f->memory;
     bool any = false;
     for (int i = 0; set && i < m->count; i++) {
         const struct mem_node *n = &m->nodes[i];
@@ -261,13 +251,14 @@ void report_unmeasured_text(FILE *out, const struct report *rep)
     hwloc_bitmap_free(set);
 }
 
-void report_unmeasured_json(json_t *memory, const struct report *rep)
+void report_stream_unmeasured_json(json_t *memory, const struct stream_result *stream,
+                                   const struct measure_report_facts *f)
 {
-    if (!plain_runs(rep)) return;
-    hwloc_bitmap_t set = measured_nodes(rep);
+    if (!plain_runs(stream, f)) return;
+    hwloc_bitmap_t set = measured_nodes(stream, f->memory);
     json_t *yes = json_array(), *no = json_array();
-    for (int i = 0; set && i < rep->memory->count; i++) {
-        unsigned os = rep->memory->nodes[i].os;
+    for (int i = 0; set && i < f->memory->count; i++) {
+        unsigned os = f->memory->nodes[i].os;
         json_array_append_new(hwloc_bitmap_isset(set, os) ? yes : no, json_integer(os));
     }
     hwloc_bitmap_free(set);

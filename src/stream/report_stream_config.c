@@ -1,5 +1,5 @@
 /* A STREAM run's configuration as text: sizes, threads, stores, placement, pages, memory. */
-#include "src/report/report_text_config.h"
+#include "src/stream/report_stream_config.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -179,9 +179,8 @@ static void write_memcache(FILE *out, const struct run_config *c)
     fprintf(out, "NOTE: %s\n", note);
 }
 
-void report_text_config(FILE *out, const struct report *rep, size_t index)
+void report_stream_config(FILE *out, const struct stream_result *stream, size_t index)
 {
-    const struct stream_result *stream = report_stream(rep);
     const struct run_result *r = &stream->runs[index];
     const struct run_config *c = &r->config;
     double mib = (double)c->array_bytes / 1048576.0;

@@ -1,0 +1,19 @@
+#ifndef MEMBENCH_REPORT_STREAM_MATRIX_H
+#define MEMBENCH_REPORT_STREAM_MATRIX_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "src/stream/stream_result.h"
+
+/* --matrix numa: the runs are the matrix's cells (config.numa_cell). */
+bool report_stream_is_matrix(const struct stream_result *stream);
+
+/* The cells, one line each with their warnings, then one table per kernel (not in a dry run). */
+void report_stream_matrix_text(FILE *out, const struct stream_result *stream, bool dry_run);
+
+/* matrix {domain, nodes, rows, columns, note, kernels, cells[]} (docs/design.md). */
+json_t *report_stream_matrix_json(const struct stream_result *stream);
+
+#endif
