@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "src/base/parse.h"
+#include "src/tlb/run_tlb.h"
 
 #define AT(member) OPTION_AT(struct tlb_options, member)
 #define TEXT(text) OPTION_TEXT(text)
@@ -33,6 +34,27 @@ static void show_cpu(const void *block, char *buf, size_t len)
     const struct tlb_options *t = block;
     buf[0] = '\0';
     if (t->cpu_given) snprintf(buf, len, "%d", t->cpu);
+}
+
+static void init(void *block)
+{
+    *(struct tlb_options *)block = (struct tlb_options){
+        .cpu = -1,
+        .order = TLB_ORDER_RANDOM,
+        .stagger = true,
+        .mode = TLB_MODE_CHASE,
+        .repeat = TLB_DEFAULT_REPEAT,
+        .max_pages = TLB_DEFAULT_MAX_PAGES,
+    };
+}
+
+static void request(const void *block, const struct measure_shared *sh, void *out)
+{
+    *(struct tlb_request *)out = (struct tlb_request){
+        .tlb = block,
+        .shared = sh->options,
+        .dry_run = sh->dry_run,
+    };
 }
 
 static bool asked(const void *block)
@@ -85,6 +107,9 @@ static const struct option_ask asks[] = {{"--tlb", NULL, asked}};
 static const char *const uses[] = {"threads", "bind", "pages", NULL};
 
 const struct measure_options tlb_option_rows = {
+    .block_size = sizeof(struct tlb_options),
+    .init = init,
+    .request = request,
     .rank = 1,
     .asking = asking,
     .n_asking = OPTION_N(asking),
