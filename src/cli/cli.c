@@ -11,7 +11,6 @@
 #include "src/cli/option_table.h"
 #include "src/latency/latency_options.h"
 #include "src/stream/stream_options.h"
-#include "src/tlb/tlb_options.h"
 #include "version.h"
 
 #define MAX_ENTRIES 96
@@ -339,11 +338,6 @@ enum cli_action cli_parse(int argc, char **argv, struct options *o)
     }
     struct stream_options *s = options_block(o, &stream_option_rows);
     const struct latency_options *l = options_block_of(o, &latency_option_rows);
-    struct tlb_options *t = options_block(o, &tlb_option_rows);
-    for (size_t i = 0; i < p.n; i++)
-        if (p.given[i] && p.entries[i].row->name &&
-            strcmp(p.entries[i].row->name, "tlb-max-pages") == 0)
-            t->max_pages_given = true;
     if (optind < argc) {
         option_error("unexpected argument '%s'", argv[optind]);
         return CLI_EXIT_USAGE;
