@@ -35,7 +35,7 @@ struct options {
     bool mpi_per_rank;            /* MPI builds: every rank is its own "node" */
     struct shared_options shared; /* threads, binding, pages, --matrix: several measurements' */
     /* each measurement's options block (its .options->block_size bytes), one per row of the
-     * table of measurements, where measurement_block_at() says */
+     * table of measurements, where option_table_build() places it */
     _Alignas(max_align_t) unsigned char blocks[OPTIONS_BLOCKS_BYTES];
 };
 

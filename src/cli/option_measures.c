@@ -1,6 +1,6 @@
 /* The one registry of options: the option table assembled from src/cli's rows and each
- * measurement's (its descriptor's .options), and the option rule's bits, one per ask of each
- * measurement, in --help order. */
+ * measurement's (its descriptor's .options), the option rule's bits, one per ask of each
+ * measurement, in --help order, and each measurement's options block in struct options. */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
