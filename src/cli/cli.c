@@ -9,6 +9,7 @@
 #include "src/base/log.h"
 #include "src/cli/cli_checks.h"
 #include "src/cli/option_table.h"
+#include "src/latency/latency_options.h"
 #include "src/stream/stream_options.h"
 #include "version.h"
 
@@ -189,20 +190,13 @@ static int apply(struct options *o, const struct entry *e, const char *arg)
 static void set_defaults(struct options *o)
 {
     memset(o, 0, sizeof(*o));
-    o->stream.ntimes = 10;
-    o->stream.type = TYPE_DOUBLE;
+    options_init_blocks(o);
     o->format = FORMAT_TEXT;
     o->tolerance_pct = 5.0;
     o->reference_runs = 1;
     for (int k = 0; k < KERNEL_COUNT; k++)
         o->expect.rate_mbps[k] = 0.0;
     o->expect.hugepages_2m = -1;
-    o->tlb.cpu = -1;
-    o->tlb.order = TLB_ORDER_RANDOM;
-    o->tlb.stagger = true;
-    o->tlb.mode = TLB_MODE_CHASE;
-    o->tlb.repeat = TLB_DEFAULT_REPEAT;
-    o->tlb.max_pages = TLB_DEFAULT_MAX_PAGES;
 }
 
 /* The first option given (by position) that applies to none of the run's measurements. */
@@ -229,6 +223,7 @@ static int check_applies(const struct parser *p, const struct options *o)
 /* --acceptance runs its profile as documented. */
 static int check_acceptance_profile(const struct options *o, const struct parser *p)
 {
+    const struct stream_options *s = options_block_of(o, &stream_option_rows);
     char name[48], msg[400];
     if (o->acceptance && p->first_profile) {
         entry_label(p, p->first_profile, name, sizeof(name));
@@ -239,45 +234,18 @@ static int check_acceptance_profile(const struct options *o, const struct parser
                  name, name);
         return option_error("%s", msg);
     }
-    if (o->acceptance && o->stream.isa_forced_by)
-        return option_error("--acceptance is a fixed profile and %s changes its kernels; %s",
-                            o->stream.isa_forced_by,
-                            strcmp(o->stream.isa_forced_by, "MEMBENCH_ISA") == 0
-                                ? "unset MEMBENCH_ISA"
-                                : "drop --isa");
+    if (o->acceptance && s->isa_forced_by)
+        return option_error(
+            "--acceptance is a fixed profile and %s changes its kernels; %s", s->isa_forced_by,
+            strcmp(s->isa_forced_by, "MEMBENCH_ISA") == 0 ? "unset MEMBENCH_ISA" : "drop --isa");
     return 0;
 }
 
-void cli_tlb_request(const struct options *o, struct tlb_request *r)
-{
-    *r = (struct tlb_request){
-        .tlb = &o->tlb,
-        .shared = &o->stream.shared,
-        .dry_run = o->dry_run,
-    };
-}
-
-void cli_latency_request(const struct options *o, struct latency_request *r)
-{
-    *r = (struct latency_request){
-        .enabled = o->latency.enabled,
-        .dry_run = o->dry_run,
-        .size_given = o->latency.size_given,
-        .size = o->latency.size,
-        .shared = &o->stream.shared,
-        .cpu = -1,
-        .mem_node = -1,
-        .loaded = true,
-        .matrix = o->stream.matrix == MATRIX_NUMA,
-    };
-}
-
-void cli_stream_request(const struct options *o, struct stream_request *r)
+void cli_measure_shared(const struct options *o, struct measure_shared *sh)
 {
     const struct reference_profile *ref = &o->expect.profile;
-    *r = (struct stream_request){
-        .opts = &o->stream,
-        .shared = &o->stream.shared,
+    *sh = (struct measure_shared){
+        .options = &o->shared,
         .dry_run = o->dry_run,
         .acceptance = o->acceptance,
         .checks = o->checks,
@@ -291,9 +259,9 @@ void cli_stream_request(const struct options *o, struct stream_request *r)
 
 void cli_free(struct options *o)
 {
-    for (size_t i = 0; i < o->stream.shared.n_binds; i++)
-        bind_spec_free(&o->stream.shared.binds[i]);
-    o->stream.shared.n_binds = 0;
+    for (size_t i = 0; i < o->shared.n_binds; i++)
+        bind_spec_free(&o->shared.binds[i]);
+    o->shared.n_binds = 0;
 }
 
 /* What getopt_long refused: an unknown short option (optopt is its letter), or a long option
@@ -368,22 +336,19 @@ enum cli_action cli_parse(int argc, char **argv, struct options *o)
         if ((r->flags & OPTF_PROFILE) && !p.first_profile) p.first_profile = (int)i + 1;
         if (apply(o, &p.entries[i], optarg) != 0) return CLI_EXIT_USAGE;
     }
-    for (size_t i = 0; i < p.n; i++)
-        if (p.given[i] && p.entries[i].row->name &&
-            strcmp(p.entries[i].row->name, "tlb-max-pages") == 0)
-            o->tlb.max_pages_given = true;
+    struct stream_options *s = options_block(o, &stream_option_rows);
+    const struct latency_options *l = options_block_of(o, &latency_option_rows);
     if (optind < argc) {
         option_error("unexpected argument '%s'", argv[optind]);
         return CLI_EXIT_USAGE;
     }
-    if (o->stream.matrix && o->stream.kernel_mask == 0 && !o->latency.enabled)
-        o->stream.kernel_mask = 1u
-                                << KERNEL_TRIAD; /* --latency --matrix: the latency matrix alone */
+    if (o->shared.matrix && s->kernel_mask == 0 && !l->enabled)
+        s->kernel_mask = 1u << KERNEL_TRIAD; /* --latency --matrix: the latency matrix alone */
     /* probes alone replace the STREAM kernels; with a kernel flag both run */
-    if (!cli_measures_something(o)) o->stream.kernel_mask = KERNEL_MASK_STREAM;
+    if (!cli_measures_something(o)) s->kernel_mask = KERNEL_MASK_STREAM;
     const char *env_isa = getenv("MEMBENCH_ISA");
-    if (!o->stream.isa_forced_by && env_isa && *env_isa &&
-        stream_force_isa(&o->stream, "MEMBENCH_ISA", env_isa) != 0)
+    if (!s->isa_forced_by && env_isa && *env_isa &&
+        stream_force_isa(s, "MEMBENCH_ISA", env_isa) != 0)
         return CLI_EXIT_USAGE;
     if (check_acceptance_profile(o, &p) != 0 || check_applies(&p, o) != 0 ||
         cli_check_combinations(o) != 0)

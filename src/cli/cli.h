@@ -5,21 +5,18 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "affinity/policy.h"
 #include "kernels/kernel_table.h"
-#include "src/verdict/acceptance.h"
 #include "src/base/parse.h"
-#include "src/latency/latency.h"
-#include "src/stream/plan.h"
-#include "src/probes/probes.h"
-#include "src/tlb/run_tlb.h"
-#include "src/tlb/tlb_options.h"
+#include "src/measure/option_row.h"
+#include "src/measure/shared_options.h"
+#include "src/verdict/acceptance.h"
 
 enum output_format { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON, FORMAT_OPENMETRICS };
 
+#define OPTIONS_BLOCKS_BYTES 16384 /* the measurements' options blocks together */
+
 /* The command line, parsed and checked; nothing here depends on the machine. */
 struct options {
-    struct stream_options stream; /* what the STREAM runs read: the kernels, threads, sizes... */
     enum output_format format;
     const char *output;
     const char *metrics_file; /* --metrics-file: the OpenMetrics text too, beside the report */
@@ -32,13 +29,14 @@ struct options {
     double tolerance_pct;
     const char *reference;
     const char *save_reference;
-    unsigned reference_runs;        /* --reference-runs: whole runs behind a saved reference */
-    double reference_interval_s;    /* --reference-interval: the pause between those runs */
-    double time_limit_s;            /* 0 = none; --acceptance defaults to 30 */
-    bool mpi_per_rank;              /* MPI builds: every rank is its own "node" */
-    struct probe_options probes;    /* --faults, --shootdown, --timer and their options */
-    struct tlb_options tlb;         /* --tlb and its options */
-    struct latency_options latency; /* --latency and its options */
+    unsigned reference_runs;      /* --reference-runs: whole runs behind a saved reference */
+    double reference_interval_s;  /* --reference-interval: the pause between those runs */
+    double time_limit_s;          /* 0 = none; --acceptance defaults to 30 */
+    bool mpi_per_rank;            /* MPI builds: every rank is its own "node" */
+    struct shared_options shared; /* threads, binding, pages, --matrix: several measurements' */
+    /* each measurement's options block (its .options->block_size bytes), one per row of the
+     * table of measurements, where option_table_build() places it */
+    _Alignas(max_align_t) unsigned char blocks[OPTIONS_BLOCKS_BYTES];
 };
 
 enum cli_action { CLI_RUN, CLI_EXIT_OK, CLI_EXIT_USAGE };
@@ -54,11 +52,18 @@ bool cli_measures_something(const struct options *o);
 void cli_print_help(FILE *out);
 void cli_free(struct options *opts);
 
-/* What the STREAM plan needs of the options: r points into o. */
-void cli_stream_request(const struct options *o, struct stream_request *r);
-/* The TLB probe's request: its options and the placement and page options it shares. */
-void cli_tlb_request(const struct options *o, struct tlb_request *r);
-/* The latency measurement's request (with --matrix numa, the latency matrix too). */
-void cli_latency_request(const struct options *o, struct latency_request *r);
+/* The options block of the measurement whose rows are mo (NULL when none in the table has
+ * them): what src/cli's checks read of one measurement. */
+void *options_block(struct options *o, const struct measure_options *mo);
+const void *options_block_of(const struct options *o, const struct measure_options *mo);
+
+/* The judged measurement's options block (STREAM's struct stream_options), or NULL. */
+const void *options_judged(const struct options *o);
+
+/* What every measurement's request reads beside its block: points into o. */
+void cli_measure_shared(const struct options *o, struct measure_shared *sh);
+
+/* The request of row i of the table of measurements (its m->request_size bytes, zeroed). */
+void cli_request(const struct options *o, size_t i, void *request);
 
 #endif

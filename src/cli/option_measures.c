@@ -1,6 +1,7 @@
 /* The one registry of options: the option table assembled from src/cli's rows and each
- * measurement's (its descriptor's .options), and the option rule's bits, one per ask of each
- * measurement, in --help order. */
+ * measurement's (its descriptor's .options), the option rule's bits, one per ask of each
+ * measurement, in --help order, and each measurement's options block in struct options. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,31 @@ size_t option_table_rows;
 static const struct measurement_row *ranked[MEASURE_PARTS_MAX];
 static unsigned first_bit[MEASURE_PARTS_MAX];
 static size_t n_ranked;
+
+/* Where each row of the table of measurements has its options block in struct options. */
+static size_t block_at[MEASURE_PARTS_MAX];
+
+static void place_blocks(void)
+{
+    const size_t align = _Alignof(max_align_t);
+    size_t used = 0;
+    for (size_t i = 0; i < measurement_count && i < MEASURE_PARTS_MAX; i++) {
+        const struct measure_options *mo = measurement_table[i].m->options;
+        block_at[i] = offsetof(struct options, blocks) + used;
+        used += mo ? (mo->block_size + align - 1) / align * align : 0;
+    }
+    if (used > OPTIONS_BLOCKS_BYTES) {
+        log_error("the options blocks take %zu bytes, more than %d: raise OPTIONS_BLOCKS_BYTES",
+                  used, OPTIONS_BLOCKS_BYTES);
+        abort();
+    }
+}
+
+/* The block of ranked[i]. */
+static size_t ranked_block(size_t i)
+{
+    return block_at[ranked[i] - measurement_table];
+}
 
 static unsigned asks_mask(size_t i)
 {
@@ -65,7 +91,7 @@ static unsigned applies(const struct option_row *r, size_t owner)
 
 static void add_rows(const struct option_row *rows, size_t n, size_t owner)
 {
-    size_t block = owner < n_ranked ? ranked[owner]->options_at : 0;
+    size_t own = owner < n_ranked ? ranked_block(owner) : 0;
     for (size_t i = 0; i < n; i++) {
         if (option_table_rows == OPTION_ROWS_MAX) {
             log_error("more than %d option rows: raise OPTION_ROWS_MAX", OPTION_ROWS_MAX);
@@ -73,6 +99,7 @@ static void add_rows(const struct option_row *rows, size_t n, size_t owner)
         }
         struct option_row *r = &option_table[option_table_rows++];
         *r = rows[i];
+        size_t block = rows[i].flags & OPTF_SHARED ? offsetof(struct options, shared) : own;
         r->field += block;
         r->count += block;
         r->block = block;
@@ -83,6 +110,7 @@ static void add_rows(const struct option_row *rows, size_t n, size_t owner)
 void option_table_build(void)
 {
     if (option_table_rows) return;
+    place_blocks();
     rank_measurements();
     add_rows(cli_usage.rows, cli_usage.n, n_ranked);
     for (size_t i = 0; i < n_ranked; i++) {
@@ -103,7 +131,7 @@ unsigned option_measures(const struct options *o)
     unsigned bits = 0;
     for (size_t i = 0; i < n_ranked; i++) {
         const struct measure_options *mo = ranked[i]->m->options;
-        const void *block = (const char *)o + ranked[i]->options_at;
+        const void *block = (const char *)o + ranked_block(i);
         for (size_t a = 0; a < mo->n_asks; a++)
             if (mo->asks[a].asked(block)) bits |= 1u << (first_bit[i] + a);
     }
@@ -137,4 +165,43 @@ void option_measures_add(unsigned mask, char *buf, size_t len)
     const struct option_ask *a =
         __builtin_popcount(mask) == 1 ? ask_of((unsigned)__builtin_ctz(mask)) : NULL;
     snprintf(buf, len, "%s", !a ? "one of them" : a->add ? a->add : a->name);
+}
+
+void options_init_blocks(struct options *o)
+{
+    option_table_build();
+    for (size_t i = 0; i < measurement_count && i < MEASURE_PARTS_MAX; i++) {
+        const struct measure_options *mo = measurement_table[i].m->options;
+        if (mo && mo->init) mo->init((char *)o + block_at[i]);
+    }
+}
+
+void *options_block(struct options *o, const struct measure_options *mo)
+{
+    option_table_build();
+    for (size_t i = 0; i < measurement_count && i < MEASURE_PARTS_MAX; i++)
+        if (mo && measurement_table[i].m->options == mo) return (char *)o + block_at[i];
+    return NULL;
+}
+
+const void *options_block_of(const struct options *o, const struct measure_options *mo)
+{
+    return options_block((struct options *)o, mo);
+}
+
+const void *options_judged(const struct options *o)
+{
+    for (size_t i = 0; i < measurement_count && i < MEASURE_PARTS_MAX; i++)
+        if (measurement_table[i].m->judged)
+            return options_block_of(o, measurement_table[i].m->options);
+    return NULL;
+}
+
+void cli_request(const struct options *o, size_t i, void *request)
+{
+    const struct measure_options *mo = measurement_table[i].m->options;
+    if (!mo || !mo->request) return;
+    struct measure_shared shared;
+    cli_measure_shared(o, &shared);
+    mo->request(options_block_of(o, mo), &shared, request);
 }

@@ -23,6 +23,9 @@ extern struct option_row option_table[];
 extern size_t option_table_rows;
 void option_table_build(void);
 
+/* Every measurement's options block in o (zeroed) given its defaults. */
+void options_init_blocks(struct options *o);
+
 /* How many values an ARG_LIST row holds in o: its count is a size_t or an int. */
 size_t option_count(const struct options *o, const struct option_row *r);
 

@@ -183,9 +183,8 @@ void rank_profile_read(const struct options *o, struct rank_profile *p)
     p->this_system = topo.facts.this_system;
     snprintf(p->topology, sizeof(p->topology), "%s", topo.facts.source);
     const char *from = "physical cores", *env = getenv("OMP_NUM_THREADS");
-    if (o->stream.shared.n_threads > 0) {
-        p->threads = o->stream.shared.n_threads == 1 ? o->stream.shared.threads[0]
-                                                     : 0; /* a sweep is refused */
+    if (o->shared.n_threads > 0) {
+        p->threads = o->shared.n_threads == 1 ? o->shared.threads[0] : 0; /* a sweep is refused */
         from = "--threads";
     } else if (env && *env) { /* default_threads would also note a capped core count */
         if (default_threads(&topo.facts, &p->threads, &from, why, sizeof(why)) != 0)

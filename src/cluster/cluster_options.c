@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "src/base/log.h"
+#include "src/stream/plan.h"
 
 static void copy_line(const char *s, char *out, size_t len)
 {
@@ -31,14 +32,15 @@ int options_difference(const char *mine, const char *theirs, char *my_line, size
 
 int cluster_refusal(const struct options *o, char *why, size_t why_len)
 {
+    const struct stream_options *s = options_judged(o); /* STREAM's: the runs compared */
     const struct {
         const char *name;
         size_t n;
-    } lists[] = {{"--threads", o->stream.shared.n_threads},
-                 {"--size", o->stream.n_sizes},
-                 {"--pages", o->stream.shared.n_pages},
-                 {"--bind", o->stream.shared.n_binds},
-                 {"--stores", o->stream.n_stores}};
+    } lists[] = {{"--threads", o->shared.n_threads},
+                 {"--size", s->n_sizes},
+                 {"--pages", o->shared.n_pages},
+                 {"--bind", o->shared.n_binds},
+                 {"--stores", s->n_stores}};
     for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
         if (lists[i].n > 1) {
             snprintf(why, why_len,

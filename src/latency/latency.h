@@ -33,7 +33,7 @@ struct latency_options {
     struct size_spec size;
 };
 
-/* What --latency is asked for (src/cli fills it; the measurement never sees the options). */
+/* What --latency is asked for (its .options->request fills it from its options block). */
 struct latency_request {
     bool enabled;
     bool dry_run;

@@ -28,6 +28,22 @@ static void show_latency_size(const void *block, char *buf, size_t len)
     snprintf(buf, len, "%s", l->size_given ? l->size.text : "");
 }
 
+static void request(const void *block, const struct measure_shared *sh, void *out)
+{
+    const struct latency_options *l = block;
+    *(struct latency_request *)out = (struct latency_request){
+        .enabled = l->enabled,
+        .dry_run = sh->dry_run,
+        .size_given = l->size_given,
+        .size = l->size,
+        .shared = sh->options,
+        .cpu = -1,
+        .mem_node = -1,
+        .loaded = true,
+        .matrix = sh->options->matrix == MATRIX_NUMA,
+    };
+}
+
 static bool asked(const void *block)
 {
     return ((const struct latency_options *)block)->enabled;
@@ -51,6 +67,8 @@ static const struct option_ask asks[] = {{"--latency", NULL, asked}};
 static const char *const uses[] = {"bind", "matrix", "pages", NULL};
 
 const struct measure_options latency_option_rows = {
+    .block_size = sizeof(struct latency_options),
+    .request = request,
     .rank = 2,
     .asking = asking,
     .n_asking = OPTION_N(asking),

@@ -31,9 +31,13 @@ enum option_flag {
     OPTF_PROFILE = 1u << 0, /* chooses what is measured: --acceptance refuses it */
     OPTF_ONCE = 1u << 2,    /* list_numbers: a number listed twice is kept once */
     OPTF_LOCAL = 1u << 3,   /* this process's own (-o, -q): ranks of a cluster run may differ */
+    /* a measurement's row whose value goes to the shared options (its .field an offset in
+     * struct shared_options, src/measure/shared_options.h), not to its own block */
+    OPTF_SHARED = 1u << 4,
 };
 
 struct option_row;
+struct measure_shared;
 
 /* The array an ARG_LIST item goes to: .n items there, .full when no more fit. */
 struct list_items {
@@ -67,7 +71,8 @@ struct option_row {
     const char *arg;  /* the value in --help ("N[,N...]"); NULL: the choices joined by '|' */
     const char *help; /* after the name; each '\n' but the last starts a line at .col */
     /* where the value goes: offsets in the options block of the rows (a measurement's own
-     * struct; src/cli's table: in struct options, .block where the rows' block starts) */
+     * struct, or struct shared_options with OPTF_SHARED; src/cli's table: in struct options,
+     * .block where the rows' block starts) */
     size_t field, field_size, count, count_size, block;
     uint64_t min, max;
     unsigned bits;
@@ -99,9 +104,15 @@ struct option_ask {
     bool (*asked)(const void *block);
 };
 
-/* A measurement's command line: its rows write into its options block (whose place in
- * struct options src/cli's table of measurements knows). */
+/* A measurement's command line: its rows write into its options block (block_size bytes that
+ * src/cli holds, one per row of its table of measurements), and request turns that block into
+ * the measurement's request. */
 struct measure_options {
+    size_t block_size;
+    void (*init)(void *block); /* the defaults of the zeroed block; or NULL */
+    /* fills the measurement's request (its .request_size bytes, zeroed) from its block and
+     * what it may read of the node's options; the request may point into both */
+    void (*request)(const void *block, const struct measure_shared *shared, void *request);
     unsigned rank; /* its place among the measurements' in --help and in the rule's lists */
     /* --help's first part: what asks for it and its own options; then its rows of the
      * "Options" part, shared with the other measurements */
@@ -116,6 +127,8 @@ struct measure_options {
     .field = offsetof(type, member), .field_size = sizeof(((type *)0)->member)
 #define OPTION_COUNT(type, member)                                                                 \
     .count = offsetof(type, member), .count_size = sizeof(((type *)0)->member)
+#define OPTION_SHARED_AT(member) OPTION_AT(struct shared_options, member)
+#define OPTION_SHARED_COUNT(member) OPTION_COUNT(struct shared_options, member)
 #define OPTION_TEXT(text)                                                                          \
     {                                                                                              \
         .kind = ARG_TEXT, .help = text                                                             \

@@ -13,6 +13,7 @@
 #include "src/node/node_verdict.h"
 #include "src/node/parts.h"
 #include "src/report/report.h"
+#include "src/stream/plan.h"
 #include "src/verdict/reference.h"
 #include "version.h"
 
@@ -104,6 +105,13 @@ struct node_run {
     bool cut_by_limit; /* --time-limit cut a measurement (not only a run's repetitions) */
 };
 
+/* The kernels the judged measurement's runs measure (struct stream_options). */
+static unsigned judged_kernels(const struct options *o)
+{
+    const struct stream_options *s = options_judged(o);
+    return s ? s->kernel_mask : 0;
+}
+
 /* The options, the reference and the topology; the report's facts. An exit status after a
  * one-line error. */
 static int node_begin(struct node_run *n)
@@ -112,7 +120,7 @@ static int node_begin(struct node_run *n)
     char why[400];
     if (check_distinct_files(o) != EXIT_OK) return EXIT_USAGE;
     if (o->reference && (reference_load(o->reference, &o->expect, why, sizeof(why)) != 0 ||
-                         reference_check_kernels(o->reference, &o->expect, o->stream.kernel_mask,
+                         reference_check_kernels(o->reference, &o->expect, judged_kernels(o),
                                                  o->acceptance, why, sizeof(why)) != 0)) {
         log_error("%s", why);
         return EXIT_USAGE;

@@ -30,7 +30,7 @@ int parts_plan(struct parts *ps, const struct options *o, const struct measure_c
             log_error("out of memory planning the measurements");
             return EXIT_RESOURCE;
         }
-        measurement_table[i].request(o, p->request);
+        cli_request(o, i, p->request);
         int rc = m->plan(p->request, ctx, p->plan);
         if (rc != EXIT_OK) return rc;
         p->asked = m->asked(p->plan);

@@ -80,6 +80,12 @@ static void show_faults_size(const void *block, char *buf, size_t len)
     if (p->faults_bytes) snprintf(buf, len, "%lluMiB", (unsigned long long)(p->faults_bytes >> 20));
 }
 
+static void request(const void *block, const struct measure_shared *sh, void *out)
+{
+    (void)sh;
+    *(struct probe_options *)out = *(const struct probe_options *)block;
+}
+
 static bool asked_faults(const void *block)
 {
     return ((const struct probe_options *)block)->mask & PROBE_BIT(PROBE_FAULTS);
@@ -146,6 +152,8 @@ static const struct option_ask asks[] = {{"--faults", NULL, asked_faults},
                                          {"--timer", NULL, asked_timer}};
 
 const struct measure_options probes_option_rows = {
+    .block_size = sizeof(struct probe_options),
+    .request = request,
     .rank = 3,
     .asking = asking,
     .n_asking = OPTION_N(asking),

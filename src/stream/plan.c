@@ -244,21 +244,21 @@ static int count_runs(const struct stream_request *req, const struct topology *t
     *total = (sh->n_threads ? sh->n_threads : 1) * (o->n_sizes ? o->n_sizes : 1) *
              (sh->n_binds ? sh->n_binds : 1) * (sh->n_pages ? sh->n_pages : 1) *
              (o->n_stores ? o->n_stores : 1);
-    if (o->matrix == MATRIX_TIERS && !topology->facts.this_system && !req->dry_run) {
+    if (sh->matrix == MATRIX_TIERS && !topology->facts.this_system && !req->dry_run) {
         log_error(
             "--matrix tiers measures this machine, but %s describes another; unset it, or add "
             "--dry-run",
             topology->facts.source);
         return EXIT_USAGE;
     }
-    if (o->matrix == MATRIX_TIERS) {
+    if (sh->matrix == MATRIX_TIERS) {
         bool measurable[MEM_TIERS_MAX];
         *total = (size_t)plan_tiers_measurable(topology, measurable);
         if (*total == 0) {
             log_error("--matrix tiers: no memory tier has usable cores near it; run without it");
             return EXIT_RESOURCE;
         }
-    } else if (o->matrix) {
+    } else if (sh->matrix) {
         int rows = 0;
         int rc = matrix_nodes(req, topology, &rows);
         if (rc != EXIT_OK) return rc;
@@ -418,9 +418,9 @@ int plan_build(const struct stream_request *req, const struct topology *topology
     struct run_defaults d;
     rc = run_defaults(req, &topology->facts, sys, &d);
     if (rc == EXIT_OK)
-        rc = o->matrix == MATRIX_TIERS ? plan_tiers(req, topology, &d, plan, false)
-             : o->matrix               ? plan_matrix(req, topology, &d, plan)
-                                       : plan_sweep(req, topology, &d, plan);
+        rc = req->shared->matrix == MATRIX_TIERS ? plan_tiers(req, topology, &d, plan, false)
+             : req->shared->matrix               ? plan_matrix(req, topology, &d, plan)
+                                                 : plan_sweep(req, topology, &d, plan);
     if (rc == EXIT_OK && tier_runs) rc = plan_tiers(req, topology, &d, plan, true);
     if (rc != EXIT_OK) return rc;
     for (size_t i = 0; o->n_sizes == 0 && i < plan->n_runs; i++)

@@ -22,21 +22,16 @@ enum domain_kind { DOMAIN_NONE, DOMAIN_NUMA, DOMAIN_PACKAGE, DOMAIN_LLC };
 
 const char *domain_kind_name(enum domain_kind kind);
 
-/* --matrix: a run per (cpu domain, memory domain) pair. */
-enum matrix_kind { MATRIX_NONE, MATRIX_NUMA, MATRIX_TIERS };
-
-/* The options the STREAM runs read, as parsed (src/cli's struct options embeds them: its
- * option_table rows point here). The lists are empty for the default; .shared, the placement
- * and page lists, serves --tlb and --latency too: the requests point at it. */
+/* The options the STREAM runs read, as parsed: the options block of stream_option_rows. The
+ * lists are empty for the default; the placement and page lists and --matrix are the shared
+ * options (struct shared_options), which serve --tlb and --latency too. */
 struct stream_options {
     unsigned kernel_mask;      /* bits of enum kernel_id; 0 = no STREAM runs */
     const char *isa_forced_by; /* "--isa" or "MEMBENCH_ISA" when forced, else NULL */
     enum isa isa;
-    struct shared_options shared;
     struct size_spec sizes[LIST_MAX];
     size_t n_sizes; /* 0 = the STREAM rule */
     enum domain_kind per_domain;
-    enum matrix_kind matrix; /* MATRIX_NUMA: the runs are the cells of the NUMA matrix */
     const char *stores[LIST_MAX];
     size_t n_stores;
     unsigned ntimes;
@@ -44,11 +39,11 @@ struct stream_options {
     size_t offset;
 };
 
-/* What the STREAM plan needs: the options (src/cli's cli_stream_request points at them) and
- * what the verdict options ask of the runs. */
+/* What the STREAM plan needs: its options and the shared ones (its request hook points at
+ * them) and what the verdict options ask of the runs. */
 struct stream_request {
     const struct stream_options *opts;
-    const struct shared_options *shared; /* threads, binding and pages */
+    const struct shared_options *shared; /* threads, binding, pages and --matrix */
     bool dry_run;                /* a matrix of another machine's topology can only be planned */
     bool acceptance;             /* the acceptance profile's rules apply */
     bool checks;                 /* --expect or --reference */

@@ -31,7 +31,7 @@ size_t plan_verdict_tier_count(const struct stream_request *req, const struct to
 {
     bool measurable[MEM_TIERS_MAX];
     bool verdict = req->acceptance || req->checks || req->save_reference;
-    if (!verdict || req->opts->matrix || (!topo->facts.this_system && !req->dry_run)) return 0;
+    if (!verdict || req->shared->matrix || (!topo->facts.this_system && !req->dry_run)) return 0;
     int n = plan_tiers_measurable(topo, measurable);
     return n > 1 ? (size_t)n : 0;
 }

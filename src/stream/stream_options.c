@@ -14,6 +14,8 @@
 
 #define AT(member) OPTION_AT(struct stream_options, member)
 #define COUNT(member) OPTION_COUNT(struct stream_options, member)
+#define SHARED_AT(member) OPTION_SHARED_AT(member)
+#define SHARED_COUNT(member) OPTION_SHARED_COUNT(member)
 #define TEXT(text) OPTION_TEXT(text)
 
 static const char *const types[] = {"double", "float", NULL};
@@ -53,6 +55,29 @@ static void show_isa(const void *block, char *buf, size_t len)
     snprintf(buf, len, "%s", s->isa_forced_by ? isa_name(s->isa) : "");
 }
 
+static void init(void *block)
+{
+    struct stream_options *s = block;
+    s->ntimes = 10;
+    s->type = TYPE_DOUBLE;
+}
+
+static void request(const void *block, const struct measure_shared *sh, void *out)
+{
+    *(struct stream_request *)out = (struct stream_request){
+        .opts = block,
+        .shared = sh->options,
+        .dry_run = sh->dry_run,
+        .acceptance = sh->acceptance,
+        .checks = sh->checks,
+        .save_reference = sh->save_reference,
+        .reference_runs = sh->reference_runs,
+        .reference_interval_s = sh->reference_interval_s,
+        .reference_stores = sh->reference_stores,
+        .reference_kernel_stores = sh->reference_kernel_stores,
+    };
+}
+
 static bool asked(const void *block)
 {
     return ((const struct stream_options *)block)->kernel_mask != 0;
@@ -73,8 +98,8 @@ static const struct option_row common[] = {
     {.name = "threads", .short_name = 't', .kind = ARG_LIST, .list = &list_numbers, .arg = "N[,N...]",
      .help = "OpenMP threads (default $OMP_NUM_THREADS, else one per\n"
              "physical core; at most " STRING_OF(MAX_THREADS) ")",
-     AT(shared.threads), COUNT(shared.n_threads), .min = 1, .max = MAX_THREADS,
-     .applies = APPLIES_OWN, .flags = OPTF_PROFILE,
+     SHARED_AT(threads), SHARED_COUNT(n_threads), .min = 1, .max = MAX_THREADS,
+     .applies = APPLIES_OWN, .flags = OPTF_PROFILE | OPTF_SHARED,
      .col = 26},
     {.name = "size", .short_name = 's', .kind = ARG_LIST, .list = &list_sizes, .arg = "SIZE[,...]",
      .help = "per-array size: 4xLLC (multiple of the total last-level\n"
@@ -103,8 +128,8 @@ static const struct option_row common[] = {
              "sweep lists). Default: scatter below one thread per\n"
              "core, compact from there; OpenMP's binding when\n"
              "OMP_PROC_BIND/OMP_PLACES/GOMP_CPU_AFFINITY are set",
-     AT(shared.binds), COUNT(shared.n_binds),
-     .applies = APPLIES_OWN, .flags = OPTF_PROFILE},
+     SHARED_AT(binds), SHARED_COUNT(n_binds),
+     .applies = APPLIES_OWN, .flags = OPTF_PROFILE | OPTF_SHARED},
     {.name = "per-domain", .kind = ARG_CHOICE,
      .help = "also report each domain's bandwidth, all measured at once",
      AT(per_domain), .min = DOMAIN_NUMA, .choices = domains, .applies = APPLIES_OWN},
@@ -114,8 +139,8 @@ static const struct option_row common[] = {
              "bound to the other (columns); tiers: a run per memory\n"
              "tier (DRAM, HBM, CXL...) from the cores nearest it;\n"
              "kernels chosen by the kernel options, Triad without one",
-     AT(matrix), .min = MATRIX_NUMA, .choices = matrices,
-     .applies = APPLIES_OWN},
+     SHARED_AT(matrix), .min = MATRIX_NUMA, .choices = matrices,
+     .applies = APPLIES_OWN, .flags = OPTF_SHARED},
     {.name = "pages", .kind = ARG_LIST, .list = &list_words, .arg = "4k|thp|2m|1g|default[,...]",
      .help = "page backing of the arrays, verified in /proc/self/smaps:\n"
              "4k (no THP), thp (transparent huge pages), 2m/1g (hugetlb\n"
@@ -123,8 +148,8 @@ static const struct option_row common[] = {
              "gives). Without --pages, HUGETLB_MORECORE (hugectl --heap)\n"
              "chooses. Several values: an A/B against the first\n"
              "(e.g. --pages 4k,2m)",
-     AT(shared.pages), COUNT(shared.n_pages), .choice_at = page_choice,
-     .applies = APPLIES_OWN},
+     SHARED_AT(pages), SHARED_COUNT(n_pages), .choice_at = page_choice,
+     .applies = APPLIES_OWN, .flags = OPTF_SHARED},
     {.name = "stores", .kind = ARG_LIST, .list = &list_words,
      .help = "store instructions: nt = non-temporal (streaming) stores\n"
              "that skip the write-allocate read; auto (default) = time\n"
@@ -145,6 +170,9 @@ static const struct option_row common[] = {
 static const struct option_ask asks[] = {{"the kernels", "a kernel (e.g. --triad)", asked}};
 
 const struct measure_options stream_option_rows = {
+    .block_size = sizeof(struct stream_options),
+    .init = init,
+    .request = request,
     .rank = 0,
     .asking = asking,
     .n_asking = OPTION_N(asking),

@@ -9,7 +9,7 @@
 #include "src/tlb/tlb_result.h"
 
 /* What the TLB probe is asked for: its own options and the placement and page options it
- * shares with the STREAM runs (src/cli fills it). */
+ * shares with the STREAM runs (its .options->request fills it). */
 struct tlb_request {
     const struct tlb_options *tlb;
     /* no threads: one thread, unpinned unless --cpu */

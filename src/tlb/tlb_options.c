@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "src/base/parse.h"
+#include "src/tlb/run_tlb.h"
 
 #define AT(member) OPTION_AT(struct tlb_options, member)
 #define TEXT(text) OPTION_TEXT(text)
@@ -28,11 +29,50 @@ static int set_cpu(void *block, const char *arg)
     return 0;
 }
 
+/* --tlb-max-pages: a number, and that it was given (the memory share is then not imposed). */
+static int set_max_pages(void *block, const char *arg)
+{
+    struct tlb_options *t = block;
+    char why[256];
+    uint64_t v;
+    if (parse_uint(arg, 4, TLB_MAX_PAGES_LIMIT, &v, why, sizeof(why)) != 0)
+        return option_error("--tlb-max-pages: %s (the sweep's last point)", why);
+    t->max_pages = v;
+    t->max_pages_given = true;
+    return 0;
+}
+
+static void show_max_pages(const void *block, char *buf, size_t len)
+{
+    snprintf(buf, len, "%llu", (unsigned long long)((const struct tlb_options *)block)->max_pages);
+}
+
 static void show_cpu(const void *block, char *buf, size_t len)
 {
     const struct tlb_options *t = block;
     buf[0] = '\0';
     if (t->cpu_given) snprintf(buf, len, "%d", t->cpu);
+}
+
+static void init(void *block)
+{
+    *(struct tlb_options *)block = (struct tlb_options){
+        .cpu = -1,
+        .order = TLB_ORDER_RANDOM,
+        .stagger = true,
+        .mode = TLB_MODE_CHASE,
+        .repeat = TLB_DEFAULT_REPEAT,
+        .max_pages = TLB_DEFAULT_MAX_PAGES,
+    };
+}
+
+static void request(const void *block, const struct measure_shared *sh, void *out)
+{
+    *(struct tlb_request *)out = (struct tlb_request){
+        .tlb = block,
+        .shared = sh->options,
+        .dry_run = sh->dry_run,
+    };
 }
 
 static bool asked(const void *block)
@@ -69,11 +109,10 @@ static const struct option_row asking[] = {
      .help = "... traversals of those N pages per sample (default: timed)",
      AT(trials), .min = 1, .max = 1000000000000ull,
      .hint = "traversals of the pages per sample", .applies = APPLIES_OWN},
-    {.name = "tlb-max-pages", .kind = ARG_UINT, .arg = "N",
+    {.name = "tlb-max-pages", .kind = ARG_CUSTOM, .arg = "N",
      .help = "last point of the sweep (default 32768; the 2 MB sweep\n"
              "goes to N/8 pages, past the 10% share when given)",
-     AT(max_pages), .min = 4, .max = TLB_MAX_PAGES_LIMIT,
-     .hint = "the sweep's last point", .applies = APPLIES_OWN},
+     .set = set_max_pages, .show = show_max_pages, .applies = APPLIES_OWN},
     {.name = "repeat", .kind = ARG_UINT, .arg = "K",
      .help = "samples per point, min and median reported (default 5)",
      AT(repeat), .min = 1, .max = 1000, .hint = "samples per point", .applies = APPLIES_OWN},
@@ -85,6 +124,9 @@ static const struct option_ask asks[] = {{"--tlb", NULL, asked}};
 static const char *const uses[] = {"threads", "bind", "pages", NULL};
 
 const struct measure_options tlb_option_rows = {
+    .block_size = sizeof(struct tlb_options),
+    .init = init,
+    .request = request,
     .rank = 1,
     .asking = asking,
     .n_asking = OPTION_N(asking),

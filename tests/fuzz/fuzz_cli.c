@@ -1,6 +1,8 @@
 /* The whole command line: the input, one argument per line, after "membench", through
  * cli_parse and cli_free (--help and --version print to a /dev/null stdout). */
 #include "src/cli/cli.h"
+#include "src/probes/probes_options.h"
+#include "src/stream/stream_options.h"
 #include "tests/fuzz/fuzz.h"
 
 #define MAX_ARGS 64
@@ -42,22 +44,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     call.args = &args;
     fuzz_quietly(parse, &call);
     struct options *o = &call.opts;
+    const struct shared_options *sh = &o->shared;
+    const struct stream_options *s = options_block_of(o, &stream_option_rows);
+    const struct probe_options *p = options_block_of(o, &probes_option_rows);
     FUZZ_CHECK(call.action == CLI_RUN || call.action == CLI_EXIT_OK ||
                    call.action == CLI_EXIT_USAGE,
                "cli_parse returned %d", (int)call.action);
-    FUZZ_CHECK(o->stream.shared.n_threads <= LIST_MAX && o->stream.n_sizes <= LIST_MAX &&
-                   o->stream.shared.n_pages <= LIST_MAX && o->stream.shared.n_binds <= LIST_MAX &&
-                   o->stream.n_stores <= LIST_MAX,
+    FUZZ_CHECK(sh->n_threads <= LIST_MAX && s->n_sizes <= LIST_MAX && sh->n_pages <= LIST_MAX &&
+                   sh->n_binds <= LIST_MAX && s->n_stores <= LIST_MAX,
                "a list overflowed");
     if (call.action == CLI_RUN) {
         FUZZ_CHECK(cli_measures_something(o), "nothing to run");
-        FUZZ_CHECK(o->stream.ntimes >= 2, "--ntimes %u", o->stream.ntimes);
-        for (size_t i = 0; i < o->stream.shared.n_threads; i++)
-            FUZZ_CHECK(o->stream.shared.threads[i] >= 1, "0 threads");
-        for (size_t i = 0; i < o->stream.shared.n_binds; i++)
-            FUZZ_CHECK(o->stream.shared.binds[i].kind != BIND_LIST ||
-                           o->stream.shared.binds[i].n_pus >= 1,
-                       "empty PU list");
+        FUZZ_CHECK(s->ntimes >= 2, "--ntimes %u", s->ntimes);
+        for (size_t i = 0; i < sh->n_threads; i++)
+            FUZZ_CHECK(sh->threads[i] >= 1, "0 threads");
+        for (size_t i = 0; i < sh->n_binds; i++)
+            FUZZ_CHECK(sh->binds[i].kind != BIND_LIST || sh->binds[i].n_pus >= 1, "empty PU list");
         FUZZ_CHECK(o->tolerance_pct >= 0.0 && o->tolerance_pct <= 100.0, "tolerance %g",
                    o->tolerance_pct);
     }
@@ -71,9 +73,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct args bare = {{name, NULL}, 1};
     call.args = &bare;
     fuzz_quietly(parse, &call);
-    FUZZ_CHECK(call.action == CLI_RUN && !o->stream.shared.n_threads && !o->stream.n_sizes &&
-                   !o->stream.shared.n_binds && !o->stream.shared.n_pages && !o->stream.n_stores &&
-                   !o->quiet && !o->dry_run && !o->probes.mask,
+    FUZZ_CHECK(call.action == CLI_RUN && !sh->n_threads && !s->n_sizes && !sh->n_binds &&
+                   !sh->n_pages && !s->n_stores && !o->quiet && !o->dry_run && !p->mask,
                "a bare command line after this one is not the default run");
     cli_free(o);
     return 0;

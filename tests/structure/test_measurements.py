@@ -48,10 +48,11 @@ def definitions(root=ROOT):
 
 def own_names(root=ROOT):
     """{folder: patterns of the names only that folder (and the table's row file) may write},
-    read off each folder's descriptor: its own name, unless it is the judged one (.judged:
-    STREAM's result is read by the verdict, the saved reference and src/node) the plan and
-    result types it sizes (not its request's: src/cli builds the request), and the folder's
-    writers, report_<folder>_*. A new measurement needs no edit here."""
+    read off each folder's descriptor: its own name and, unless it is the judged one
+    (.judged: STREAM's result is read by the verdict, the saved reference and src/node), the
+    plan and result types it sizes (not its request's: that may be its options block,
+    struct NAME_options, which src/cli's checks read) and the folder's writers,
+    report_<folder>_*. A new measurement needs no edit here."""
     own = {}
     for rel in sources(root):
         for name, body in DESCRIPTOR.findall(code_of(root, rel)):
@@ -111,14 +112,14 @@ class MeasurementsTest(unittest.TestCase):
                                           r"struct\s+tlb_plan", r"report_tlb_\w+"])
         self.assertEqual(own["src/latency"], ["latency_measurement", r"struct\s+latency_result",
                                               r"struct\s+latency_plan", r"report_latency_\w+"])
-        # the probes' plan is their request (struct probe_options, which src/cli fills)
+        # the probes' plan is their request (struct probe_options, their options block)
         self.assertEqual(own["src/probes"], ["probes_measurement", r"struct\s+probe_results",
                                              r"report_probes_\w+"])
 
     def test_the_table_lists_every_descriptor(self):
         table = code_of(ROOT, TABLE)
         for folder, names in definitions().items():
-            self.assertRegex(table, r"\{\s*\.m\s*=\s*&%s\s*," % names[0],
+            self.assertRegex(table, r"\{\s*\.m\s*=\s*&%s\s*[,}]" % names[0],
                              "%s's %s is no row of %s" % (folder, names[0], TABLE))
 
     def test_no_file_outside_a_measurement_names_it(self):
