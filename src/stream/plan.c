@@ -139,7 +139,7 @@ static int place_cell(const struct topology *topo, int cpu, const struct mem_nod
  * every NUMA node. */
 static int matrix_nodes(const struct stream_request *o, const struct topology *topo, int *rows)
 {
-    if (!topo->facts.this_system && !o->dry_run) {
+    if (!topo->facts.this_system && !o->node.dry_run) {
         log_error("--matrix numa measures this machine, but %s describes another; unset it, or "
                   "add --dry-run",
                   topo->facts.source);
@@ -188,15 +188,15 @@ static void choose_stores(struct run_config *r, const struct stream_request *o)
     r->tuned = nt;
     for (int k = 0; k < KERNEL_COUNT; k++)
         r->kernel_stores[k] = r->stores_kind;
-    const char *ref = o->reference_stores;
+    const char *ref = o->node.reference_stores;
     bool ref_kind = ref && (strcmp(ref, "nt") == 0 || strcmp(ref, "normal") == 0);
-    if (strcmp(r->stores_requested, "auto") != 0 || (!ref_kind && !o->reference_kernel_stores))
+    if (strcmp(r->stores_requested, "auto") != 0 || (!ref_kind && !o->node.reference_kernel_stores))
         return;
     r->stores_from_reference = true;
     enum store_kind all = ref_kind && strcmp(ref, "nt") == 0 ? STORES_NT : STORES_NORMAL;
     bool any_nt = false, any_normal = false;
     for (int k = 0; k < KERNEL_COUNT; k++) {
-        int given = o->reference_kernel_stores ? o->reference_kernel_stores[k] : -1;
+        int given = o->node.reference_kernel_stores ? o->node.reference_kernel_stores[k] : -1;
         r->kernel_stores[k] = given >= 0 ? (enum store_kind)given : all;
         if (!(r->kernel_mask & (1u << k))) continue;
         any_nt |= r->kernel_stores[k] == STORES_NT;
@@ -222,7 +222,8 @@ static int run_defaults(const struct stream_request *req, const struct topology_
     if (rc != EXIT_OK) return rc;
     d->threads = 0;
     d->threads_from = NULL;
-    if (req->shared->n_threads == 0 && req->acceptance) { /* the profile: every physical core */
+    if (req->shared->n_threads == 0 &&
+        req->node.acceptance) { /* the profile: every physical core */
         d->threads = threads_for_cores(topo);
         d->threads_from = "physical cores (acceptance profile)";
     } else if (req->shared->n_threads == 0) {
@@ -244,7 +245,7 @@ static int count_runs(const struct stream_request *req, const struct topology *t
     *total = (sh->n_threads ? sh->n_threads : 1) * (o->n_sizes ? o->n_sizes : 1) *
              (sh->n_binds ? sh->n_binds : 1) * (sh->n_pages ? sh->n_pages : 1) *
              (o->n_stores ? o->n_stores : 1);
-    if (sh->matrix == MATRIX_TIERS && !topology->facts.this_system && !req->dry_run) {
+    if (sh->matrix == MATRIX_TIERS && !topology->facts.this_system && !req->node.dry_run) {
         log_error(
             "--matrix tiers measures this machine, but %s describes another; unset it, or add "
             "--dry-run",
@@ -268,12 +269,12 @@ static int count_runs(const struct stream_request *req, const struct topology *t
         log_error("the option lists make %zu runs; at most 4096, shorten the lists", *total);
         return EXIT_USAGE;
     }
-    if (*total > 1 && (req->acceptance || req->checks || req->save_reference)) {
+    if (*total > 1 && (req->node.acceptance || req->node.checks || req->node.save_reference)) {
         log_error("%s checks one configuration but the option lists make %zu runs; give single "
                   "values",
-                  req->acceptance ? "--acceptance"
-                  : req->checks   ? "--expect/--reference"
-                                  : "--save-reference",
+                  req->node.acceptance ? "--acceptance"
+                  : req->node.checks   ? "--expect/--reference"
+                                       : "--save-reference",
                   *total);
         return EXIT_USAGE;
     }
@@ -293,7 +294,7 @@ static int plan_point(const struct stream_request *req, const struct topology *t
     r->threads_from = sh->n_threads ? "--threads" : d->threads_from;
     struct bind_spec fallback;
     default_bind(&topology->facts, r->threads, &fallback);
-    if (req->acceptance) { /* the profile: scatter, whatever OpenMP says */
+    if (req->node.acceptance) { /* the profile: scatter, whatever OpenMP says */
         fallback.kind = BIND_SCATTER;
         snprintf(fallback.text, sizeof(fallback.text), "scatter");
     }
@@ -386,15 +387,15 @@ static int finish_run(const struct stream_request *req, const struct sys_info *s
     choose_stores(r, req);
     int rc = plan_check_nt_available(r, req->opts);
     if (rc != EXIT_OK) return rc;
-    if (req->acceptance && r->below_stream_rule) {
+    if (req->node.acceptance && r->below_stream_rule) {
         log_error("--size %s is below the STREAM rule (4x the LLC in use); acceptance never "
                   "measures cache-inflated rates: drop --size or make it larger",
                   r->size_label);
         return EXIT_USAGE;
     }
-    rc = plan_memcache_check(r, sys, req->acceptance);
+    rc = plan_memcache_check(r, sys, req->node.acceptance);
     if (rc != EXIT_OK) return rc;
-    return plan_check_backing(r, sys, req->acceptance);
+    return plan_check_backing(r, sys, req->node.acceptance);
 }
 
 int plan_build(const struct stream_request *req, const struct topology *topology,
@@ -404,7 +405,7 @@ int plan_build(const struct stream_request *req, const struct topology *topology
     memset(plan, 0, sizeof(*plan));
     plan_size_topology(topology->facts.this_system);
     const char *omp_var = openmp_binding_variable();
-    if ((req->shared->n_binds || req->acceptance) && omp_var)
+    if ((req->shared->n_binds || req->node.acceptance) && omp_var)
         log_note("%s: membench's placement overrides %s",
                  req->shared->n_binds ? "--bind given" : "--acceptance", omp_var);
     size_t total, tier_runs = 0;
@@ -430,7 +431,7 @@ int plan_build(const struct stream_request *req, const struct topology *topology
     rc = plan_choose_isa(o, &isa);
     for (size_t i = 0; rc == EXIT_OK && i < plan->n_runs; i++)
         rc = finish_run(req, sys, isa, &plan->runs[i]);
-    for (size_t i = 0; rc == EXIT_OK && !req->dry_run && i < plan->n_runs; i++)
+    for (size_t i = 0; rc == EXIT_OK && !req->node.dry_run && i < plan->n_runs; i++)
         rc = plan_tier_check_memory(topology, &plan->runs[i]);
     return rc;
 }

@@ -44,17 +44,10 @@ struct stream_options {
 struct stream_request {
     const struct stream_options *opts;
     const struct shared_options *shared; /* threads, binding, pages and --matrix */
-    bool dry_run;                /* a matrix of another machine's topology can only be planned */
-    bool acceptance;             /* the acceptance profile's rules apply */
-    bool checks;                 /* --expect or --reference */
-    const char *save_reference;  /* --save-reference, else NULL */
-    unsigned reference_runs;     /* --reference-runs (1: one run) */
-    double reference_interval_s; /* --reference-interval */
-    /* the store kind --reference's profile ran with ("normal", "nt"), else NULL: auto keeps it,
-     * so that the rates compare like with like */
-    const char *reference_stores;
-    const int *reference_kernel_stores; /* [KERNEL_COUNT]: enum store_kind, -1 = not given;
-                                           NULL when the reference names none */
+    /* the node's options its plan reads: the dry run and the verdict's (a matrix of another
+     * machine's topology can only be planned; --reference's store kinds auto keeps, so that
+     * the rates compare like with like) */
+    struct measure_shared node;
 };
 
 /* One run: a point of the cartesian product of the list options. */

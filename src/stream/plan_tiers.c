@@ -30,8 +30,9 @@ int plan_tiers_measurable(const struct topology *topo, bool measurable[MEM_TIERS
 size_t plan_verdict_tier_count(const struct stream_request *req, const struct topology *topo)
 {
     bool measurable[MEM_TIERS_MAX];
-    bool verdict = req->acceptance || req->checks || req->save_reference;
-    if (!verdict || req->shared->matrix || (!topo->facts.this_system && !req->dry_run)) return 0;
+    bool verdict = req->node.acceptance || req->node.checks || req->node.save_reference;
+    if (!verdict || req->shared->matrix || (!topo->facts.this_system && !req->node.dry_run))
+        return 0;
     int n = plan_tiers_measurable(topo, measurable);
     return n > 1 ? (size_t)n : 0;
 }

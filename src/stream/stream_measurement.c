@@ -16,8 +16,8 @@ static int plan(const void *request, const struct measure_context *ctx, void *p)
     const struct stream_request *req = request;
     struct plan *plan = p;
     int rc = req->opts->kernel_mask ? plan_build(req, ctx->topo, ctx->sys, plan) : EXIT_OK;
-    plan->reference_runs = req->reference_runs ? req->reference_runs : 1;
-    plan->reference_interval_s = req->reference_interval_s;
+    plan->reference_runs = req->node.reference_runs ? req->node.reference_runs : 1;
+    plan->reference_interval_s = req->node.reference_interval_s;
     plan->baseline_pages = req->shared->n_pages > 1 ? req->shared->pages[0] : NULL;
     for (size_t i = 0; ctx->time_limit_s > 0 && i < plan->n_runs; i++) {
         plan->runs[i].time_limit_s = ctx->time_limit_s;

@@ -67,14 +67,7 @@ static void request(const void *block, const struct measure_shared *sh, void *ou
     *(struct stream_request *)out = (struct stream_request){
         .opts = block,
         .shared = sh->options,
-        .dry_run = sh->dry_run,
-        .acceptance = sh->acceptance,
-        .checks = sh->checks,
-        .save_reference = sh->save_reference,
-        .reference_runs = sh->reference_runs,
-        .reference_interval_s = sh->reference_interval_s,
-        .reference_stores = sh->reference_stores,
-        .reference_kernel_stores = sh->reference_kernel_stores,
+        .node = *sh,
     };
 }
 
