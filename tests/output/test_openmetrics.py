@@ -240,8 +240,8 @@ class FormatTest(OpenMetricsCase):
         self.assertEqual(rc, 0, describe(args, rc, out, err))
         self.assertTrue(out.endswith("\n# EOF\n"), out)
         fams = self.families(out)
-        self.assertEqual([l["kernel"] for l, _ in
-                          self.samples(fams["membench_stream_bandwidth_bytes_per_second"])], ["Triad"])
+        rates = self.samples(fams["membench_stream_bandwidth_bytes_per_second"])
+        self.assertEqual([l["kernel"] for l, _ in rates], ["Triad"])
 
     def test_a_dry_run_writes_no_value_it_did_not_measure(self):
         args = RUN + ["--dry-run", "--format", "openmetrics"]
