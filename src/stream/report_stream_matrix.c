@@ -44,27 +44,33 @@ static const struct kernel_result *rate(const struct run_result *r, int kernel)
     return NULL;
 }
 
+void report_stream_line_end(FILE *out, const struct run_result *r, const char *against)
+{
+    if (!r->measured) {
+        fprintf(out, "; planned\n");
+        return;
+    }
+    char line[300];
+    locality_text(&r->locality, against, line, sizeof(line));
+    fprintf(out, "; %s; memory: %s\n", r->validation.passed ? "validated" : "FAILED validation",
+            line);
+    for (int w = 0; w < r->n_warnings; w++)
+        fprintf(out, "  WARNING: %s\n", r->warnings[w]);
+}
+
 static void write_cells(FILE *out, const struct stream_result *stream)
 {
     for (size_t i = 0; i < stream->n_runs; i++) {
         const struct run_result *r = &stream->runs[i];
         const struct run_config *c = &r->config;
-        char pus[256] = "", against[48], line[300];
+        char pus[256] = "", against[48];
         for (int t = 0; t < r->n_placement && strlen(pus) + 16 < sizeof(pus); t++)
             snprintf(pus + strlen(pus), sizeof(pus) - strlen(pus), "%s%d", t ? "," : "",
                      r->placement[t].pu);
         fprintf(out, "Cell cpu %d mem %d: %u thread%s on PUs %s", c->cpu_node, c->mem_node,
                 c->threads, c->threads == 1 ? "" : "s", pus);
-        if (!r->measured) {
-            fprintf(out, "; planned\n");
-            continue;
-        }
         snprintf(against, sizeof(against), "node %d", c->mem_node);
-        locality_text(&r->locality, against, line, sizeof(line));
-        fprintf(out, "; %s; memory: %s\n", r->validation.passed ? "validated" : "FAILED validation",
-                line);
-        for (int w = 0; w < r->n_warnings; w++)
-            fprintf(out, "  WARNING: %s\n", r->warnings[w]);
+        report_stream_line_end(out, r, against);
     }
 }
 

@@ -6,6 +6,7 @@
 #include "affinity/memory_nodes.h"
 #include "src/base/json_values.h"
 #include "src/measure/report_locality.h"
+#include "src/stream/report_stream_matrix.h"
 
 #define RULE "-------------------------------------------------------------\n"
 
@@ -48,7 +49,7 @@ static uint64_t firmware_mbps(const struct node_memory *memory, const struct run
 static void write_tier_line(FILE *out, const struct run_result *r)
 {
     const struct run_config *c = &r->config;
-    char nodes[96] = "", against[64], line[300];
+    char nodes[96] = "", against[64];
     hwloc_bitmap_t set = run_nodes(c);
     if (set) hwloc_bitmap_list_snprintf(nodes, sizeof(nodes), set);
     hwloc_bitmap_free(set);
@@ -61,16 +62,8 @@ static void write_tier_line(FILE *out, const struct run_result *r)
     for (unsigned t = 0; t < c->threads; t++)
         fprintf(out, " %u:%d", t, c->thread_node[t]);
     fprintf(out, ")");
-    if (!r->measured) {
-        fprintf(out, "; planned\n");
-        return;
-    }
     snprintf(against, sizeof(against), "their thread's node of tier %s", c->tier_name);
-    locality_text(&r->locality, against, line, sizeof(line));
-    fprintf(out, "; %s; memory: %s\n", r->validation.passed ? "validated" : "FAILED validation",
-            line);
-    for (int w = 0; w < r->n_warnings; w++)
-        fprintf(out, "  WARNING: %s\n", r->warnings[w]);
+    report_stream_line_end(out, r, against);
 }
 
 static void write_not_measured(FILE *out, const struct stream_result *stream,
