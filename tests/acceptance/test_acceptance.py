@@ -1,4 +1,4 @@
-# ctest: LABELS timing threads
+# ctest: LABELS timing threads races
 """Node acceptance: the profile within its time limit, expectations, references, verdicts
 and exit codes."""
 

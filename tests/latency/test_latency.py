@@ -1,4 +1,4 @@
-# ctest: LABELS hugetlb
+# ctest: LABELS hugetlb races
 """--latency end to end with a small buffer (--latency-size 8MiB, so a run takes seconds): the
 JSON contract of the "latency" object, plausible numbers (cycles = ns x the measured GHz), the
 loaded curve and its one-core fallback, text/-q/CSV, huge pages asked for but absent, and bad

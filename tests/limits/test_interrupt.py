@@ -1,4 +1,4 @@
-# ctest: LABELS timing
+# ctest: LABELS timing races
 """SIGINT/SIGTERM during a sweep: the finished runs are written, valid and marked, the
 unfinished one is dropped, memory is given back, and the exit status is 130/143.
 

@@ -1,4 +1,4 @@
-# ctest: LABELS timing hugetlb
+# ctest: LABELS timing hugetlb races
 """Probes and first touch respect signals and memory limits.
 
 - SIGINT/SIGTERM during the TLB probe, the faults probe or the first touch of big arrays ends

@@ -1,4 +1,4 @@
-# ctest: LABELS timing hugetlb threads
+# ctest: LABELS timing hugetlb threads races
 """--time-limit bounds every measurement, not only STREAM's repetitions: the TLB probe, the
 latency measurement and each probe stop at their next check once the limit has passed. What
 finished is reported, says what the limit cut, and the exit status is 3 (the time given was too

@@ -1,3 +1,4 @@
+# ctest: LABELS races
 """--matrix numa: a STREAM run for every (cpu node, memory node) pair, threads one per core of
 the row's node, arrays bound to the column's node before first touch; planned on fake machines
 (--dry-run), measured here (one node: 1x1)."""

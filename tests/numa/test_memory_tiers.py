@@ -1,3 +1,4 @@
+# ctest: LABELS races
 """Every memory of the node: NUMA nodes by their OS numbers, their kind, nearest cores, the
 firmware's (HMAT) figures and memory-side caches, grouped in tiers (the header's Memory block,
 JSON memory); --matrix tiers, a run per tier from its nearest cores. Planned on the hwloc

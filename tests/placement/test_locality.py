@@ -1,3 +1,4 @@
+# ctest: LABELS races
 """Page locality: where the sampled pages of each thread's arrays landed (move_pages(2)),
 against the NUMA node of the PU the thread first touched them from; reported in text, JSON and
 CSV, warned about below 99%, and "unknown (reason)" when move_pages is unavailable."""

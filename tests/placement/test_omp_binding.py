@@ -1,3 +1,4 @@
+# ctest: LABELS races
 """OpenMP's own binding variables (OMP_PROC_BIND, OMP_PLACES, GOMP_CPU_AFFINITY): libgomp
 pins the initial thread before main(); membench must still see every CPU the process was
 launched on, default to one thread per core, let --bind override, and keep taskset's limits."""

@@ -1,4 +1,4 @@
-# ctest: LABELS threads
+# ctest: LABELS threads races
 """Thread placement: policies planned on fake machines (--dry-run), binding verified on this
 one, OpenMP variables, sweeps and per-domain rates."""
 

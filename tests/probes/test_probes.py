@@ -1,4 +1,4 @@
-# ctest: LABELS hugetlb emulation
+# ctest: LABELS hugetlb emulation races
 """The probes on this machine: --faults, --shootdown, --timer (issue 8).
 
 Each test skips, with the reason, where the machine lacks what it needs (one CPU, THP

@@ -1,3 +1,4 @@
+# ctest: LABELS races
 """--stores auto decides by measurement on the first repetition (config.stores_chosen_by): whole
 repetitions of each candidate assignment (all normal, all nt, each kernel's own faster kind),
 the fastest in total runs. Each kernel reports how far apart its threads finished

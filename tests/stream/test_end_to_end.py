@@ -1,4 +1,4 @@
-# ctest: LABELS mpi emulation
+# ctest: LABELS mpi emulation races
 """Real (small) runs on this machine: output formats, kernels, validation, -o."""
 
 import calendar

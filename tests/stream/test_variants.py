@@ -1,4 +1,4 @@
-# ctest: LABELS emulation
+# ctest: LABELS emulation races
 """Kernel variants end to end: every ISA the CPU has x normal/non-temporal stores, odd sizes,
 thread counts 1..4 and offsets all validate; byte accounting and the tuned label follow the
 stores; auto is left to the measurement (test_store_choice.py); with an ISA masked

@@ -27,7 +27,7 @@ USES = [
 ]
 
 #: The labels a test may declare (tests/README.md says what each means).
-KNOWN = {"timing", "hugetlb", "vm", "mpi", "slurm", "emulation", "slow", "threads"}
+KNOWN = {"timing", "hugetlb", "vm", "mpi", "slurm", "emulation", "slow", "threads", "races"}
 
 DECLARED = re.compile(r"(?m)^(?:# |/\* )ctest: LABELS ([^*\n]*)")
 

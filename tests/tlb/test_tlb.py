@@ -1,4 +1,4 @@
-# ctest: LABELS hugetlb emulation threads
+# ctest: LABELS hugetlb emulation threads races
 """The TLB probe (--tlb) end to end: short sweeps on this machine, single points, -q, CSV,
 JSON shape, and bad input. Sweeps are kept small (--tlb-max-pages 128..256, --repeat 1..2) so
 the file runs in seconds; the numbers are checked for shape and sanity, not for this
