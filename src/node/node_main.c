@@ -274,6 +274,7 @@ static int node_judge(struct node_run *n, int rc, bool *report)
     } else if (rc == EXIT_OK && !n->stopped_early) {
         evaluate_checks(o, rep);
     }
+    if (*report) evaluate_diagnosis(o, rep);
     rep->prov.duration_s = timer_now() - n->started;
     return rc;
 }

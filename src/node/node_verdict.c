@@ -10,14 +10,11 @@ bool report_shows_warnings(const struct options *opts)
     return opts->format == FORMAT_TEXT && !opts->quiet && !opts->output;
 }
 
-void evaluate_checks(const struct options *opts, struct report *rep)
+/* The checks of run against the expectations; a line for each failed check (unless the
+ * report shows them) and for an inconclusive verdict. */
+static void judge(const struct options *opts, struct report *rep, struct run_result *run)
 {
-    const struct stream_result *stream = report_stream(rep);
     const struct node_facts node = report_node_facts(rep);
-    bool one =
-        stream->n_runs == 1 || stream->n_runs == 1 + node.n_tier_runs; /* and its tier runs */
-    struct run_result *run = one && stream->runs[0].measured ? &stream->runs[0] : NULL;
-    if (!run || !(opts->checks || opts->acceptance)) return;
     struct expectations expect = opts->expect;
     expect.whole_node = opts->acceptance;
     const struct acceptance_result *a = &rep->acceptance;
@@ -39,6 +36,37 @@ void evaluate_checks(const struct options *opts, struct report *rep)
         log_error("INCONCLUSIVE: %s%s; no check failed, but this run cannot be judged (exit 5)%s",
                   first->why, unjudged > 1 ? " (and more kernels)" : "",
                   first->rate_check ? ": run again when the node is quieter" : "");
+}
+
+/* The single measured run that is judged (with its tier runs); NULL when there is none. */
+static struct run_result *judged_run(const struct report *rep)
+{
+    const struct stream_result *stream = report_stream(rep);
+    const struct node_facts node = report_node_facts(rep);
+    bool one =
+        stream->n_runs == 1 || stream->n_runs == 1 + node.n_tier_runs; /* and its tier runs */
+    return one && stream->runs[0].measured ? &stream->runs[0] : NULL;
+}
+
+void evaluate_checks(const struct options *opts, struct report *rep)
+{
+    struct run_result *run = judged_run(rep);
+    if (run && (opts->checks || opts->acceptance)) judge(opts, rep, run);
+}
+
+void evaluate_diagnosis(const struct options *opts, struct report *rep)
+{
+    efficiency_of(judged_run(rep), rep->topo.cores, rep->prov.peak_mbps, rep->prov.peak_source,
+                  NULL, &rep->efficiency);
+    struct diagnosis_facts facts = {.run = judged_run(rep),
+                                    .verdict = &rep->acceptance,
+                                    .efficiency = &rep->efficiency,
+                                    .tolerance_pct = opts->tolerance_pct};
+    diagnosis_make(&facts, &rep->diagnosis);
+    if (report_shows_warnings(opts) || !rep->diagnosis.asked_by[0]) return;
+    for (int i = 0; i < rep->diagnosis.n; i++)
+        log_note("likely cause %d: %s (%s)", i + 1, rep->diagnosis.causes[i].summary,
+                 rep->diagnosis.causes[i].evidence);
 }
 
 /* "reference: Triad 52100.0 MB/s, median of 5 runs, spread 8%", one line per kernel. */

@@ -12,6 +12,11 @@ bool report_shows_warnings(const struct options *opts);
  * each (unless the report shows it); an inconclusive verdict is always one line. */
 void evaluate_checks(const struct options *opts, struct report *rep);
 
+/* The efficiency against the node's ceiling and the likely causes (src/verdict/diagnosis.h) of
+ * whatever the report holds; with a verdict other than PASS and the causes not in the report on
+ * stdout, a line for each. */
+void evaluate_diagnosis(const struct options *opts, struct report *rep);
+
 /* --save-reference: writes the run's reference into ref (named path) when the run is good and,
  * from K runs, their spread is within the tolerance it will judge with (else exit 5, nothing
  * written); an exit status. */

@@ -12,6 +12,8 @@
 #include "src/sys/provenance.h"
 #include "src/sys/sysinfo.h"
 #include "src/verdict/acceptance.h"
+#include "src/verdict/diagnosis.h"
+#include "src/verdict/efficiency.h"
 #include "src/verdict/reference.h"
 
 /* The whole report of one node: its facts, the measurements that ran and the verdict. The
@@ -31,6 +33,8 @@ struct report {
      * points measured"; empty when it ran to the end */
     char kept[1024];
     struct acceptance_result acceptance; /* evaluated with --acceptance/--expect/--reference */
+    struct efficiency efficiency;        /* the judged run against the node's ceiling */
+    struct diagnosis diagnosis;          /* the likely causes of a shortfall, worst first */
     /* the measurements that ran, in the order they ran, then those in every report that did
      * not (m->in_every_report, their results zeroed): each writer writes their sections through
      * their descriptors, slot by slot */

@@ -3,6 +3,7 @@
 #include "src/base/interrupt.h"
 #include "src/base/json_values.h"
 #include "src/report/report.h"
+#include "src/report/report_diagnosis.h"
 #include "src/report/report_memory.h"
 
 #define JSON_SCHEMA 1
@@ -174,6 +175,7 @@ int report_write_json(FILE *out, const struct report *rep)
     write_parts(root, rep, MEASURE_LEAD);
     write_parts(root, rep, MEASURE_BEFORE_TAIL);
     if (rep->acceptance.evaluated) json_object_set_new(root, "acceptance", acceptance_json(rep));
+    report_diagnosis_json(root, rep);
     if (stream->saved_runs && (stream->n_runs == 1 || stream_first_tier_run(stream) == 1))
         json_object_set_new(root, "saved_reference", saved_runs_json(rep));
     write_parts(root, rep, MEASURE_AFTER_TAIL);

@@ -11,6 +11,7 @@
 
 #include "src/measure/report_metrics.h"
 #include "src/report/report.h"
+#include "src/report/report_diagnosis.h"
 
 /* The node's memory: every NUMA node by its OS number, with its kind and tier; what the
  * firmware (HMAT) says of it where it says something. */
@@ -147,6 +148,7 @@ int report_write_openmetrics(FILE *out, const struct report *rep)
     write_parts(out, rep, MEASURE_LEAD);
     write_parts(out, rep, MEASURE_BEFORE_TAIL);
     write_acceptance(out, rep);
+    report_diagnosis_metrics(out, rep);
     write_parts(out, rep, MEASURE_AFTER_TAIL);
     fputs("# EOF\n", out);
     return ferror(out) ? -1 : 0;

@@ -5,6 +5,7 @@
 #include "src/base/page_sizes.h"
 #include "src/base/utf8_text.h"
 #include "src/report/report.h"
+#include "src/report/report_diagnosis.h"
 #include "src/report/report_memory.h"
 
 #define RULE "-------------------------------------------------------------\n"
@@ -178,6 +179,7 @@ int report_write_text(FILE *out, const struct report *rep)
     write_tails(out, rep);
     write_parts(out, rep, MEASURE_AFTER_TAIL, false);
     write_acceptance(out, &rep->acceptance);
+    report_diagnosis_text(out, rep);
     if (rep->interrupted)
         fprintf(out, "INTERRUPTED by %s: %s.\n", interrupt_name(rep->interrupted), rep->kept);
     else if (rep->kept[0])
@@ -187,8 +189,9 @@ int report_write_text(FILE *out, const struct report *rep)
 
 /* "FAIL 18 of 19 checks passed: Triad 60% below the reference (...); note: ...": the verdict,
  * why each check that did not pass did not, and the notes of the others. */
-static void write_quiet_verdict(FILE *out, const struct acceptance_result *a)
+static void write_quiet_verdict(FILE *out, const struct report *rep)
 {
+    const struct acceptance_result *a = &rep->acceptance;
     if (!a->evaluated) return;
     int failed = 0;
     for (int i = 0; i < a->n_checks; i++)
@@ -206,6 +209,7 @@ static void write_quiet_verdict(FILE *out, const struct acceptance_result *a)
     }
     for (int i = 0; i < a->n_checks; i++)
         if (a->checks[i].note[0]) fprintf(out, "; note: %s", a->checks[i].note);
+    report_diagnosis_quiet(out, rep);
     fputc('\n', out);
 }
 
@@ -213,7 +217,7 @@ int report_write_quiet(FILE *out, const struct report *rep)
 {
     write_parts(out, rep, MEASURE_LEAD, true);
     write_parts(out, rep, MEASURE_BEFORE_TAIL, true);
-    write_quiet_verdict(out, &rep->acceptance);
+    write_quiet_verdict(out, rep);
     write_parts(out, rep, MEASURE_AFTER_TAIL, true);
     return ferror(out) ? -1 : 0;
 }

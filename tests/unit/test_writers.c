@@ -246,6 +246,22 @@ static struct report make_report(void)
                                              .verdict = CHECK_PASS,
                                              .rep_spread_pct = -1.0,
                                              .ref_spread_pct = -1.0};
+    rep.efficiency = (struct efficiency){.known = true,
+                                         .kernel = "Triad",
+                                         .rate_mbps = 15459.5,
+                                         .ceiling_mbps = 51200.0,
+                                         .pct = 30.2,
+                                         .typical_known = true,
+                                         .typical_min_pct = 75,
+                                         .typical_max_pct = 90,
+                                         .cpu_class = "Example class",
+                                         .typical_source = "https://example.org/stream"};
+    rep.diagnosis = (struct diagnosis){.asked_by = "verdict FAIL", .n = 1};
+    rep.diagnosis.causes[0] = (struct cause){
+        .id = "empty_channel",
+        .summary = "socket 1 channel C empty",
+        .evidence = "SMBIOS: socket 1 has 3 of its 4 channels populated, no DIMM in channel C",
+        .remedy = "seat a DIMM in every channel"};
     return rep;
 }
 
