@@ -635,6 +635,28 @@ class NodeFaultTest(HealthCheckCase):
         self.assert_drained(proc, 1, "membench: Triad -41% (53100 of 90000 MB/s reference)")
         self.assertNotIn("Copy", self.reason())
 
+    def test_likely_causes_follow_the_worst_check(self):
+        """The report's first two likely causes, after the worst check: the reason says what
+        failed, then why; a report without causes adds nothing."""
+        doc = report([("Triad", 53100.0, 85500.0), ("Copy", 81000.0, 85500.0)])
+        doc["diagnosis"] = [{"cause": c, "summary": s, "evidence": "e", "remedy": "r"}
+                            for c, s in (("empty_channel", "socket 1 channel C empty"),
+                                         ("other_work", "other work took 48% of the run's CPUs"),
+                                         ("thp_never", "THP never: 4 KB pages"))]
+        self.fake_report(doc)
+        proc = self.check()
+        self.assert_drained(proc, 1, "membench: Triad -41% (53100 of 90000 MB/s expected); "
+                            "likely: socket 1 channel C empty, other work took 48% of the run's "
+                            "CPUs; Copy -10%")
+        self.assertNotIn("THP", self.reason())
+        self.set_reason("")
+        self.forget_calls()
+        doc["diagnosis"] = []
+        self.fake_report(doc)
+        proc = self.check()
+        self.assert_drained(proc, 1, "membench: Triad -41% (53100 of 90000 MB/s expected); Copy")
+        self.assertNotIn("likely", self.reason())
+
     def test_multi_partition_node_drains(self):
         """sinfo -N prints a line per partition: the FAIL must drain anyway."""
         self.fake_report(report([("Triad", 53100.0, 85500.0)]))
@@ -683,6 +705,17 @@ class NodeFaultTest(HealthCheckCase):
                                       "trying again next interval")
                 self.assertIn("-t membench-healthcheck", self.syslog())
                 self.assertIn("inconclusive (Triad varied 23%", self.syslog())
+
+    def test_inconclusive_names_the_likely_cause(self):
+        doc = report([("Triad", 80000.0, 85500.0)])
+        doc["acceptance"]["verdict"] = "INCONCLUSIVE"
+        doc["diagnosis"] = [{"cause": "cpu_steal", "summary": "hypervisor took 31% of the CPUs",
+                             "evidence": "e", "remedy": "r"}]
+        self.fake_report(doc, status=5, stderr="membench: INCONCLUSIVE: Triad varied 23% across "
+                         "repetitions")
+        proc = self.check()
+        self.assert_untouched(proc, 0, "", "inconclusive (Triad varied 23% across repetitions; "
+                              "likely: hypervisor took 31% of the CPUs); trying again")
 
     def write_ref(self):
         path = os.path.join(self.dir, "ref.json")
