@@ -300,6 +300,28 @@ static void efficiency_of_whole_node_runs_only(void **state)
     assert_false(e.known);
 }
 
+static void typical_range_only_with_a_published_row(void **state)
+{
+    (void)state;
+    struct cpu_identity milan = {.vendor = "AuthenticAMD", .family = 25, .model = 1};
+    const struct typical_efficiency *t = typical_efficiency_of(&milan);
+    assert_non_null(t);
+    assert_true(t->min_pct == 80 && t->max_pct == 85);
+    assert_non_null(strstr(t->source, "https://"));
+    struct cpu_identity turin = {.vendor = "AuthenticAMD", .family = 26, .model = 2};
+    assert_null(typical_efficiency_of(&turin));
+    struct cpu_identity other = {.vendor = "GenuineIntel", .family = 25, .model = 1};
+    assert_null(typical_efficiency_of(&other));
+    struct efficiency e;
+    run.n_results = 1;
+    run.results[0] = (struct kernel_result){.kernel = KERNEL_TRIAD, .best_rate_mbps = 300000};
+    run.config.threads = 128;
+    efficiency_of(&run, 128, 409600.0, "SMBIOS: ...", &milan, &e);
+    assert_true(e.known && e.typical_known);
+    assert_true(efficiency_below_typical(&e)); /* 73% < 80% */
+    assert_string_equal(e.cpu_class, "AMD EPYC 7003 (Milan)");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -317,6 +339,7 @@ int main(void)
         cmocka_unit_test_setup(slow_domain, healthy),
         cmocka_unit_test_setup(efficiency_below_typical_asks, healthy),
         cmocka_unit_test_setup(efficiency_of_whole_node_runs_only, healthy),
+        cmocka_unit_test_setup(typical_range_only_with_a_published_row, healthy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
