@@ -335,29 +335,29 @@ void tlb_model_fit_run(const struct tlb_model_input *in, struct tlb_model_fit *o
         snprintf(out->why, sizeof(out->why), "too few points around the onset (%zu)", w.n);
         return;
     }
-    bool documented = in->n_ways && !(in->index_known && in->index == TLB_INDEX_HASHED);
-    const unsigned *ways = documented ? in->ways : default_ways;
-    size_t n_ways = documented ? in->n_ways : sizeof(default_ways) / sizeof(default_ways[0]);
-    bool hashed = !in->index_known || in->index == TLB_INDEX_HASHED;
+    bool known_hashed = in->index_known && in->index == TLB_INDEX_HASHED;
+    const unsigned *ways = in->n_ways ? in->ways : default_ways;
+    size_t n_ways = in->n_ways ? in->n_ways : sizeof(default_ways) / sizeof(default_ways[0]);
     bool direct = !in->index_known || in->index == TLB_INDEX_DIRECT;
     struct candidate best = {.rss = INFINITY};
-    if (in->index_known && in->index == TLB_INDEX_HASHED) n_ways = 0;
-    if (n_ways == 0) fit_hashed_half_way(in, &w, &best);
-    for (size_t i = 0; i < n_ways; i++) {
+    if (known_hashed) fit_hashed_half_way(in, &w, &best);
+    for (size_t i = 0; i < n_ways && !known_hashed; i++) {
         if (ways[i] == 0) {
             if (!in->index_known)
                 scan_model(&w, out->window_low, out->window_high, TLB_INDEX_FULL, 0, &best);
             continue;
         }
-        if (hashed)
+        if (!in->index_known)
             scan_model(&w, out->window_low, out->window_high, TLB_INDEX_HASHED, ways[i], &best);
         if (direct && ways[i] >= DIRECT_MIN_WAYS)
             scan_model(&w, out->window_low, out->window_high, TLB_INDEX_DIRECT, ways[i], &best);
     }
     if (!isfinite(best.rss)) {
         snprintf(out->why, sizeof(out->why),
-                 "no model misses half its pages within %.0f-%.0f pages", out->window_low,
-                 out->window_high);
+                 known_hashed ? "the cost does not rise half-way to its walk within %.0f-%.0f "
+                                "pages"
+                              : "no model misses half its pages within %.0f-%.0f pages",
+                 out->window_low, out->window_high);
         return;
     }
     undecided_range(&w, out->window_low, out->window_high, &best, out);
