@@ -18,9 +18,10 @@ void report_tlb_model_line(char *buf, size_t len, const struct tlb_sweep *s, siz
     if (n < 0 || (size_t)n >= len) return;
     snprintf(buf + n, len - (size_t)n,
              ": %.0f entries (the curve does not decide %.0f-%.0f; rms %.2f ns over %zu points of "
-             "%.0f-%.0f pages; walk +%.1f ns%s)",
+             "%.0f-%.0f pages; walk +%.1f ns%s%s)",
              f->entries, f->entries_low, f->entries_high, f->rms_ns, f->points, f->window_low,
-             f->window_high, f->walk_ns, s->model_ways_documented[i] ? "; ways from CPUID" : "");
+             f->window_high, f->walk_ns, s->model_ways_documented[i] ? "; ways from CPUID" : "",
+             s->model_index_known[i] ? "; index from the stride probe" : "");
 }
 
 static json_t *number(double v)
@@ -36,6 +37,7 @@ json_t *report_tlb_model_json(const struct tlb_sweep *s, size_t i)
     json_object_set_new(o, "index", json_string(tlb_model_index_name(f->index)));
     json_object_set_new(o, "ways", f->ways ? json_integer(f->ways) : json_null());
     json_object_set_new(o, "ways_from_cpuid", json_boolean(s->model_ways_documented[i]));
+    json_object_set_new(o, "index_from_stride_probe", json_boolean(s->model_index_known[i]));
     json_object_set_new(o, "sets", number(f->sets));
     json_object_set_new(o, "entries", json_integer((json_int_t)f->entries));
     json_object_set_new(o, "entries_low", json_integer((json_int_t)f->entries_low));

@@ -9,6 +9,7 @@
 #define WINDOW_MAX 256
 #define FREE_MISS 0.02 /* points below this miss fraction pin the base */
 #define FREE_MIN_POINTS 3
+#define HALF_ITERATIONS 50
 
 static const unsigned default_ways[] = {4, 6, 8, 12, 16, 24, 32, 0};
 /* A direct-indexed level of fewer ways would rise over more than 1.25 E, a ramp that any
@@ -144,7 +145,7 @@ static bool solve(double (*cols)[WINDOW_MAX], size_t k, const struct window *w, 
 
 /* The residual of one model at one E, its parameters in c; NAN where the window cannot test
  * it (too few points below its misses, or it never reaches half of them). */
-static double fit_at(const struct window *w, struct candidate *c)
+static double fit_at_gated(const struct window *w, struct candidate *c, bool gate)
 {
     double cols[3][WINDOW_MAX];
     double end = level_end(c->entries, c->ways, c->index), top = 0.0;
@@ -159,7 +160,7 @@ static double fit_at(const struct window *w, struct candidate *c)
         free_points += m < FREE_MISS;
         top = fmax(top, m);
     }
-    if (free_points < FREE_MIN_POINTS || top < 0.5) return NAN;
+    if (gate && (free_points < FREE_MIN_POINTS || top < 0.5)) return NAN;
     if (!solve(cols, grows ? 3 : 2, w, c)) return NAN;
     double rss = 0.0;
     for (size_t p = 0; p < w->n; p++) {
@@ -167,6 +168,11 @@ static double fit_at(const struct window *w, struct candidate *c)
         rss += r * r;
     }
     return rss;
+}
+
+static double fit_at(const struct window *w, struct candidate *c)
+{
+    return fit_at_gated(w, c, true);
 }
 
 /* The best E of one model (index, ways) over the window's E grid, into *best when better. */
@@ -235,6 +241,90 @@ static void fill(const struct window *w, const struct candidate *best, struct tl
     out->points = w->n;
 }
 
+/* The translation cost at `pages`, linear between the measured points; NAN past the last. */
+static double cost_at(const struct tlb_model_input *in, double pages)
+{
+    double x0 = NAN, y0 = NAN;
+    for (size_t i = 0; i < in->n; i++) {
+        if (!isfinite(in->translation_ns[i])) continue;
+        double x1 = in->pages[i], y1 = in->translation_ns[i];
+        if (x1 >= pages)
+            return isfinite(x0) && x1 > x0 ? y0 + (pages - x0) / (x1 - x0) * (y1 - y0) : y1;
+        x0 = x1;
+        y0 = y1;
+    }
+    return NAN;
+}
+
+/* Where the cost first rises through `level` past `from` pages, interpolated; NAN never. */
+static double crossing(const struct tlb_model_input *in, double level, double from)
+{
+    double x0 = NAN, y0 = NAN;
+    for (size_t i = 0; i < in->n; i++) {
+        if (!isfinite(in->translation_ns[i])) continue;
+        double x1 = in->pages[i], y1 = in->translation_ns[i];
+        if (x1 > from && isfinite(y0) && y0 < level && y1 >= level)
+            return x0 + (level - y0) / (y1 - y0) * (x1 - x0);
+        x0 = x1;
+        y0 = y1;
+    }
+    return NAN;
+}
+
+/* The hit cost: the median of the window's points below the onset. */
+static double hit_cost(const struct window *w, double onset)
+{
+    double v[WINDOW_MAX];
+    size_t n = 0;
+    for (size_t p = 0; p < w->n; p++)
+        if (w->x[p] < onset) v[n++] = w->y[p];
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            double t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    return n ? (n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2])) : NAN;
+}
+
+/* A hashed level of `ways` read half-way: the E at which the cost has risen by m(E) of the
+ * walk, m(E) the model's miss fraction at N = E (0.52-0.55 for 8-32 ways) and the walk the
+ * step measured at the level's end (m = TLB_MODEL_END), where E puts it. E and the end move
+ * together, so E is iterated to its fixed point; NAN where the curve does not reach it. */
+static double half_way(const struct tlb_model_input *in, double base, unsigned ways)
+{
+    double e = in->onset_pages;
+    for (int it = 0; it < HALF_ITERATIONS; it++) {
+        double walk = cost_at(in, level_end(e, ways, TLB_INDEX_HASHED)) - base;
+        double next =
+            crossing(in, base + tlb_model_miss_fraction(e, e, ways, TLB_INDEX_HASHED) * walk,
+                     TLB_MODEL_FROM * in->onset_pages);
+        if (!isfinite(next) || !(walk > 0)) return NAN;
+        if (fabs(next - e) < 0.5) return next;
+        e = next;
+    }
+    return NAN;
+}
+
+/* A level known to be hashed: for each candidate ways its half-way E; the ways whose model
+ * fits best there win. */
+static void fit_hashed_half_way(const struct tlb_model_input *in, const struct window *w,
+                                struct candidate *best)
+{
+    double base = hit_cost(w, in->onset_pages);
+    if (!isfinite(base)) return;
+    for (size_t i = 0; i < sizeof(default_ways) / sizeof(default_ways[0]); i++) {
+        if (default_ways[i] == 0) continue;
+        struct candidate c = {.index = TLB_INDEX_HASHED, .ways = default_ways[i]};
+        c.entries = half_way(in, base, c.ways);
+        if (!isfinite(c.entries)) continue;
+        double rss = fit_at_gated(w, &c, false); /* E is read, not searched: no gate */
+        if (!isfinite(rss) || !(rss < best->rss)) continue;
+        c.rss = rss;
+        *best = c;
+    }
+}
+
 void tlb_model_fit_run(const struct tlb_model_input *in, struct tlb_model_fit *out)
 {
     struct window w = {.n = 0};
@@ -245,24 +335,33 @@ void tlb_model_fit_run(const struct tlb_model_input *in, struct tlb_model_fit *o
         snprintf(out->why, sizeof(out->why), "too few points around the onset (%zu)", w.n);
         return;
     }
+    bool known_hashed = in->index_known && in->index == TLB_INDEX_HASHED;
     const unsigned *ways = in->n_ways ? in->ways : default_ways;
     size_t n_ways = in->n_ways ? in->n_ways : sizeof(default_ways) / sizeof(default_ways[0]);
+    bool direct = !in->index_known || in->index == TLB_INDEX_DIRECT;
     struct candidate best = {.rss = INFINITY};
-    for (size_t i = 0; i < n_ways; i++) {
+    if (known_hashed) fit_hashed_half_way(in, &w, &best);
+    for (size_t i = 0; i < n_ways && !known_hashed; i++) {
         if (ways[i] == 0) {
-            scan_model(&w, out->window_low, out->window_high, TLB_INDEX_FULL, 0, &best);
+            if (!in->index_known)
+                scan_model(&w, out->window_low, out->window_high, TLB_INDEX_FULL, 0, &best);
             continue;
         }
-        scan_model(&w, out->window_low, out->window_high, TLB_INDEX_HASHED, ways[i], &best);
-        if (ways[i] >= DIRECT_MIN_WAYS)
+        if (!in->index_known)
+            scan_model(&w, out->window_low, out->window_high, TLB_INDEX_HASHED, ways[i], &best);
+        if (direct && ways[i] >= DIRECT_MIN_WAYS)
             scan_model(&w, out->window_low, out->window_high, TLB_INDEX_DIRECT, ways[i], &best);
     }
     if (!isfinite(best.rss)) {
         snprintf(out->why, sizeof(out->why),
-                 "no model misses half its pages within %.0f-%.0f pages", out->window_low,
-                 out->window_high);
+                 known_hashed ? "the cost does not rise half-way to its walk within %.0f-%.0f "
+                                "pages"
+                              : "no model misses half its pages within %.0f-%.0f pages",
+                 out->window_low, out->window_high);
         return;
     }
     undecided_range(&w, out->window_low, out->window_high, &best, out);
+    out->entries_low = fmin(out->entries_low, best.entries);
+    out->entries_high = fmax(out->entries_high, best.entries);
     fill(&w, &best, out);
 }

@@ -25,7 +25,13 @@
  * associativity (the documented one where CPUID gives it); the smallest residual wins. The
  * range where the curve does not decide: every E of the winning model whose residual lies
  * within the noise of the best, RSS(E) <= RSS_best (1 + 4 / (n - 3)), about two standard
- * errors. */
+ * errors.
+ *
+ * Where the stride probe (tlb_sets.h) has told how the level picks its set, only that index is
+ * fitted: the low page-number bits, the direct model; no low-bit conflicts at any stride, the
+ * hashed model, with the default ways (its ways then describe how evenly the hash spreads the
+ * sweep's pages under LRU, which CPUID's associativity does not: docs/tlb.md) and never fully
+ * associative. The cyclic sweep alone cannot tell the two apart near the onset. */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -50,6 +56,8 @@ struct tlb_model_input {
     /* candidate ways (0 = fully associative); n_ways 0: the default set */
     unsigned ways[TLB_MODEL_WAYS_MAX];
     size_t n_ways;
+    bool index_known; /* the stride probe told the index: fit `index` only */
+    enum tlb_model_index index;
 };
 
 struct tlb_model_fit {

@@ -52,11 +52,14 @@ static void size_level(struct tlb_sweep *s, size_t i, const struct cpuid_tlb_inf
     bool last = i + 1 < a->n_levels && strcmp(a->levels[i + 1].name, "page walk") == 0;
     for (size_t k = 0; last && k < i; k++)
         in.min_walk_ns = fmax(in.min_walk_ns, WALK_OVER_STEPS * a->levels[k].miss_penalty_ns);
+    in.index_known = s->model_index_known[i];
+    in.index = s->model_index[i];
     const struct cpuid_tlb_entry *e = documented_entry(info, (int)i + 1, page_bit);
     if (e && e->entries < DOCUMENTED_FAR * l->entries_low &&
         e->entries * DOCUMENTED_FAR > l->entries_low) {
         in.n_ways = documented_ways(info, e, in.ways);
-        s->model_ways_documented[i] = true;
+        /* a hashed index known: the fit's ways are the hash's evenness, not CPUID's */
+        s->model_ways_documented[i] = !(in.index_known && in.index == TLB_INDEX_HASHED);
     }
     tlb_model_fit_run(&in, &s->model[i]);
 }

@@ -139,6 +139,25 @@ static void sets_apply(struct tlb_sweep *sw, struct tlb_sets *s, const struct cp
     tlb_levels_document(sw, info, TLB_PAGE_4K);
 }
 
+/* The index the probe found, for the model fit of the level it probed (tlb_model_fit.h): the
+ * low bits, the level it sized; no stride that made the pages miss at all (not strides whose
+ * capacities merely disagree, which noise can do), hashed, for the level past the first, whose
+ * step the probe's N pages see. */
+static void sets_index_model(struct tlb_sweep *sw, const struct tlb_sets *s,
+                             const struct cpuid_tlb_info *info)
+{
+    bool hashed = s->index == TLB_SETS_NOT_LOW_BITS && s->conflict_stride == 0;
+    int level = s->index == TLB_SETS_LOW_BITS ? s->level
+                : hashed && sw->analysis.n_levels > 1 &&
+                        strcmp(sw->analysis.levels[1].name, "page walk") != 0
+                    ? 1
+                    : -1;
+    if (level < 0 || level >= TLB_LEVELS_MAX) return;
+    sw->model_index_known[level] = true;
+    sw->model_index[level] = s->index == TLB_SETS_LOW_BITS ? TLB_INDEX_DIRECT : TLB_INDEX_HASHED;
+    tlb_model_size(sw, info, TLB_PAGE_4K);
+}
+
 void tlb_sets_phase(struct tlb_team *tm)
 {
     struct tlb_sets *s = &tm->out->sets;
@@ -179,9 +198,11 @@ void tlb_sets_phase(struct tlb_team *tm)
         return;
     }
     if (!s->run) {
-        s->run = s->n_strides > 0; /* measured, decided nothing (why says so) */
+        s->run = s->n_strides > 0; /* measured; no stride made the pages miss, or undecided */
+        sets_index_model(sw, s, &tm->out->cpuid);
         return;
     }
     tlb_sets_conclude(s);
     sets_apply(sw, s, &tm->out->cpuid);
+    sets_index_model(sw, s, &tm->out->cpuid);
 }

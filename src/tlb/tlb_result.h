@@ -72,6 +72,10 @@ struct tlb_sweep {
      * not fitted), and whether its candidate ways came from CPUID */
     struct tlb_model_fit model[TLB_LEVELS_MAX];
     bool model_ways_documented[TLB_LEVELS_MAX];
+    /* the index the stride probe found for analysis.levels[i], which the model then fits
+     * alone (tlb_phase_sets.c); false where it did not decide or did not run */
+    bool model_index_known[TLB_LEVELS_MAX];
+    enum tlb_model_index model_index[TLB_LEVELS_MAX];
 };
 
 struct tlb_thread_result {
