@@ -56,9 +56,10 @@ void evaluate_checks(const struct options *opts, struct report *rep)
 
 void evaluate_diagnosis(const struct options *opts, struct report *rep)
 {
-    efficiency_of(judged_run(rep), rep->topo.cores, rep->prov.peak_mbps, rep->prov.peak_source,
-                  NULL, &rep->efficiency);
-    struct diagnosis_facts facts = {.run = judged_run(rep),
+    const struct run_result *run = judged_run(rep);
+    efficiency_of(run, rep->topo.cores, rep->prov.peak_mbps, rep->prov.peak_source, NULL,
+                  &rep->efficiency);
+    struct diagnosis_facts facts = {.run = run,
                                     .verdict = &rep->acceptance,
                                     .efficiency = &rep->efficiency,
                                     .tolerance_pct = opts->tolerance_pct};

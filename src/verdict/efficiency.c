@@ -1,5 +1,6 @@
 #include "src/verdict/efficiency.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,10 +16,14 @@ static const struct kernel_result *judged_kernel(const struct run_result *run)
     return run->n_results ? &run->results[0] : NULL;
 }
 
-static void unknown(struct efficiency *out, const char *fmt, const char *a, long x, long y)
+__attribute__((format(printf, 2, 3))) static void unknown(struct efficiency *out, const char *fmt,
+                                                          ...)
 {
     out->known = false;
-    snprintf(out->why_unknown, sizeof(out->why_unknown), fmt, a, x, y);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out->why_unknown, sizeof(out->why_unknown), fmt, ap);
+    va_end(ap);
 }
 
 void efficiency_of(const struct run_result *run, int node_cores, double ceiling_mbps,
@@ -38,24 +43,23 @@ void efficiency_of(const struct run_result *run, int node_cores, double ceiling_
     }
     const struct kernel_result *k = run && run->measured ? judged_kernel(run) : NULL;
     if (!k || k->best_rate_mbps <= 0.0) {
-        unknown(out, "%sno kernel rate was measured", "", 0, 0);
+        unknown(out, "no kernel rate was measured");
         return;
     }
     out->kernel = kernel_table[k->kernel].name;
     out->rate_mbps = k->best_rate_mbps;
     if (ceiling_mbps <= 0.0) {
-        unknown(out, "the ceiling is %.120s", out->ceiling_source, 0, 0);
+        unknown(out, "the ceiling is %.120s", out->ceiling_source);
         return;
     }
     if (run->config.numa_cell) {
-        unknown(out, "%sa --matrix cell measures one node's memory, not the node's", "", 0, 0);
+        unknown(out, "a --matrix cell measures one node's memory, not the node's");
         return;
     }
     if (node_cores > 0 && run->config.threads < (unsigned)node_cores) {
         unknown(out,
-                "%sthe run used %ld threads of the node's %ld cores; the ceiling is the whole "
-                "node's",
-                "", (long)run->config.threads, node_cores);
+                "the run used %u threads of the node's %d cores; the ceiling is the whole node's",
+                run->config.threads, node_cores);
         return;
     }
     out->known = true;
