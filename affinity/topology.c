@@ -2,6 +2,7 @@
 
 #include "affinity/launch_cpus.h"
 #include "src/sys/cgroup_cpuset.h"
+#include "src/base/utf8_text.h"
 #include "src/sys/sysinfo.h"
 
 #include <stdbool.h>
@@ -52,13 +53,18 @@ static int llc_from_hwloc(hwloc_topology_t hw, hwloc_const_cpuset_t allowed,
     return 0;
 }
 
-static void cpu_model(hwloc_topology_t hw, char *buf, size_t len)
+/* This machine's model as its OS names it: hwloc's CPUModel comes from CPUID when its x86
+ * backend runs, and a guest moved to another host reads another brand there than /proc/cpuinfo
+ * (read at boot) keeps; the same node must give the same name from one run to the next. */
+static void cpu_model(hwloc_topology_t hw, bool is_machine, char *buf, size_t len)
 {
     snprintf(buf, len, "unknown");
+    if (is_machine && cpuinfo_model_name("/proc/cpuinfo", buf, len) == 0) return;
     for (hwloc_obj_t o = NULL; (o = hwloc_get_next_obj_by_type(hw, HWLOC_OBJ_PACKAGE, o));) {
         const char *model = hwloc_obj_get_info_by_name(o, "CPUModel");
         if (model) {
             snprintf(buf, len, "%s", model);
+            text_squeeze_blanks(buf);
             return;
         }
     }
@@ -223,7 +229,7 @@ int topology_load(struct topology *topo, char *why, size_t why_len)
             return -2;
         }
     }
-    cpu_model(topo->hw, f->cpu_model, sizeof(f->cpu_model));
+    cpu_model(topo->hw, f->is_machine, f->cpu_model, sizeof(f->cpu_model));
     /* machine_pus and machine_cores count what is online, whatever a cpuset cgroup hides */
     hwloc_topology_t whole = whole_machine(topo);
     hwloc_topology_t machine = whole ? whole : topo->hw;

@@ -1,3 +1,4 @@
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,4 +108,21 @@ size_t utf8_chars(const char *s)
     for (; *s; s++)
         n += ((unsigned char)*s & 0xC0) != 0x80;
     return n;
+}
+
+char *text_squeeze_blanks(char *s)
+{
+    char *out = s;
+    bool blank = false;
+    for (const char *in = s; *in; in++) {
+        if (*in == ' ' || *in == '\t') {
+            blank = out != s;
+            continue;
+        }
+        if (blank) *out++ = ' ';
+        blank = false;
+        *out++ = *in;
+    }
+    *out = '\0';
+    return s;
 }

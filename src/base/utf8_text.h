@@ -18,6 +18,11 @@ size_t utf8_escape_invalid(char *s, size_t cap);
 #define TEXT_PRINTABLE_CAP(n) (4 * (n) + 1)
 char *text_printable(char *dst, size_t cap, const char *src);
 
+/* s with its leading and trailing blanks removed and each run of blanks inside made one space:
+ * a CPU model as CPUID pads it ("Intel(R) Xeon(R) ...  ") and as /proc/cpuinfo gives it compare
+ * equal. Returns s. */
+char *text_squeeze_blanks(char *s);
+
 /* Characters (code points) in valid UTF-8 text: what a table pads by. */
 size_t utf8_chars(const char *s);
 

@@ -66,6 +66,25 @@ int read_first_line(const char *path, char *buf, size_t len)
     return 0;
 }
 
+int cpuinfo_model_name(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    char line[512];
+    int rc = -1;
+    while (rc != 0 && fgets(line, sizeof(line), f)) {
+        char *colon = strchr(line, ':');
+        if (strncmp(line, "model name", 10) != 0 || !colon) continue;
+        line[strcspn(line, "\n")] = '\0';
+        text_squeeze_blanks(colon + 1);
+        if (colon[1] == '\0') continue;
+        snprintf(buf, len, "%s", colon + 1);
+        rc = 0;
+    }
+    fclose(f);
+    return rc;
+}
+
 int sysfs_selected_word(const char *path, char *buf, size_t len)
 {
     char line[256];

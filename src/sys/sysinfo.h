@@ -51,6 +51,10 @@ int meminfo_value(const char *path, const char *key, uint64_t *bytes);
 /* The value of one tunable in a GLIBC_TUNABLES string ("a.b.c=1:d.e=2"); -1 when absent. */
 int glibc_tunable(const char *tunables, const char *name, char *value, size_t len);
 
+/* The CPU model as the OS names it (the first "model name" of a cpuinfo file, as lscpu shows
+ * it), blanks squeezed; -1 when the file has none (arm64) or cannot be read. */
+int cpuinfo_model_name(const char *path, char *buf, size_t len);
+
 /* The first line of a small file (sysfs, procfs) without its newline; -1 when unreadable. */
 int read_first_line(const char *path, char *buf, size_t len);
 

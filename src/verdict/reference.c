@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "src/base/parse.h"
+#include "src/base/utf8_text.h"
 #include "src/stream/results.h"
 #include "src/sys/provenance.h"
 #include "src/sys/sysinfo.h"
@@ -74,6 +75,7 @@ static int read_system(json_t *sys, struct expectations *e, char *why, size_t wh
     e->have_system = true;
     snprintf(e->cpu_model, sizeof(e->cpu_model), "%s", json_string_value(model));
     utf8_trim_partial(e->cpu_model);
+    text_squeeze_blanks(e->cpu_model); /* saved before membench squeezed it */
     e->cores = (int)cores;
     e->pus = (int)pus;
     e->mem_total_bytes = (unsigned long long)mem;

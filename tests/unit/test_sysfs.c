@@ -16,6 +16,7 @@
 #include "hugepages/backend.h"
 #include "src/sys/cgroup_cpuset.h"
 #include "src/sys/provenance.h"
+#include "src/base/utf8_text.h"
 #include "src/sys/sysinfo.h"
 
 static char tmp_root[64];
@@ -103,6 +104,28 @@ static void meminfo_and_choice_files(void **state)
     assert_string_equal(word, "madvise");
     scratch_write(path, "always madvise never\n");
     assert_int_equal(sysfs_selected_word(path, word, sizeof(word)), -1);
+}
+
+/* The OS's name for the CPU, as CPUID pads it or not: the same text either way. */
+static void cpu_model_name(void **state)
+{
+    (void)state;
+    char path[300], model[128];
+    snprintf(path, sizeof(path), "%s/cpuinfo", tmp_root);
+    scratch_write(path, "processor\t: 0\nvendor_id\t: GenuineIntel\n"
+                        "model name\t:        Intel(R) Xeon(R) CPU   E5-2670 0 @ 2.60GHz  \n"
+                        "processor\t: 1\nmodel name\t: other\n");
+    assert_int_equal(cpuinfo_model_name(path, model, sizeof(model)), 0);
+    assert_string_equal(model, "Intel(R) Xeon(R) CPU E5-2670 0 @ 2.60GHz");
+    scratch_write(path, "processor\t: 0\nmodel name\t:   \nmodel name\t: AMD EPYC\n");
+    assert_int_equal(cpuinfo_model_name(path, model, sizeof(model)), 0);
+    assert_string_equal(model, "AMD EPYC");
+    scratch_write(path, "processor\t: 0\nCPU part\t: 0xd40\n");
+    assert_int_equal(cpuinfo_model_name(path, model, sizeof(model)), -1);
+    char padded[] = "Oxide Virtual Turin-like Processor             ";
+    assert_string_equal(text_squeeze_blanks(padded), "Oxide Virtual Turin-like Processor");
+    char blank[] = " \t ";
+    assert_string_equal(text_squeeze_blanks(blank), "");
 }
 
 static const char *smaps_text =
@@ -423,6 +446,7 @@ int main(void)
         cmocka_unit_test(llc_sums_every_instance),
         cmocka_unit_test(llc_unknown_without_caches),
         cmocka_unit_test(meminfo_and_choice_files),
+        cmocka_unit_test(cpu_model_name),
         cmocka_unit_test(smaps_ranges),
         cmocka_unit_test(smbios_peak),
         cmocka_unit_test(smbios_no_peak_reasons),
