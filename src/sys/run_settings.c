@@ -52,38 +52,55 @@ static int read_boost(const char *sys)
     return -1;
 }
 
+/* Whether the "; " list holds label as one of its items (not a part of one: "DIMM_A1" is not
+ * in "DIMM_A10"). */
+static bool has_label(const char *list, const char *label)
+{
+    size_t n = strlen(label);
+    for (const char *p = list; (p = strstr(p, label)); p++)
+        if ((p == list || p[-1] == ' ') && (p[n] == '\0' || p[n] == ';')) return true;
+    return false;
+}
+
 /* label joins the "; " list in buf unless it is empty or already there. */
 static void add_label(char *buf, size_t len, const char *label)
 {
-    if (!label[0] || strstr(buf, label)) return;
+    if (!label[0] || has_label(buf, label)) return;
     size_t used = strlen(buf);
     if (used + strlen(label) + 3 > len) return; /* full: the first labels stay */
     snprintf(buf + used, len - used, "%s%s", used ? "; " : "", label);
 }
 
-/* The labels in DIR/SUB*(/NAME), SUB a prefix such as "dimm" or "csrow" and NAME a file under
- * it ("dimm_label") or, with csrows, the files "ch*_dimm_label". */
-static void labels_under(const char *dir, const char *prefix, struct conditions_settings *s)
+static bool is_dir(const char *path)
 {
-    DIR *d = opendir(dir);
-    if (!d) return;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (strncmp(e->d_name, prefix, strlen(prefix)) != 0) continue;
-        char path[800], label[64];
-        if (strcmp(prefix, "dimm") == 0) {
-            snprintf(path, sizeof(path), "%s/%s/dimm_label", dir, e->d_name);
-            if (read_first_line(path, label, sizeof(label)) == 0)
-                add_label(s->edac_labels, sizeof(s->edac_labels), label);
-            continue;
-        }
+    DIR *d = opendir(path);
+    if (d) closedir(d);
+    return d != NULL;
+}
+
+/* The labels of one controller, in the order of its DIMMs: dimmN/dimm_label, else (older
+ * kernels) csrowN/chM_dimm_label. */
+static void labels_of(const char *mc_dir, struct conditions_settings *s)
+{
+    char path[800], label[64];
+    size_t before = strlen(s->edac_labels);
+    for (int k = 0; k < 256; k++) {
+        snprintf(path, sizeof(path), "%s/dimm%d", mc_dir, k);
+        if (!is_dir(path)) break;
+        snprintf(path, sizeof(path), "%s/dimm%d/dimm_label", mc_dir, k);
+        if (read_first_line(path, label, sizeof(label)) == 0)
+            add_label(s->edac_labels, sizeof(s->edac_labels), label);
+    }
+    if (strlen(s->edac_labels) != before) return;
+    for (int k = 0; k < 256; k++) {
+        snprintf(path, sizeof(path), "%s/csrow%d", mc_dir, k);
+        if (!is_dir(path)) break;
         for (int ch = 0; ch < 16; ch++) {
-            snprintf(path, sizeof(path), "%s/%s/ch%d_dimm_label", dir, e->d_name, ch);
+            snprintf(path, sizeof(path), "%s/csrow%d/ch%d_dimm_label", mc_dir, k, ch);
             if (read_first_line(path, label, sizeof(label)) == 0)
                 add_label(s->edac_labels, sizeof(s->edac_labels), label);
         }
     }
-    closedir(d);
 }
 
 static void read_edac_labels(const char *sys, struct conditions_settings *s)
@@ -91,12 +108,8 @@ static void read_edac_labels(const char *sys, struct conditions_settings *s)
     for (int mc = 0; mc < CONDITIONS_MC_MAX; mc++) {
         char dir[512];
         snprintf(dir, sizeof(dir), "%s/devices/system/edac/mc/mc%d", sys, mc);
-        DIR *d = opendir(dir);
-        if (!d) break;
-        closedir(d);
-        size_t before = strlen(s->edac_labels);
-        labels_under(dir, "dimm", s);
-        if (strlen(s->edac_labels) == before) labels_under(dir, "csrow", s);
+        if (!is_dir(dir)) break;
+        labels_of(dir, s);
     }
 }
 

@@ -200,9 +200,11 @@ static void edac_growth_and_labels(void **state)
     put(sys, "devices/system/edac/mc/mc0/dimm0/dimm_label", "CPU_SrcID#0_MC#0_Chan#0_DIMM#0\n");
     put(sys, "devices/system/edac/mc/mc1/csrow0/ch1_dimm_label", "DIMM_B2\n");
     put(sys, "devices/system/edac/mc/mc1/csrow1/ch1_dimm_label", "DIMM_B2\n");
+    put(sys, "devices/system/edac/mc/mc1/csrow2/ch0_dimm_label", "DIMM_B\n");
     struct conditions_settings s;
     conditions_settings_read(&roots, run_cpus, 2, &s);
-    assert_string_equal(s.edac_labels, "CPU_SrcID#0_MC#0_Chan#0_DIMM#0; DIMM_B2");
+    /* each label once; "DIMM_B" is a label of its own, not a part of "DIMM_B2" */
+    assert_string_equal(s.edac_labels, "CPU_SrcID#0_MC#0_Chan#0_DIMM#0; DIMM_B2; DIMM_B");
     /* a controller reset meanwhile: its whole count is new */
     put_mc(0, 1, 0);
     snap(&after);
