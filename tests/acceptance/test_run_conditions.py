@@ -1,6 +1,7 @@
 # ctest: LABELS timing threads
 """The report's run_conditions: what else ran on the run's CPUs while membench measured, and
-the settings a bandwidth figure rests on (docs/design.md, run_conditions).
+the settings a bandwidth figure rests on (docs/design.md, run_conditions), also in a run that
+--time-limit cut.
 
 A real STREAM run on one CPU beside a busy loop pinned to the same CPU names the contention:
 the loop's ticks in others_share, or membench's wait for the CPU in wait_share. A quiet run is
@@ -131,6 +132,22 @@ class FixtureSettingsCase(membench_test.MembenchTestCase):
             self.assertIsNone(cond[key], key)
         for key in ("corrected", "uncorrected", "corrected_during_run", "uncorrected_during_run"):
             self.assertIsNone(cond["edac"][key], key)
+
+
+class CutRunCase(membench_test.MembenchTestCase):
+    """A run that --time-limit cuts still reports what moved while its measurements ran."""
+
+    def test_a_run_cut_by_the_time_limit_has_its_delta(self):
+        args = ["--triad", "--size", "2MB", "-n", "3", "--stores", "normal", "--threads", "1",
+                "--timer", "--time-limit", "600", "--format", "json"]
+        rc, out, err = run(args, {"MEMBENCH_TEST_TIME_LIMIT_AT": "timer probe"})
+        self.assertEqual(rc, 3, describe(args, rc, out, err))
+        doc = json.loads(out)
+        self.assertIn("timer probe stopped", doc["kept"])
+        cond = doc["run_conditions"]
+        self.assertGreater(cond["elapsed_s"], 0.0, cond)
+        if os.path.exists("/proc/vmstat"):
+            self.assertIsNotNone(cond["swapped_pages"], cond)
 
 
 if __name__ == "__main__":
