@@ -13,7 +13,8 @@ struct stream_hooks; /* src/stream/stream_hooks.h: the kernel hooks */
 struct test_hooks {
     bool corrupt_result;                /* flip a bit of a[n/2] after the last kernel */
     const struct mem_backend *judge_as; /* judge every region's pages against this backend */
-    const char *sys_root;               /* the fault probe reads ROOT/kernel/mm/..., not /sys */
+    const char *sys_root;  /* the fault probe and the run's conditions read ROOT/..., not /sys */
+    const char *proc_root; /* the run's conditions (src/sys/run_conditions.h) read ROOT/... */
     /* a described topology (HWLOC_XMLFILE, HWLOC_SYNTHETIC) counts as this machine for the
      * refusal of --acceptance on another machine's topology */
     bool topology_is_machine;

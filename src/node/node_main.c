@@ -10,6 +10,7 @@
 #include "src/base/interrupt.h"
 #include "src/base/log.h"
 #include "src/base/output_file.h"
+#include "src/base/test_hooks.h"
 #include "src/node/node_verdict.h"
 #include "src/node/parts.h"
 #include "src/report/report.h"
@@ -210,11 +211,45 @@ static int run_part(struct node_run *n, struct part *p)
     return rc;
 }
 
+/* Where the run's conditions are read: /proc and /sys, or membench-hooked's fixture trees. */
+static struct conditions_roots conditions_roots(void)
+{
+    struct conditions_roots r = conditions_system;
+    if (test_hooks && test_hooks->proc_root) r.proc = test_hooks->proc_root;
+    if (test_hooks && test_hooks->sys_root) r.sys = test_hooks->sys_root;
+    return r;
+}
+
+/* Before the first measurement: the settings, and (unless --dry-run) the counters' first
+ * reading, over the CPUs this process may run on. */
+static void conditions_begin(struct node_run *n)
+{
+    struct run_conditions *c = &n->rep.conditions;
+    struct conditions_roots r = conditions_roots();
+    c->n_cpus = conditions_allowed_cpus(c->cpus, CONDITIONS_CPUS_MAX);
+    conditions_settings_read(&r, c->cpus, c->n_cpus, &c->settings);
+    c->read = true;
+    if (!n->opts.dry_run) conditions_snapshot_read(&r, c->cpus, c->n_cpus, &c->before);
+}
+
+/* After the last measurement, however the run ended: what moved since the first reading. */
+static void conditions_end(struct node_run *n)
+{
+    struct run_conditions *c = &n->rep.conditions;
+    if (n->opts.dry_run) return;
+    struct conditions_roots r = conditions_roots();
+    struct conditions_snapshot after;
+    conditions_snapshot_read(&r, c->cpus, c->n_cpus, &after);
+    conditions_delta_of(&c->before, &after, &c->delta);
+    c->measured = true;
+}
+
 /* Every asked measurement in run order, until one fails or stops early (then what finished
  * is reported). An exit status. */
 static int node_measure(struct node_run *n)
 {
     timer_probe(&n->rep.timer);
+    conditions_begin(n);
     int rc = EXIT_OK;
     for (size_t k = 0; k < n->parts.n && rc == EXIT_OK; k++) {
         struct part *p = &n->parts.p[n->parts.order[k]];
@@ -224,8 +259,10 @@ static int node_measure(struct node_run *n)
         n->stopped_early = true;
         n->early_rc = rc;
         p->m->kept(p->plan, p->result, true, n->rep.kept, sizeof(n->rep.kept));
-        return EXIT_OK;
+        rc = EXIT_OK;
+        break;
     }
+    conditions_end(n);
     return rc;
 }
 

@@ -10,11 +10,24 @@
 #include "src/measure/measure.h"
 #include "src/stream/stream_result.h"
 #include "src/sys/provenance.h"
+#include "src/sys/run_conditions.h"
 #include "src/sys/sysinfo.h"
 #include "src/verdict/acceptance.h"
 #include "src/verdict/diagnosis.h"
 #include "src/verdict/efficiency.h"
 #include "src/verdict/reference.h"
+
+/* What else happened on the run's CPUs while it measured, and the settings its figures rest
+ * on (src/sys/run_conditions.h). */
+struct run_conditions {
+    bool read;     /* the settings were read (a node run; not a report built by a test) */
+    bool measured; /* delta holds the run's (not --dry-run, and a measurement started) */
+    int n_cpus;    /* the run's CPUs: the ones this process may run on */
+    int cpus[CONDITIONS_CPUS_MAX];
+    struct conditions_settings settings;
+    struct conditions_snapshot before; /* just before the first measurement */
+    struct conditions_delta delta;
+};
 
 /* The whole report of one node: its facts, the measurements that ran and the verdict. The
  * writers below only format the node's facts and the verdict, and loop over the parts for the
@@ -32,6 +45,7 @@ struct report {
      * holds, e.g. "the TLB probe stopped in the 4 KB sweep at 1024 pages; reporting the 23
      * points measured"; empty when it ran to the end */
     char kept[1024];
+    struct run_conditions conditions;
     struct acceptance_result acceptance; /* evaluated with --acceptance/--expect/--reference */
     struct efficiency efficiency;        /* the judged run against the node's ceiling */
     struct diagnosis diagnosis;          /* the likely causes of a shortfall, worst first */
@@ -87,5 +101,7 @@ int report_write_json(FILE *out, const struct report *rep);
 /* Prometheus text format 0.0.4 (node_exporter's textfile collector): --format openmetrics and
  * --metrics-file. */
 int report_write_openmetrics(FILE *out, const struct report *rep);
+/* The JSON "run_conditions" object (report_conditions.c). */
+struct json_t *report_conditions_json(const struct run_conditions *c);
 
 #endif

@@ -172,6 +172,8 @@ int report_write_json(FILE *out, const struct report *rep)
                                   "resolution_s", real_or_null(rep->timer.resolution_s),
                                   "granularity_s", real_or_null(rep->timer.granularity_s),
                                   "call_cost_s", real_or_null(rep->timer.call_cost_s)));
+    if (rep->conditions.read)
+        json_object_set_new(root, "run_conditions", report_conditions_json(&rep->conditions));
     write_parts(root, rep, MEASURE_LEAD);
     write_parts(root, rep, MEASURE_BEFORE_TAIL);
     if (rep->acceptance.evaluated) json_object_set_new(root, "acceptance", acceptance_json(rep));

@@ -6,7 +6,10 @@
  *   MEMBENCH_TEST_VERIFY_AS=BACKEND   judge the pages as if --pages BACKEND was asked for
  *   MEMBENCH_TEST_SYS_ROOT=ROOT       the fault probe reads ROOT/kernel/mm/... for /sys, and so
  *                                     do the page sizes (src/base/page_sizes.h: the hugetlb
- *                                     sizes offered, hpage_pmd_size)
+ *                                     sizes offered, hpage_pmd_size), and the run's conditions
+ *                                     (ROOT/devices/system/{cpu,edac}/...: cpufreq, boost, EDAC)
+ *   MEMBENCH_TEST_PROC_ROOT=ROOT      the run's conditions read ROOT/stat, ROOT/self/...,
+ *                                     ROOT/vmstat and ROOT/sys/kernel/numa_balancing for /proc
  *   MEMBENCH_TEST_PAGE_SIZE=BYTES     the base page counts as BYTES (4096, 16384 or 65536): what
  *                                     membench says and strides by; the kernel still maps its
  *                                     own pages, which the smaps checks report as they are
@@ -249,6 +252,7 @@ __attribute__((constructor)) static void install_test_hooks(void)
             usage_error("MEMBENCH_TEST_VERIFY_AS", value, "name a --pages backend such as 2m");
     }
     hooks.sys_root = variable("MEMBENCH_TEST_SYS_ROOT");
+    hooks.proc_root = variable("MEMBENCH_TEST_PROC_ROOT");
     page_size_hook(hooks.sys_root);
     if ((value = variable("MEMBENCH_TEST_TOPOLOGY_IS_MACHINE"))) {
         if (strcmp(value, "1") != 0 && strcmp(value, "0") != 0)

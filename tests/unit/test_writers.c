@@ -177,6 +177,29 @@ static struct report make_report(void)
     snprintf(s->hugetlb_morecore, sizeof(s->hugetlb_morecore), "thp");
     snprintf(s->glibc_malloc_hugetlb, sizeof(s->glibc_malloc_hugetlb), "1");
     rep.timer = (struct timer_info){"CLOCK_MONOTONIC", 1e-9, 25e-9, 21e-9};
+    /* a run beside other work on a capped node with a corrected error; swap unknown */
+    struct run_conditions *c = &rep.conditions;
+    c->read = c->measured = true;
+    c->n_cpus = 2;
+    c->cpus[0] = 0;
+    c->cpus[1] = 16;
+    c->settings = (struct conditions_settings){.numa_balancing = 1,
+                                               .n_cpufreq = 2,
+                                               .n_capped = 1,
+                                               .capped_mhz = 2000.0,
+                                               .max_mhz = 3300.0,
+                                               .boost = -1};
+    snprintf(c->settings.governor, sizeof(c->settings.governor), "performance");
+    snprintf(c->settings.edac_labels, sizeof(c->settings.edac_labels), "DIMM_A1; DIMM_B1");
+    c->delta = (struct conditions_delta){.elapsed_s = 12.25,
+                                         .steal_share = 0.0,
+                                         .others_share = 0.375,
+                                         .wait_share = 0.5,
+                                         .swapped_pages = -1,
+                                         .ce_growth = 1,
+                                         .ue_growth = 0,
+                                         .have_edac = true,
+                                         .ce_total = 3};
     struct provenance *p = &rep.prov;
     snprintf(p->microcode, sizeof(p->microcode), "0x42e");
     snprintf(p->governor, sizeof(p->governor), "performance");
