@@ -36,6 +36,8 @@ struct test_hooks {
     const char *time_limit_at;
     /* MemAvailable counts as this many bytes (/proc/meminfo only); 0 = as is */
     uint64_t mem_available_bytes;
+    const char *dmi_entries; /* the DIMM inventory reads this for /sys/firmware/dmi/entries */
+    const char *cpuinfo;     /* ... and the CPU's identity this for /proc/cpuinfo */
 };
 
 extern const struct test_hooks *test_hooks;

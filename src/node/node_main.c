@@ -104,6 +104,7 @@ struct node_run {
     bool stopped_early;
     int early_rc;      /* a later step's resource failed: what finished is reported */
     bool cut_by_limit; /* --time-limit cut a measurement (not only a run's repetitions) */
+    struct dimm_inventory dimms;
 };
 
 /* The kernels the judged measurement's runs measure (struct stream_options). */
@@ -149,6 +150,11 @@ static int node_begin(struct node_run *n)
                            .dry_run = o->dry_run};
     sysinfo_read(&rep->sys);
     provenance_read(&rep->prov);
+    struct cpu_identity cpu;
+    cpu_identity_read(test_hooks ? test_hooks->cpuinfo : NULL, &cpu);
+    dimm_inventory_read(test_hooks ? test_hooks->dmi_entries : NULL, &cpu, &n->dimms);
+    rep->dimms = &n->dimms;
+    peak_from_inventory(&n->dimms, &rep->prov);
     if (o->peak_mbps > 0) {
         rep->prov.peak_mbps = o->peak_mbps;
         snprintf(rep->prov.peak_source, sizeof(rep->prov.peak_source), "--peak");

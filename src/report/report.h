@@ -36,7 +36,8 @@ struct report {
     const char *version;
     struct provenance prov;
     struct topology_facts topo;
-    const struct node_memory *memory; /* every NUMA node (the topology's); NULL in tests */
+    const struct node_memory *memory;   /* every NUMA node (the topology's); NULL in tests */
+    const struct dimm_inventory *dimms; /* SMBIOS's DIMMs and their ceiling; NULL: none read */
     struct sys_info sys;
     struct timer_info timer;
     bool dry_run;

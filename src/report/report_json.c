@@ -4,6 +4,7 @@
 #include "src/base/json_values.h"
 #include "src/report/report.h"
 #include "src/report/report_diagnosis.h"
+#include "src/report/report_dimms.h"
 #include "src/report/report_memory.h"
 
 #define JSON_SCHEMA 1
@@ -167,6 +168,7 @@ int report_write_json(FILE *out, const struct report *rep)
     json_object_set_new(root, "system", system_json(rep));
     if (rep->memory) json_object_set_new(root, "memory", report_memory_json(rep->memory));
     json_object_set_new(root, "provenance", provenance_json(&rep->prov));
+    if (rep->dimms) json_object_set_new(root, "memory_hardware", report_dimms_json(rep->dimms));
     json_object_set_new(root, "timer",
                         json_pack("{s:s,s:o,s:o,s:o}", "clock", rep->timer.clock_name,
                                   "resolution_s", real_or_null(rep->timer.resolution_s),

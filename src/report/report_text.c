@@ -6,6 +6,7 @@
 #include "src/base/utf8_text.h"
 #include "src/report/report.h"
 #include "src/report/report_diagnosis.h"
+#include "src/report/report_dimms.h"
 #include "src/report/report_memory.h"
 
 #define RULE "-------------------------------------------------------------\n"
@@ -74,6 +75,7 @@ static void write_system(FILE *out, const struct report *rep)
     else
         fprintf(out, "Peak memory bandwidth: %s\n",
                 text_printable(shown, sizeof(shown), p->peak_source));
+    report_dimms_text(out, rep->dimms, rep->memory);
     fprintf(out, "Transparent huge pages: %s; huge page pools:", s->thp_enabled);
     if (s->n_pools == 0) fprintf(out, " none");
     for (int i = 0; i < s->n_pools; i++) {

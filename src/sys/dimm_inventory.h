@@ -64,12 +64,14 @@ struct cpu_identity {
     char vendor[16];
     int family, model;
     char model_name[128];
+    int packages; /* distinct "physical id"s: CPU packages; 0 when cpuinfo names none */
 };
 
-/* Reads /proc/cpuinfo's first processor. Returns 0, or -1 (fields left empty or 0). */
+/* Reads /proc/cpuinfo's first processor (cpuinfo_path NULL: /proc/cpuinfo), and counts the
+ * packages of all. Returns 0, or -1 (fields left empty or 0). */
 int cpu_identity_read(const char *cpuinfo_path, struct cpu_identity *out);
 
-/* Reads every type 16 and 17 record under dmi_entries (normally /sys/firmware/dmi/entries) and
+/* Reads every type 16 and 17 record under dmi_entries (NULL: /sys/firmware/dmi/entries) and
  * derives sockets, channels and the ceiling for that CPU. Always fills out (out->read false and
  * why_unknown set when the tables cannot be read). */
 void dimm_inventory_read(const char *dmi_entries, const struct cpu_identity *cpu,

@@ -4,6 +4,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "src/sys/dimm_inventory.h"
+
 /* Under which conditions the numbers were measured: recorded in every JSON report. */
 struct provenance {
     char microcode[32];       /* "unknown" when /proc/cpuinfo has none */
@@ -16,13 +18,12 @@ struct provenance {
     char start_iso[40];
     double duration_s;
     double peak_mbps;      /* --peak or SMBIOS estimate; 0 when unknown */
-    char peak_source[160]; /* "--peak", "SMBIOS: 8 DIMMs x 1600 MT/s x 64 bit ..." */
+    char peak_source[256]; /* "--peak", dimm_inventory.source, or "unknown: why; give --peak" */
 };
 
 void provenance_read(struct provenance *p);
 
-/* Fills peak_mbps/peak_source from SMBIOS type 17 records under dmi_entries (normally
- * /sys/firmware/dmi/entries); leaves them unknown with a reason in peak_source otherwise. */
-void peak_from_smbios(const char *dmi_entries, struct provenance *p);
+/* peak_mbps/peak_source from the DIMMs' ceiling, or unknown with the inventory's reason. */
+void peak_from_inventory(const struct dimm_inventory *inv, struct provenance *p);
 
 #endif

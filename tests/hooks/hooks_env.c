@@ -44,6 +44,10 @@
  *   MEMBENCH_TEST_PAGES_NODE=N        move_pages(2) reports every present page on OS node N
  *   MEMBENCH_TEST_MEM_AVAILABLE=BYTES /proc/meminfo's MemAvailable counts as BYTES (a small
  *                                     machine's budget, without being one)
+ *   MEMBENCH_TEST_DMI_ENTRIES=DIR     the DIMM inventory reads the SMBIOS records under DIR
+ *                                     (NN-M/raw) instead of /sys/firmware/dmi/entries
+ *   MEMBENCH_TEST_CPUINFO=FILE        the CPU whose channel count applies is FILE's first
+ *                                     processor, not /proc/cpuinfo's
  *   MEMBENCH_TEST_ANNOUNCE=1          write "membench-test: at POINT" on stderr at each named
  *                                     point (test_hook_at(): "run N", "reference run N",
  *                                     "reference pause N", "first touch", "faults probe",
@@ -287,6 +291,8 @@ __attribute__((constructor)) static void install_test_hooks(void)
             usage_error("MEMBENCH_TEST_MEM_AVAILABLE", value, "give bytes, e.g. 2147483648");
         hooks.mem_available_bytes = bytes;
     }
+    hooks.dmi_entries = variable("MEMBENCH_TEST_DMI_ENTRIES");
+    hooks.cpuinfo = variable("MEMBENCH_TEST_CPUINFO");
     hooks.pause_at = variable("MEMBENCH_TEST_PAUSE_AT");
     hooks.time_limit_at = variable("MEMBENCH_TEST_TIME_LIMIT_AT");
     cluster_hooks();

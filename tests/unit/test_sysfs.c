@@ -302,7 +302,18 @@ static void write_dimm(const char *entries, int index, unsigned size_mb, unsigne
     fclose(f);
 }
 
-/* Seed 001's arithmetic: populated DIMMs x MT/s x 8 bytes, configured speed first. */
+/* The peak as membench reads it: the DIMM inventory of a one-package Xeon Gold (6 channels). */
+static void peak_from_smbios(const char *entries, struct provenance *p)
+{
+    static const struct cpu_identity gold = {"GenuineIntel", 6, 85, "Intel(R) Xeon(R) Gold 6136",
+                                             1};
+    static struct dimm_inventory inv;
+    dimm_inventory_read(entries, &gold, &inv);
+    peak_from_inventory(&inv, p);
+}
+
+/* Channels populated x the slowest configured MT/s x 8 bytes: 8 DIMMs without named channels
+ * on a 6-channel CPU fill its 6 channels. */
 static void smbios_peak(void **state)
 {
     (void)state;
@@ -318,8 +329,8 @@ static void smbios_peak(void **state)
         write_dimm(entries, i, 8192, 1866, 1600); /* rated 1866, running at 1600 */
     write_dimm(entries, 8, 0, 0, 0);              /* an empty slot */
     peak_from_smbios(entries, &p);
-    assert_true(p.peak_mbps == 102400.0);
-    assert_non_null(strstr(p.peak_source, "8 DIMMs x 1600 MT/s"));
+    assert_true(p.peak_mbps == 76800.0);
+    assert_non_null(strstr(p.peak_source, "6 of 6 channels x 1600 MT/s x 64 bit (8 of 9 DIMM"));
     write_dimm(entries, 9, 8192, 0, 0); /* populated, speed unknown: no estimate at all */
     peak_from_smbios(entries, &p);
     assert_true(p.peak_mbps == 0.0);
