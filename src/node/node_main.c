@@ -105,6 +105,7 @@ struct node_run {
     int early_rc;      /* a later step's resource failed: what finished is reported */
     bool cut_by_limit; /* --time-limit cut a measurement (not only a run's repetitions) */
     struct dimm_inventory dimms;
+    struct cpu_identity cpu;
 };
 
 /* The kernels the judged measurement's runs measure (struct stream_options). */
@@ -150,10 +151,10 @@ static int node_begin(struct node_run *n)
                            .dry_run = o->dry_run};
     sysinfo_read(&rep->sys);
     provenance_read(&rep->prov);
-    struct cpu_identity cpu;
-    cpu_identity_read(test_hooks ? test_hooks->cpuinfo : NULL, &cpu);
-    dimm_inventory_read(test_hooks ? test_hooks->dmi_entries : NULL, &cpu, &n->dimms);
+    cpu_identity_read(test_hooks ? test_hooks->cpuinfo : NULL, &n->cpu);
+    dimm_inventory_read(test_hooks ? test_hooks->dmi_entries : NULL, &n->cpu, &n->dimms);
     rep->dimms = &n->dimms;
+    rep->cpu = &n->cpu;
     peak_from_inventory(&n->dimms, &rep->prov);
     if (o->peak_mbps > 0) {
         rep->prov.peak_mbps = o->peak_mbps;

@@ -57,9 +57,13 @@ void evaluate_checks(const struct options *opts, struct report *rep)
 void evaluate_diagnosis(const struct options *opts, struct report *rep)
 {
     const struct run_result *run = judged_run(rep);
-    efficiency_of(run, rep->topo.cores, rep->prov.peak_mbps, rep->prov.peak_source, NULL,
+    efficiency_of(run, rep->topo.cores, rep->prov.peak_mbps, rep->prov.peak_source, rep->cpu,
                   &rep->efficiency);
-    struct diagnosis_facts facts = {.run = run,
+    const struct run_conditions *c = &rep->conditions;
+    struct diagnosis_facts facts = {.dimms = rep->dimms && rep->dimms->read ? rep->dimms : NULL,
+                                    .settings = c->read ? &c->settings : NULL,
+                                    .during = c->measured ? &c->delta : NULL,
+                                    .run = run,
                                     .verdict = &rep->acceptance,
                                     .efficiency = &rep->efficiency,
                                     .tolerance_pct = opts->tolerance_pct};

@@ -38,6 +38,7 @@ struct report {
     struct topology_facts topo;
     const struct node_memory *memory;   /* every NUMA node (the topology's); NULL in tests */
     const struct dimm_inventory *dimms; /* SMBIOS's DIMMs and their ceiling; NULL: none read */
+    const struct cpu_identity *cpu;     /* /proc/cpuinfo's vendor, family, model; NULL: unread */
     struct sys_info sys;
     struct timer_info timer;
     bool dry_run;

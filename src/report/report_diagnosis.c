@@ -16,6 +16,11 @@ void report_diagnosis_text(FILE *out, const struct report *rep)
         fputc('\n', out);
     }
     const struct diagnosis *d = &rep->diagnosis;
+    if (d->n == 0 && d->asked_by[0])
+        fprintf(out,
+                "Likely causes (%s): none found in the DIMMs, memory errors, CPU time, swap and "
+                "settings read (docs/acceptance.md)\n",
+                d->asked_by);
     if (d->n == 0) return;
     if (d->asked_by[0])
         fprintf(out, "Likely causes, worst first (%s):\n", d->asked_by);

@@ -13,7 +13,7 @@ static const struct cpu_memory_row rows[] = {
      "intel-xeon-processor-scalable-family-overview.html"},
     {"GenuineIntel", 6, 106, NULL, "Xeon Scalable 3rd gen (Ice Lake-SP)", 8, "DDR4", 3200,
      "Intel ark, 3rd Generation Intel Xeon Scalable Processors: Max # of Memory Channels 8: "
-     "https://ark.intel.com/content/www/us/en/ark/products/codename/74277/ice-lake.html"},
+     "https://ark.intel.com/content/www/us/en/ark/products/codename/74979/ice-lake.html"},
     {"GenuineIntel", 6, 143, "Platinum|Gold|Silver|Bronze|Max",
      "Xeon Scalable 4th gen (Sapphire Rapids)", 8, "DDR5", 4800,
      "Intel ark, 4th Generation Intel Xeon Scalable Processors: Max # of Memory Channels 8: "

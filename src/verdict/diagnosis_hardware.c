@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "kernels/kernel_table.h"
+#include "src/base/text_list.h"
 #include "src/stream/plan.h"
 #include "src/stream/results.h"
 #include "src/sys/dimm_inventory.h"
@@ -53,30 +54,44 @@ bool cause_corrected_errors(const struct diagnosis_facts *f, struct cause *c)
     return true;
 }
 
+/* "channel C" or "channels F, J, L" */
+static const char *channel_word(const char *names)
+{
+    return strchr(names, ',') ? "channels" : "channel";
+}
+
+/* Every socket with fewer channels populated than it has, in one cause. */
 bool cause_empty_channel(const struct diagnosis_facts *f, struct cause *c)
 {
     const struct dimm_inventory *inv = f->dimms;
     if (!inv || !inv->read) return false;
+    c->summary[0] = c->evidence[0] = '\0';
     for (int s = 0; s < inv->n_sockets; s++) {
         const struct dimm_socket *k = &inv->sockets[s];
         bool named = k->empty_channels[0] != '\0';
         bool fewer =
             k->channels > 0 && k->channels_populated >= 0 && k->channels_populated < k->channels;
         if (!named && !fewer) continue;
+        char part[200], brief[80];
         if (named)
-            snprintf(c->summary, sizeof(c->summary), "socket %d channel %.40s empty", k->id,
-                     k->empty_channels);
+            snprintf(brief, sizeof(brief), "socket %d %s %.40s empty", k->id,
+                     channel_word(k->empty_channels), k->empty_channels);
         else
-            snprintf(c->summary, sizeof(c->summary), "socket %d: %d of %d channels populated",
-                     k->id, k->channels_populated, k->channels);
-        snprintf(c->evidence, sizeof(c->evidence),
-                 "SMBIOS: socket %d has %d of its %d channels populated%s%.80s (%u DIMMs in %u "
-                 "slots); each empty channel takes its share of the socket's bandwidth",
+            snprintf(brief, sizeof(brief), "socket %d: %d of %d channels populated", k->id,
+                     k->channels_populated, k->channels);
+        text_list_append(c->summary, sizeof(c->summary), brief);
+        snprintf(part, sizeof(part),
+                 "SMBIOS: socket %d has %d of its %d channels populated%s%s%s%.80s (%u DIMMs in "
+                 "%u slots)",
                  k->id, k->channels_populated, k->channels ? k->channels : k->channels_named,
-                 named ? ", no DIMM in channel " : "", k->empty_channels, k->dimms, k->slots);
-        return true;
+                 named ? ", no DIMM in " : "", named ? channel_word(k->empty_channels) : "",
+                 named ? " " : "", k->empty_channels, k->dimms, k->slots);
+        text_list_append(c->evidence, sizeof(c->evidence), part);
     }
-    return false;
+    if (!c->summary[0]) return false;
+    text_list_append(c->evidence, sizeof(c->evidence),
+                     "each empty channel takes its share of the socket's bandwidth");
+    return true;
 }
 
 bool cause_unbalanced_sockets(const struct diagnosis_facts *f, struct cause *c)

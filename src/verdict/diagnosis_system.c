@@ -25,9 +25,12 @@ bool cause_other_work(const struct diagnosis_facts *f, struct cause *c)
     bool others = d->others_share >= DIAGNOSIS_CPU_SHARE_MIN;
     bool waited = d->wait_share >= DIAGNOSIS_CPU_SHARE_MIN;
     if (!others && !waited) return false;
-    double shown = others ? d->others_share : d->wait_share;
-    snprintf(c->summary, sizeof(c->summary), "other work took %.0f%% of the run's CPUs",
-             100.0 * shown);
+    if (others)
+        snprintf(c->summary, sizeof(c->summary), "other work took %.0f%% of the run's CPUs",
+                 100.0 * d->others_share);
+    else
+        snprintf(c->summary, sizeof(c->summary), "membench waited %.0f%% of its time for a CPU",
+                 100.0 * d->wait_share);
     char a[160] = "", b[160] = "";
     if (d->others_share >= 0)
         snprintf(a, sizeof(a),

@@ -47,7 +47,7 @@ class ContentionCase(membench_test.MembenchTestCase):
         self.cpu = max(os.sched_getaffinity(0))
 
     def run_beside_hog(self, ntimes):
-        """The run_conditions of a STREAM run on self.cpu beside a busy loop on it."""
+        """The report of a STREAM run on self.cpu beside a busy loop on it."""
         cpu = str(self.cpu)
         hog = subprocess.Popen(["taskset", "-c", cpu, "sh", "-c", "while :; do :; done"])
         try:
@@ -57,11 +57,12 @@ class ContentionCase(membench_test.MembenchTestCase):
             hog.kill()
             hog.wait()
         self.assertEqual(rc, 0, describe(args, rc, out, err))
-        return json.loads(out)["run_conditions"]
+        return json.loads(out)
 
     def test_a_busy_loop_on_the_same_cpu_is_named(self):
         for ntimes in NTIMES:
-            cond = self.run_beside_hog(ntimes)
+            doc = self.run_beside_hog(ntimes)
+            cond = doc["run_conditions"]
             if cond["others_share"] is not None or cond["wait_share"] is not None:
                 break
         self.assertEqual(cond["cpus"], [self.cpu], cond)
@@ -72,6 +73,12 @@ class ContentionCase(membench_test.MembenchTestCase):
         for key in ("steal_share", "others_share", "wait_share"):
             if cond[key] is not None:
                 self.assertTrue(0.0 <= cond[key] <= 1.0, cond)
+        # a disturbance is named whatever the verdict (none asked here), with its share
+        self.assertIsNone(doc["diagnosed_because"])
+        named = {c["cause"]: c for c in doc["diagnosis"]}
+        self.assertIn("other_work", named, doc["diagnosis"])
+        share = cond["others_share"] if (cond["others_share"] or 0) >= 0.05 else cond["wait_share"]
+        self.assertIn("%.0f%%" % (100 * share), named["other_work"]["summary"])
 
 
 class FixtureSettingsCase(membench_test.MembenchTestCase):

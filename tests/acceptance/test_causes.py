@@ -1,0 +1,110 @@
+"""A verdict that names the likely cause, on real servers' SMBIOS tables (tests/fixtures/smbios
+through MEMBENCH_TEST_DMI_ENTRIES and MEMBENCH_TEST_CPUINFO): a FAIL on the node with empty
+channels names them; the same FAIL on a fully populated node names nothing it cannot show; a
+PASS looks at no configuration. /proc and /sys are quiet fixture trees (MEMBENCH_TEST_PROC_ROOT,
+MEMBENCH_TEST_SYS_ROOT) so that this machine's own load, settings and counters are not read;
+the rates come from MEMBENCH_TEST_RATES, steady (MEMBENCH_TEST_SLOW_REPETITION=0)."""
+
+import json
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+import membench_test  # noqa: E402
+import smbios_fixture  # noqa: E402
+from membench_test import run, describe  # noqa: E402
+
+ARGS = ["--triad", "--size", "2MB", "-n", "3", "--stores", "normal"]
+RATE = {"MEMBENCH_TEST_RATES": "*:triad=200000", "MEMBENCH_TEST_SLOW_REPETITION": "0"}
+FAIL = ["--expect", "triad=300000"]  # a third below: FAIL
+PASS = ["--expect", "triad=150000"]
+HEALTHY = ["genoa-2s-12ch-1dpc", "rome-1s-8ch-1dpc", "skylake-2s-6ch-2dpc",
+           "milan-1s-unnamed-channels"]
+
+
+def put(root, rel, text):
+    path = os.path.join(root, rel)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def quiet_node(tmp):
+    """/proc and /sys of a node at rest: counters that do not move, NUMA balancing off, the
+    performance governor at full frequency, no EDAC."""
+    proc, sys_ = os.path.join(tmp, "proc"), os.path.join(tmp, "sys")
+    cpus = sorted(os.sched_getaffinity(0))
+    put(proc, "stat", "".join("cpu%d 100 0 50 900 0 0 0 0 0 0\n" % c for c in cpus))
+    put(proc, "self/stat", "1 (membench) R 1 1 1 0 -1 0 0 0 0 0 20 5 0 0 20 0 1 0\n")
+    put(proc, "self/task/1/schedstat", "1000000 2000 3\n")
+    put(proc, "vmstat", "pswpin 0\npswpout 0\n")
+    put(proc, "sys/kernel/numa_balancing", "0\n")
+    for c in cpus:
+        freq = "devices/system/cpu/cpu%d/cpufreq/" % c
+        put(sys_, freq + "scaling_governor", "performance\n")
+        put(sys_, freq + "cpuinfo_max_freq", "3000000\n")
+        put(sys_, freq + "scaling_max_freq", "3000000\n")
+    return {"MEMBENCH_TEST_PROC_ROOT": proc, "MEMBENCH_TEST_SYS_ROOT": sys_}
+
+
+class CausesTest(membench_test.MembenchTestCase):
+
+    def judge(self, fixture, expect, status, fmt="json"):
+        """The report of a run judged against expect on fixture's node, in fmt ("quiet":
+        --quiet's one line)."""
+        with tempfile.TemporaryDirectory() as tmp:
+            smbios_fixture.write_entries(smbios_fixture.fixture_path(fixture), tmp)
+            env = dict(RATE, MEMBENCH_TEST_DMI_ENTRIES=os.path.join(tmp, "entries"),
+                       MEMBENCH_TEST_CPUINFO=os.path.join(tmp, "cpuinfo"), **quiet_node(tmp))
+            args = ARGS + expect + (["--quiet"] if fmt == "quiet" else ["--format", fmt])
+            rc, out, err = run(args, env)
+        self.assertEqual(rc, status, describe(args, rc, out, err))
+        return json.loads(out) if fmt == "json" else out
+
+    def test_a_fail_on_empty_channels_names_them(self):
+        doc = self.judge("genoa-1s-9of12ch", FAIL, 1)
+        self.assertEqual(doc["diagnosed_because"], "verdict FAIL")
+        causes = doc["diagnosis"]
+        self.assertEqual([c["cause"] for c in causes], ["empty_channel"], causes)
+        self.assertEqual(causes[0]["summary"], "socket 0 channels F, J, L empty")
+        self.assertIn("9 of its 12 channels populated", causes[0]["evidence"])
+        text = self.judge("genoa-1s-9of12ch", FAIL, 1, fmt="text")
+        self.assertIn("Likely causes, worst first (verdict FAIL):\n"
+                      "  1. socket 0 channels F, J, L empty: SMBIOS", text)
+        quiet = self.judge("genoa-1s-9of12ch", FAIL, 1, fmt="quiet")
+        self.assertIn("; likely: socket 0 channels F, J, L empty", quiet)
+
+    def test_every_socket_with_an_empty_channel_is_named(self):
+        doc = self.judge("cascadelake-2s-empty-channels", FAIL, 1)
+        first = doc["diagnosis"][0]
+        self.assertEqual(first["cause"], "empty_channel", doc["diagnosis"])
+        self.assertEqual(first["summary"], "socket 2 channels C, F empty")
+
+    def test_dimms_below_their_rated_speed_are_named(self):
+        doc = self.judge("cascadelake-2s-below-rated", FAIL, 1)
+        causes = {c["cause"]: c for c in doc["diagnosis"]}
+        self.assertEqual(list(causes), ["dimms_below_rated_speed"], doc["diagnosis"])
+        self.assertIn("2934", causes["dimms_below_rated_speed"]["evidence"])
+        self.assertIn("3200", causes["dimms_below_rated_speed"]["evidence"])
+
+    def test_a_fail_on_a_healthy_node_names_nothing_it_cannot_show(self):
+        for fixture in HEALTHY:
+            with self.subTest(fixture=fixture):
+                doc = self.judge(fixture, FAIL, 1)
+                self.assertEqual(doc["diagnosed_because"], "verdict FAIL")
+                self.assertEqual(doc["diagnosis"], [])
+                text = self.judge(fixture, FAIL, 1, fmt="text")
+                self.assertIn("Likely causes (verdict FAIL): none found", text)
+
+    def test_a_pass_looks_at_no_configuration(self):
+        for fixture in ["genoa-1s-9of12ch", "cascadelake-2s-below-rated"] + HEALTHY:
+            with self.subTest(fixture=fixture):
+                doc = self.judge(fixture, PASS, 0)
+                self.assertIsNone(doc["diagnosed_because"])
+                self.assertEqual(doc["diagnosis"], [])
+                self.assertNotIn("Likely causes", self.judge(fixture, PASS, 0, fmt="text"))
+
+
+if __name__ == "__main__":
+    membench_test.main()
