@@ -59,6 +59,7 @@ void evaluate_diagnosis(const struct options *opts, struct report *rep)
     const struct run_result *run = judged_run(rep);
     efficiency_of(run, rep->topo.cores, rep->prov.peak_mbps, rep->prov.peak_source, rep->cpu,
                   &rep->efficiency);
+    efficiency_per_package(run, rep->topo.cores, rep->dimms, &rep->efficiency);
     const struct run_conditions *c = &rep->conditions;
     struct diagnosis_facts facts = {.dimms = rep->dimms && rep->dimms->read ? rep->dimms : NULL,
                                     .settings = c->read ? &c->settings : NULL,

@@ -15,6 +15,13 @@ void report_diagnosis_text(FILE *out, const struct report *rep)
                     e->typical_max_pct, e->typical_source);
         fputc('\n', out);
     }
+    for (int i = 0; i < e->n_packages; i++) {
+        const struct package_efficiency *p = &e->packages[i];
+        fprintf(out,
+                "Efficiency of package %d: %s %.1f%% of its ceiling %.1f MB/s (SMBIOS socket %d)\n",
+                p->package, e->kernel, p->pct, p->ceiling_mbps, p->socket_id);
+    }
+    if (e->packages_why[0]) fprintf(out, "Efficiency per package: unknown: %s\n", e->packages_why);
     const struct diagnosis *d = &rep->diagnosis;
     if (d->n == 0 && d->asked_by[0])
         fprintf(out,
@@ -59,6 +66,17 @@ static json_t *efficiency_json(const struct efficiency *e)
     json_object_set_new(o, "typical_min_percent", number_if(e->typical_known, e->typical_min_pct));
     json_object_set_new(o, "typical_max_percent", number_if(e->typical_known, e->typical_max_pct));
     json_object_set_new(o, "typical_source", string_or_null(e->typical_source));
+    json_t *packages = json_array();
+    for (int i = 0; i < e->n_packages; i++) {
+        const struct package_efficiency *p = &e->packages[i];
+        json_array_append_new(packages, json_pack("{s:i,s:i,s:o,s:o,s:o}", "package", p->package,
+                                                  "smbios_socket", p->socket_id, "rate_mbps",
+                                                  real_or_null(p->rate_mbps), "ceiling_mbps",
+                                                  real_or_null(p->ceiling_mbps), "percent",
+                                                  real_or_null(p->pct)));
+    }
+    json_object_set_new(o, "packages", packages);
+    json_object_set_new(o, "packages_why_unknown", string_or_null(e->packages_why));
     return o;
 }
 

@@ -65,3 +65,62 @@ void efficiency_of(const struct run_result *run, int node_cores, double ceiling_
     out->known = true;
     out->pct = 100.0 * out->rate_mbps / ceiling_mbps;
 }
+
+/* The sockets' indices in ascending order of their number. */
+static void sockets_in_order(const struct dimm_inventory *inv, int *order)
+{
+    for (int i = 0; i < inv->n_sockets; i++)
+        order[i] = i;
+    for (int i = 1; i < inv->n_sockets; i++)
+        for (int j = i; j > 0 && inv->sockets[order[j]].id < inv->sockets[order[j - 1]].id; j--) {
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+}
+
+/* Why the packages cannot be compared with the sockets; NULL when they can. */
+static const char *packages_unfit(const struct run_result *run, int node_cores,
+                                  const struct dimm_inventory *inv, char *why, size_t len)
+{
+    if (!inv || !inv->read)
+        snprintf(why, len, "no SMBIOS memory tables: %.120s", inv ? inv->why_unknown : "");
+    else if (inv->n_sockets != run->n_domains || run->n_domains > EFFICIENCY_PACKAGES_MAX)
+        snprintf(why, len, "SMBIOS describes %d socket%s, the run measured %d packages",
+                 inv->n_sockets, inv->n_sockets == 1 ? "" : "s", run->n_domains);
+    else if (node_cores > 0 && run->config.threads < (unsigned)node_cores)
+        snprintf(why, len, "the run used %u threads of the node's %d cores", run->config.threads,
+                 node_cores);
+    else
+        for (int i = 0; i < inv->n_sockets; i++)
+            if (inv->sockets[i].ceiling_mbps <= 0.0)
+                snprintf(why, len, "socket %d's ceiling is unknown: %.100s", inv->sockets[i].id,
+                         inv->why_unknown);
+    return why[0] ? why : NULL;
+}
+
+void efficiency_per_package(const struct run_result *run, int node_cores,
+                            const struct dimm_inventory *inv, struct efficiency *out)
+{
+    out->n_packages = 0;
+    out->packages_why[0] = '\0';
+    if (!run || !run->measured || run->config.per_domain != DOMAIN_PACKAGE) return;
+    const struct kernel_result *k = judged_kernel(run);
+    if (!k || run->n_domains < 1) return;
+    if (packages_unfit(run, node_cores, inv, out->packages_why, sizeof(out->packages_why))) return;
+    int order[EFFICIENCY_PACKAGES_MAX];
+    sockets_in_order(inv, order);
+    for (int d = 0; d < run->n_domains; d++) {
+        int rank = 0; /* the packages in logical order, as the sockets in theirs */
+        for (int e = 0; e < run->n_domains; e++)
+            rank += run->domains[e].index < run->domains[d].index;
+        const struct dimm_socket *s = &inv->sockets[order[rank]];
+        struct package_efficiency *p = &out->packages[d];
+        p->package = run->domains[d].index;
+        p->socket_id = s->id;
+        p->rate_mbps = run->domains[d].best_rate_mbps[k->kernel];
+        p->ceiling_mbps = s->ceiling_mbps;
+        p->pct = 100.0 * p->rate_mbps / s->ceiling_mbps;
+    }
+    out->n_packages = run->n_domains;
+}

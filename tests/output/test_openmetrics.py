@@ -72,6 +72,12 @@ def firmware_families(doc):
             if any(n["firmware"][key] for n in doc["memory"]["nodes"])]
 
 
+def report_families(doc):
+    """The families whose presence depends on the report: the firmware's figures, and the likely
+    causes (a run beside other work names other_work whatever its verdict)."""
+    return firmware_families(doc) + (["membench_likely_cause"] if doc["diagnosis"] else [])
+
+
 def unix_seconds(iso):
     return calendar.timegm(time.strptime(iso, "%Y-%m-%dT%H:%M:%SZ"))
 
@@ -151,7 +157,11 @@ class FormatTest(OpenMetricsCase):
     def test_values_and_labels_match_the_json_of_the_same_run(self):
         doc, text = self.measure(["--expect", "triad=1"])
         fams = self.families(text)
-        self.assertEqual(sorted(fams), sorted(FAMILIES + firmware_families(doc)))
+        self.assertEqual(sorted(fams), sorted(FAMILIES + report_families(doc)))
+        causes = [({"hostname": doc["system"]["hostname"], "cause": c["cause"],
+                    "rank": str(i + 1)}, 1.0) for i, c in enumerate(doc["diagnosis"])]
+        got = self.samples(fams["membench_likely_cause"]) if causes else []
+        self.assertEqual(sorted(got, key=lambda s: s[0]["rank"]), causes)
         host = doc["system"]["hostname"]
         for n in doc["memory"]["nodes"]:
             tier = n["tier"]
@@ -253,7 +263,7 @@ class FormatTest(OpenMetricsCase):
         self.assertEqual(sorted(self.families(out)),
                          sorted(["membench_build_info", "membench_duration_seconds",
                                  "membench_memory_node_bytes", "membench_start_time_seconds"]
-                                + firmware_families(doc)))
+                                + report_families(doc)))
 
     def test_node_exporter_reads_the_file(self):
         """The consumer itself: node_exporter's textfile collector exports every sample and

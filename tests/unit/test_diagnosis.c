@@ -322,6 +322,49 @@ static void typical_range_only_with_a_published_row(void **state)
     assert_string_equal(e.cpu_class, "AMD EPYC 7003 (Milan)");
 }
 
+/* Each package against its own socket, the packages in logical order whatever order the run
+ * found them in; a run that cannot be compared says why. */
+static void efficiency_per_package_run(void **state)
+{
+    (void)state;
+    inv.sockets[0].id = 2; /* the locators' CPU2 before CPU1 in the tables */
+    inv.sockets[1].id = 1;
+    inv.sockets[0].ceiling_mbps = 300000;
+    inv.sockets[1].ceiling_mbps = 400000;
+    run.n_results = 1;
+    run.results[0] = (struct kernel_result){.kernel = KERNEL_TRIAD, .best_rate_mbps = 500000};
+    run.config.threads = 64;
+    run.config.per_domain = DOMAIN_PACKAGE;
+    run.n_domains = 2;
+    run.domains = domains;
+    domains[0] = (struct domain_result){.index = 1, .n_threads = 32};
+    domains[1] = (struct domain_result){.index = 0, .n_threads = 32};
+    domains[0].best_rate_mbps[KERNEL_TRIAD] = 150000;
+    domains[1].best_rate_mbps[KERNEL_TRIAD] = 320000;
+    struct efficiency e;
+    efficiency_of(&run, 64, 700000.0, "SMBIOS: ...", NULL, &e);
+    efficiency_per_package(&run, 64, &inv, &e);
+    assert_int_equal(e.n_packages, 2);
+    assert_string_equal(e.packages_why, "");
+    assert_int_equal(e.packages[0].package, 1); /* package 1 is socket 2 */
+    assert_int_equal(e.packages[0].socket_id, 2);
+    assert_true(e.packages[0].pct == 50.0);
+    assert_int_equal(e.packages[1].package, 0);
+    assert_int_equal(e.packages[1].socket_id, 1);
+    assert_true(e.packages[1].pct == 80.0);
+    inv.n_sockets = 1;
+    efficiency_per_package(&run, 64, &inv, &e);
+    assert_int_equal(e.n_packages, 0);
+    assert_string_equal(e.packages_why, "SMBIOS describes 1 socket, the run measured 2 packages");
+    inv.n_sockets = 2;
+    efficiency_per_package(&run, 128, &inv, &e);
+    assert_string_equal(e.packages_why, "the run used 64 threads of the node's 128 cores");
+    run.config.per_domain = DOMAIN_NUMA;
+    efficiency_per_package(&run, 64, &inv, &e);
+    assert_int_equal(e.n_packages, 0);
+    assert_string_equal(e.packages_why, "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -340,6 +383,7 @@ int main(void)
         cmocka_unit_test_setup(efficiency_below_typical_asks, healthy),
         cmocka_unit_test_setup(efficiency_of_whole_node_runs_only, healthy),
         cmocka_unit_test_setup(typical_range_only_with_a_published_row, healthy),
+        cmocka_unit_test_setup(efficiency_per_package_run, healthy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
