@@ -92,7 +92,7 @@ void locator_parse(const char *text, struct locator_names *out)
     int n = tokens_of(text ? text : "", tok);
     out->socket = out->node = -1;
     out->channel[0] = '\0';
-    int node = -1; /* a "Node1" inside a socket's name: that socket's memory controller */
+    int node = -1; /* "Node1", or a node after the socket: the socket's memory controller */
     for (int i = 0; i < n; i++) {
         int s = socket_word(tok, n, i);
         if (s >= 0 && out->socket < 0 && !out->channel[0]) {
@@ -102,10 +102,10 @@ void locator_parse(const char *text, struct locator_names *out)
         }
         int nd = numbered(tok, n, i, "NODE", true);
         if (nd >= 0) {
-            if (out->socket >= 0)
+            if (out->socket < 0 && !strcmp(tok[i], "NODE"))
+                out->node = nd; /* "NODE 1" alone: the board's word for a socket */
+            else
                 node = nd;
-            else if (!strcmp(tok[i], "NODE"))
-                out->node = nd;
             continue;
         }
         if (!out->channel[0]) channel_word(tok, n, i, node, out);
