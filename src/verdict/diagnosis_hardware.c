@@ -140,13 +140,23 @@ bool cause_mixed_dimms(const struct diagnosis_facts *f, struct cause *c)
     if (!inv || !inv->read) return false;
     for (int s = 0; s < inv->n_sockets; s++) {
         const struct dimm_socket *k = &inv->sockets[s];
-        if (!k->mixed_sizes && !k->mixed_ranks && !k->mixed_speeds) continue;
+        const char *what[3];
+        int n = 0;
+        if (k->mixed_sizes) what[n++] = "size";
+        if (k->mixed_ranks) what[n++] = "ranks";
+        if (k->mixed_speeds) what[n++] = "speed";
+        if (!n) continue;
+        char differ[32] = "";
+        for (int i = 0; i < n; i++) {
+            size_t at = strlen(differ);
+            const char *sep = i == n - 1 ? " and " : ", ";
+            snprintf(differ + at, sizeof(differ) - at, "%s%s", i ? sep : "", what[i]);
+        }
         snprintf(c->summary, sizeof(c->summary), "socket %d has mixed DIMMs", k->id);
         snprintf(c->evidence, sizeof(c->evidence),
-                 "SMBIOS: socket %d's DIMMs differ in%s%s%s: channels interleave unevenly and run "
+                 "SMBIOS: socket %d's DIMMs differ in %s: channels interleave unevenly and run "
                  "at the slowest DIMM's speed",
-                 k->id, k->mixed_sizes ? " size" : "", k->mixed_ranks ? " ranks" : "",
-                 k->mixed_speeds ? " speed" : "");
+                 k->id, differ);
         return true;
     }
     return false;

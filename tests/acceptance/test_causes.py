@@ -1,7 +1,7 @@
 """A verdict that names the likely cause, on real servers' SMBIOS tables (tests/fixtures/smbios
 through MEMBENCH_TEST_DMI_ENTRIES and MEMBENCH_TEST_CPUINFO): a FAIL on the node with empty
-channels names them; the same FAIL on a fully populated node names nothing it cannot show; a
-PASS looks at no configuration. /proc and /sys are quiet fixture trees (MEMBENCH_TEST_PROC_ROOT,
+channels names them, on a socket of mixed DIMMs names the socket and what differs; the same
+FAIL on a fully populated node names nothing it cannot show; a PASS looks at no configuration. /proc and /sys are quiet fixture trees (MEMBENCH_TEST_PROC_ROOT,
 MEMBENCH_TEST_SYS_ROOT) so that this machine's own load, settings and counters are not read;
 the rates come from MEMBENCH_TEST_RATES, steady (MEMBENCH_TEST_SLOW_REPETITION=0)."""
 
@@ -88,6 +88,18 @@ class CausesTest(membench_test.MembenchTestCase):
         self.assertIn("2934", causes["dimms_below_rated_speed"]["evidence"])
         self.assertIn("3200", causes["dimms_below_rated_speed"]["evidence"])
 
+    def test_a_fail_on_mixed_dimms_names_the_socket_and_what_differs(self):
+        doc = self.judge("cascadelake-2s-mixed-dimms", FAIL, 1)
+        causes = {c["cause"]: c for c in doc["diagnosis"]}
+        self.assertIn("mixed_dimms", causes, doc["diagnosis"])
+        mixed = causes["mixed_dimms"]
+        self.assertEqual(mixed["summary"], "socket 1 has mixed DIMMs")
+        self.assertIn("socket 1's DIMMs differ in size and speed:", mixed["evidence"])
+        # socket 2's DIMMs are alike: its empty channels are named, not mixed DIMMs
+        self.assertEqual(causes["empty_channel"]["summary"], "socket 2 channels E, F empty")
+        quiet = self.judge("cascadelake-2s-mixed-dimms", FAIL, 1, fmt="quiet")
+        self.assertIn("socket 1 has mixed DIMMs", quiet)
+
     def test_a_fail_on_a_healthy_node_names_nothing_it_cannot_show(self):
         for fixture in HEALTHY:
             with self.subTest(fixture=fixture):
@@ -98,7 +110,8 @@ class CausesTest(membench_test.MembenchTestCase):
                 self.assertIn("Likely causes (verdict FAIL): none found", text)
 
     def test_a_pass_looks_at_no_configuration(self):
-        for fixture in ["genoa-1s-9of12ch", "cascadelake-2s-below-rated"] + HEALTHY:
+        for fixture in ["genoa-1s-9of12ch", "cascadelake-2s-below-rated",
+                        "cascadelake-2s-mixed-dimms"] + HEALTHY:
             with self.subTest(fixture=fixture):
                 doc = self.judge(fixture, PASS, 0)
                 self.assertIsNone(doc["diagnosed_because"])

@@ -158,6 +158,11 @@ static void mixed_dimms(void **state)
     assert_false(is_named("mixed_dimms"));
     inv.sockets[1].mixed_sizes = true;
     assert_non_null(strstr(named("mixed_dimms")->evidence, "differ in size:"));
+    inv.sockets[1].mixed_speeds = true;
+    assert_non_null(
+        strstr(named("mixed_dimms")->evidence, "socket 1's DIMMs differ in size and speed:"));
+    inv.sockets[1].mixed_ranks = true;
+    assert_non_null(strstr(named("mixed_dimms")->evidence, "differ in size, ranks and speed:"));
 }
 
 static void steal_named_whatever_the_verdict(void **state)
