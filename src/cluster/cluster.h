@@ -19,6 +19,7 @@ struct node_summary {
     bool slow;                 /* some kernel in slow_kernels: the node FAILs */
     bool outlier;              /* some kernel in slow_kernels or fast_kernels */
     char why[200];
+    char likely[200];  /* the node's own likely causes (its diagnosis[]), ", "-joined; "" none */
     char *report_json; /* the node's full report, owned */
     /* verdict */
     bool healthy;                       /* exit 0, no error, rates: counted in the statistics */

@@ -30,6 +30,9 @@ static void reason(const struct node_summary *s, char *buf, size_t len)
         snprintf(buf, len, "slow: %s", s->why);
     else if (s->outlier)
         snprintf(buf, len, "fast outlier: %s (not failed)", s->why);
+    size_t at = strlen(buf);
+    bool short_of = s->exit_code == 1 || node_inconclusive(s) || s->slow;
+    if (at && short_of && s->likely[0]) snprintf(buf + at, len - at, "; likely: %s", s->likely);
 }
 
 /* "measured 1 of 2 cores" when the node's run could not use all of it; "" otherwise. */

@@ -865,8 +865,9 @@ class RealMembenchTest(HealthCheckCase):
         membench_test.skip_unless_all_cpus(self, "a passing health check (membench --acceptance)")
         proc = self.real([], expect="triad=999999999")
         self.assert_drained(proc, 1, "membench: Triad -")
+        # what disturbed the run (this machine's other work) may follow as its likely cause
         self.assertRegex(self.reason(), r"^membench: Triad -\d+% \(\d+ of 999999999 MB/s "
-                                        r"expected\)$")
+                                        r"expected\)(; likely: [^;]+)?$")
         self.forget_calls()
         # the passing run's rates are set (the hook), so that a loaded machine cannot fail it
         proc = self.real([], {"MEMBENCH_TEST_RATES": "*:copy=10000,scale=10000,add=10000,"

@@ -319,6 +319,37 @@ static void failed_expectations_name_the_worst_check(void **state)
     free(s.report_json);
 }
 
+/* A node that falls short carries its own likely causes into its row; a node that passes,
+ * or only stands out fast, does not. */
+static void short_nodes_carry_their_likely_causes(void **state)
+{
+    (void)state;
+    struct node_summary nodes[6];
+    struct cluster_stats st;
+    make_nodes(nodes, 5, 60000.0);
+    node_summary_parse(
+        "{\"system\": {\"hostname\": \"cn5\", \"cores\": 2}, \"runs\": [{\"validation\": "
+        "{\"passed\": true}, \"results\": [{\"kernel\": \"Triad\", \"best_rate_mbps\": 40000}]}], "
+        "\"diagnosis\": [{\"cause\": \"other_work\", \"summary\": \"other work took 40% of "
+        "the run's CPUs\"}, {\"cause\": \"swapping\", \"summary\": \"12 pages swapped during "
+        "the run\"}]}",
+        5, 0, &nodes[5]);
+    assert_string_equal(nodes[5].likely,
+                        "other work took 40% of the run's CPUs, 12 pages swapped during the run");
+    snprintf(nodes[0].likely, sizeof(nodes[0].likely), "hypervisor took 9%% of the CPUs");
+    cluster_flag(nodes, 6, 5.0, CLUSTER_MAD_K, &st);
+    assert_true(nodes[5].slow);
+    char *text = text_of(nodes, 6, &st, 0);
+    assert_non_null(strstr(text, "FAIL slow: Triad -33.3% vs median; likely: other work took "
+                                 "40% of the run's CPUs, 12 pages swapped during the run"));
+    assert_null(strstr(text, "hypervisor took")); /* node000 passed */
+    free(text);
+    char *json = text_of(nodes, 6, &st, 1);
+    assert_non_null(strstr(json, "; likely: other work took 40%"));
+    free(json);
+    free(nodes[5].report_json);
+}
+
 /* A node whose run was INCONCLUSIVE (exit 5) is its own row: not FAIL, not ERROR, not in the
  * statistics; the cluster is INCONCLUSIVE (exit 5) unless another node failed. */
 static void inconclusive_node_is_its_own_row(void **state)
@@ -546,6 +577,7 @@ int main(void)
         cmocka_unit_test(short_names_keep_the_statistics_aligned),
         cmocka_unit_test(hostnames_stay_whole_and_aligned),
         cmocka_unit_test(inconclusive_node_is_its_own_row),
+        cmocka_unit_test(short_nodes_carry_their_likely_causes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
