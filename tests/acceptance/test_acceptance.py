@@ -186,7 +186,8 @@ class ChecksTest(MembenchTestCase):
     def test_quiet_verdict_line(self):
         rc, out, _ = run(["--triad", "--expect", "triad=1", "-q"] + SMALL)
         self.assertEqual(rc, 0)
-        self.assertRegex(out.splitlines()[-1], r"^PASS \d+ of \d+ checks passed$")
+        # what disturbed the run (a loaded machine's other work) may follow, named
+        self.assertRegex(out.splitlines()[-1], r"^PASS \d+ of \d+ checks passed(; likely: .+)?$")
 
     def test_bad_expectations(self):
         for bad, word in [("triad", "KERNEL=MB/s"), ("triad=", "no rate"),
