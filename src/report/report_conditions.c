@@ -10,7 +10,7 @@ static json_t *share_or_null(double share)
     return share >= 0.0 ? json_real(share) : json_null();
 }
 
-static json_t *count_or_null(long long count)
+static json_t *count_unless_unknown(long long count)
 {
     return count >= 0 ? json_integer((json_int_t)count) : json_null();
 }
@@ -20,12 +20,13 @@ static json_t *edac_json(const struct run_conditions *c)
     const struct conditions_delta *d = &c->delta;
     bool totals = c->measured && d->have_edac;
     bool during = c->measured;
-    return json_pack("{s:o,s:o,s:o,s:o,s:o}", "corrected",
-                     totals ? json_integer((json_int_t)d->ce_total) : json_null(), "uncorrected",
-                     totals ? json_integer((json_int_t)d->ue_total) : json_null(),
-                     "corrected_during_run", during ? count_or_null(d->ce_growth) : json_null(),
-                     "uncorrected_during_run", during ? count_or_null(d->ue_growth) : json_null(),
-                     "labels", string_or_null(c->settings.edac_labels));
+    return json_pack(
+        "{s:o,s:o,s:o,s:o,s:o}", "corrected",
+        totals ? json_integer((json_int_t)d->ce_total) : json_null(), "uncorrected",
+        totals ? json_integer((json_int_t)d->ue_total) : json_null(), "corrected_during_run",
+        during ? count_unless_unknown(d->ce_growth) : json_null(), "uncorrected_during_run",
+        during ? count_unless_unknown(d->ue_growth) : json_null(), "labels",
+        string_or_null(c->settings.edac_labels));
 }
 
 /* The delta's keys; all null without one (--dry-run). */
@@ -37,7 +38,8 @@ static void delta_json(json_t *o, const struct run_conditions *c)
     json_object_set_new(o, "steal_share", m ? share_or_null(d->steal_share) : json_null());
     json_object_set_new(o, "others_share", m ? share_or_null(d->others_share) : json_null());
     json_object_set_new(o, "wait_share", m ? share_or_null(d->wait_share) : json_null());
-    json_object_set_new(o, "swapped_pages", m ? count_or_null(d->swapped_pages) : json_null());
+    json_object_set_new(o, "swapped_pages",
+                        m ? count_unless_unknown(d->swapped_pages) : json_null());
     json_object_set_new(o, "edac", edac_json(c));
 }
 

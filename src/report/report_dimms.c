@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "src/base/json_values.h"
 #include "src/base/parse.h"
 
 static void socket_text(FILE *out, const struct dimm_socket *s)
@@ -65,16 +66,6 @@ static json_t *number_or_null(double v)
     return v > 0 ? json_real(v) : json_null();
 }
 
-static json_t *count_or_null(long long v)
-{
-    return v > 0 ? json_integer(v) : json_null();
-}
-
-static json_t *string_or_null(const char *s)
-{
-    return s && s[0] ? json_string(s) : json_null();
-}
-
 static json_t *empty_channels_json(const char *list)
 {
     json_t *a = json_array();
@@ -117,7 +108,7 @@ static json_t *dimm_json(const struct dimm_inventory *inv, const struct dimm_slo
     json_t *o = json_object();
     json_object_set_new(o, "locator", json_string(d->locator));
     json_object_set_new(o, "bank_locator", json_string(d->bank_locator));
-    json_object_set_new(o, "size_bytes", count_or_null((long long)d->size_bytes));
+    json_object_set_new(o, "size_bytes", count_or_null((json_int_t)d->size_bytes));
     json_object_set_new(o, "type", string_or_null(d->type));
     json_object_set_new(o, "rated_mts", count_or_null(d->rated_mts));
     json_object_set_new(o, "configured_mts", count_or_null(d->configured_mts));

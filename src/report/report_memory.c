@@ -97,11 +97,6 @@ void report_memory_text(FILE *out, const struct node_memory *m)
     }
 }
 
-static json_t *count_or_null(uint64_t v)
-{
-    return v ? json_integer((json_int_t)v) : json_null();
-}
-
 static json_t *firmware_json(const struct mem_firmware *f)
 {
     json_t *o = json_object();
