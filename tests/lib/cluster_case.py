@@ -13,6 +13,15 @@ MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
            "OMPI_MCA_btl_vader_single_copy_mechanism": "none"}
 
 
+def shortfall(node):
+    """A node row's reason without the likely causes that may follow it: ranks that share this
+    machine's CPUs are other work to each other, and each node's report says so."""
+    reason, _, likely = node["reason"].partition("; likely: ")
+    if likely:
+        assert likely.strip(), node["reason"]
+    return reason
+
+
 def mpi_env(extra=None):
     """The test environment (membench_test.make_env) with MPI_ENV and extra."""
     return membench_test.make_env({**MPI_ENV, **(extra or {})})
