@@ -11,7 +11,7 @@ static inline json_t *real_or_null(double v)
 }
 
 /* A count where 0 means unknown (a firmware figure, a DIMM's speed): null then. */
-static inline json_t *count_or_null(json_int_t v)
+static inline json_t *positive_or_null(json_int_t v)
 {
     return v > 0 ? json_integer(v) : json_null();
 }

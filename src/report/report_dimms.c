@@ -86,15 +86,15 @@ static json_t *socket_json(const struct dimm_socket *s)
     json_object_set_new(o, "slots", json_integer(s->slots));
     json_object_set_new(o, "dimms", json_integer(s->dimms));
     json_object_set_new(o, "bytes", json_integer((json_int_t)s->bytes));
-    json_object_set_new(o, "channels", count_or_null(s->channels));
+    json_object_set_new(o, "channels", positive_or_null(s->channels));
     json_object_set_new(o, "channels_named", json_integer(s->channels_named));
     json_object_set_new(o, "channels_populated",
                         s->channels_populated >= 0 ? json_integer(s->channels_populated)
                                                    : json_null());
-    json_object_set_new(o, "dimms_per_channel_max", count_or_null(s->dimms_per_channel_max));
-    json_object_set_new(o, "configured_mts", count_or_null(s->configured_mts));
-    json_object_set_new(o, "rated_mts", count_or_null(s->rated_mts));
-    json_object_set_new(o, "bus_bits", count_or_null(s->bus_bits));
+    json_object_set_new(o, "dimms_per_channel_max", positive_or_null(s->dimms_per_channel_max));
+    json_object_set_new(o, "configured_mts", positive_or_null(s->configured_mts));
+    json_object_set_new(o, "rated_mts", positive_or_null(s->rated_mts));
+    json_object_set_new(o, "bus_bits", positive_or_null(s->bus_bits));
     json_object_set_new(o, "ceiling_mbps", number_or_null(s->ceiling_mbps));
     json_object_set_new(o, "empty_channels", empty_channels_json(s->empty_channels));
     json_object_set_new(o, "mixed_sizes", json_boolean(s->mixed_sizes));
@@ -108,11 +108,11 @@ static json_t *dimm_json(const struct dimm_inventory *inv, const struct dimm_slo
     json_t *o = json_object();
     json_object_set_new(o, "locator", json_string(d->locator));
     json_object_set_new(o, "bank_locator", json_string(d->bank_locator));
-    json_object_set_new(o, "size_bytes", count_or_null((json_int_t)d->size_bytes));
+    json_object_set_new(o, "size_bytes", positive_or_null((json_int_t)d->size_bytes));
     json_object_set_new(o, "type", string_or_null(d->type));
-    json_object_set_new(o, "rated_mts", count_or_null(d->rated_mts));
-    json_object_set_new(o, "configured_mts", count_or_null(d->configured_mts));
-    json_object_set_new(o, "ranks", count_or_null(d->ranks));
+    json_object_set_new(o, "rated_mts", positive_or_null(d->rated_mts));
+    json_object_set_new(o, "configured_mts", positive_or_null(d->configured_mts));
+    json_object_set_new(o, "ranks", positive_or_null(d->ranks));
     json_object_set_new(o, "socket",
                         d->socket >= 0 && inv->sockets[d->socket].id >= 0
                             ? json_integer(inv->sockets[d->socket].id)

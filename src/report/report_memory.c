@@ -100,12 +100,12 @@ void report_memory_text(FILE *out, const struct node_memory *m)
 static json_t *firmware_json(const struct mem_firmware *f)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "bandwidth_mbps", count_or_null(f->bandwidth));
-    json_object_set_new(o, "read_bandwidth_mbps", count_or_null(f->read_bandwidth));
-    json_object_set_new(o, "write_bandwidth_mbps", count_or_null(f->write_bandwidth));
-    json_object_set_new(o, "latency_ns", count_or_null(f->latency));
-    json_object_set_new(o, "read_latency_ns", count_or_null(f->read_latency));
-    json_object_set_new(o, "write_latency_ns", count_or_null(f->write_latency));
+    json_object_set_new(o, "bandwidth_mbps", positive_or_null(f->bandwidth));
+    json_object_set_new(o, "read_bandwidth_mbps", positive_or_null(f->read_bandwidth));
+    json_object_set_new(o, "write_bandwidth_mbps", positive_or_null(f->write_bandwidth));
+    json_object_set_new(o, "latency_ns", positive_or_null(f->latency));
+    json_object_set_new(o, "read_latency_ns", positive_or_null(f->read_latency));
+    json_object_set_new(o, "write_latency_ns", positive_or_null(f->write_latency));
     return o;
 }
 
@@ -127,7 +127,7 @@ static json_t *node_json(const struct node_memory *m, const struct mem_node *n)
     json_object_set_new(o, "nearest_from", string_or_null(n->initiator_source));
     json_object_set_new(o, "usable", json_boolean(n->usable));
     json_object_set_new(o, "firmware", firmware_json(&n->firmware));
-    json_object_set_new(o, "memory_side_cache_bytes", count_or_null(n->memcache_bytes));
+    json_object_set_new(o, "memory_side_cache_bytes", positive_or_null(n->memcache_bytes));
     json_object_set_new(o, "memory_side_cache_levels", json_integer(n->memcache_levels));
     json_object_set_new(o, "tier", json_string(m->tiers[n->tier].name));
     return o;

@@ -48,7 +48,7 @@ static json_t *knee_json(const struct knee *k)
     return o;
 }
 
-static json_t *rounded_or_null(double v)
+static json_t *count_or_null(double v)
 {
     return isfinite(v) ? json_integer((json_int_t)floor(v + 0.5)) : json_null();
 }
@@ -68,25 +68,24 @@ static json_t *levels_json(const struct tlb_sweep *s)
         bool knee = !walk && !l->set_conflict_ways && isfinite(l->entries_low);
         json_t *o = json_object();
         json_object_set_new(o, "name", json_string(l->name));
-        json_object_set_new(o, "entries", sized ? rounded_or_null(l->entries) : json_null());
+        json_object_set_new(o, "entries", sized ? count_or_null(l->entries) : json_null());
         json_object_set_new(o, "entries_method", method ? json_string(method) : json_null());
         bool unreached = method && strcmp(method, "not reached") == 0; /* more than at_x */
         json_object_set_new(o, "entries_low",
-                            sized       ? rounded_or_null(low)
-                            : unreached ? rounded_or_null(l->at_x)
+                            sized       ? count_or_null(low)
+                            : unreached ? count_or_null(l->at_x)
                                         : json_null());
-        json_object_set_new(o, "entries_high", sized ? rounded_or_null(high) : json_null());
+        json_object_set_new(o, "entries_high", sized ? count_or_null(high) : json_null());
         /* the same bracket under the names earlier reports gave it (keys are never removed) */
-        json_object_set_new(o, "entries_upper", sized ? rounded_or_null(high) : json_null());
-        json_object_set_new(o, "size_range_low", sized ? rounded_or_null(low) : json_null());
-        json_object_set_new(o, "size_range_high", sized ? rounded_or_null(high) : json_null());
+        json_object_set_new(o, "entries_upper", sized ? count_or_null(high) : json_null());
+        json_object_set_new(o, "size_range_low", sized ? count_or_null(low) : json_null());
+        json_object_set_new(o, "size_range_high", sized ? count_or_null(high) : json_null());
         json_object_set_new(o, "entries_approx", sized ? json_boolean(l->approx) : json_null());
         json_object_set_new(o, "entries_decided",
                             sized ? json_boolean(knee_level_decided(l)) : json_null());
-        json_object_set_new(o, "onset_pages", knee ? rounded_or_null(l->entries_low) : json_null());
-        json_object_set_new(o, "entries_midpoint", knee ? rounded_or_null(l->half_x) : json_null());
-        json_object_set_new(o, "rise_end_pages",
-                            knee ? rounded_or_null(l->rise_high) : json_null());
+        json_object_set_new(o, "onset_pages", knee ? count_or_null(l->entries_low) : json_null());
+        json_object_set_new(o, "entries_midpoint", knee ? count_or_null(l->half_x) : json_null());
+        json_object_set_new(o, "rise_end_pages", knee ? count_or_null(l->rise_high) : json_null());
         json_object_set_new(o, "rise_complete_at",
                             knee ? real_or_null(l->complete_x) : json_null());
         json_object_set_new(o, "set_conflict_ways",
