@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "src/base/utf8_text.h"
 #include "src/sys/cpu_memory_channels.h"
 #include "src/sys/dimm_channels.h"
 #include "src/sys/dimm_inventory_rules.h"
@@ -51,6 +52,7 @@ int cpu_identity_read(const char *cpuinfo_path, struct cpu_identity *out)
         cpuinfo_line(line, out, processors <= 1, seen);
     }
     fclose(f);
+    text_squeeze_blanks(out->model_name);
     return out->vendor[0] ? 0 : -1;
 }
 

@@ -8,6 +8,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "src/sys/dimm_inventory.h"
 #include "src/sys/hugetlb_pool.h"
 #include "src/base/test_hooks.h"
 #include "src/base/utf8_text.h"
@@ -68,21 +69,11 @@ int read_first_line(const char *path, char *buf, size_t len)
 
 int cpuinfo_model_name(const char *path, char *buf, size_t len)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) return -1;
-    char line[512];
-    int rc = -1;
-    while (rc != 0 && fgets(line, sizeof(line), f)) {
-        char *colon = strchr(line, ':');
-        if (strncmp(line, "model name", 10) != 0 || !colon) continue;
-        line[strcspn(line, "\n")] = '\0';
-        text_squeeze_blanks(colon + 1);
-        if (colon[1] == '\0') continue;
-        snprintf(buf, len, "%s", colon + 1);
-        rc = 0;
-    }
-    fclose(f);
-    return rc;
+    struct cpu_identity cpu;
+    cpu_identity_read(path, &cpu);
+    if (!cpu.model_name[0]) return -1;
+    snprintf(buf, len, "%s", cpu.model_name);
+    return 0;
 }
 
 int sysfs_selected_word(const char *path, char *buf, size_t len)
