@@ -11,7 +11,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 import membench_test  # noqa: E402
-from membench_test import MembenchTestCase, SMALL, run, describe  # noqa: E402
+from membench_test import SMALL, run, describe  # noqa: E402
 
 #: A real run of the acceptance profile in a blink: a synthetic 2 MiB LLC makes the STREAM
 #: rule 1 M elements; HWLOC_THISSYSTEM lets membench bind to its two PUs.

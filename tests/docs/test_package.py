@@ -14,7 +14,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 import membench_test  # noqa: E402

@@ -13,7 +13,6 @@ import shutil
 import statistics
 import sys
 import tempfile
-import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 import membench_test  # noqa: E402

@@ -1,4 +1,4 @@
-# ctest: LABELS hugetlb emulation threads races
+# ctest: LABELS hugetlb emulation threads
 """The TLB probe (--tlb) end to end: short sweeps on this machine, single points, -q, CSV,
 JSON shape, and bad input. Sweeps are kept small (--tlb-max-pages 128..256, --repeat 1..2) so
 the file runs in seconds; the numbers are checked for shape and sanity, not for this
@@ -229,14 +229,6 @@ class SinglePointTest(membench_test.MembenchTestCase):
         self.assertTrue(any("raise --tlb-trials" in w for w in warnings), warnings)
         self.assertIn("raise --tlb-trials", err)
 
-    def test_with_stream_kernels(self):
-        """--triad --tlb runs both: one STREAM run and the probe."""
-        doc = self.run_json(["--triad", "--size", "2000000", "-n", "3", "--tlb", "--tlb-pages",
-                             "32", "--repeat", "2"])
-        self.assertEqual(len(doc["runs"]), 1)
-        self.assertEqual([r["kernel"] for r in doc["runs"][0]["results"]], ["Triad"])
-        self.assertEqual(doc["tlb"]["points"][0]["pages"], 32)
-
     def test_options_are_reported(self):
         """--order seq --no-stagger --tlb-mode inc --cpu -1 show up in config and warnings."""
         doc = self.run_json(["--tlb", "--tlb-pages", "32", "--repeat", "1", "--order", "seq",
@@ -257,36 +249,6 @@ class SinglePointTest(membench_test.MembenchTestCase):
         self.assertEqual(doc["tlb"]["points"], [])
         self.assertEqual(doc["tlb"]["config"]["max_pages"], 32768)
 
-
-class ThreadsTest(membench_test.MembenchTestCase):
-    """--tlb --threads N: every placed thread at once, each on its own pages."""
-
-    def test_two_threads(self):
-        """Per-thread sweeps and levels, and an aggregate throughput over both threads."""
-        membench_test.skip_unless_cpus(self, 2, " for two pinned threads")
-        doc = self.run_json(["--tlb", "--threads", "2", "--tlb-max-pages", "128",
-                             "--repeat", "1"])
-        tlb = doc["tlb"]
-        self.assertTrue(tlb["config"]["multi_thread"])
-        self.assertEqual(len(tlb["threads"]), 2)
-        pus = {t["pu"] for t in tlb["threads"]}
-        self.assertEqual(len(pus), 2)
-        for t in tlb["threads"]:
-            self.assertTrue(t["bound"])
-            self.assertGreaterEqual(len(t["sweep"]["points"]), 14)
-            self.assertIsInstance(t["differs"], bool)
-            # a thread that differs is named, with its PU, and what it was compared with
-            if t["differs"]:
-                self.assertIn(t["differs_from"], ("documented", "threads_median"))
-                self.assertIn("thread %d (PU %d): %s" % (t["thread"], t["pu"], t["why_differs"]),
-                              tlb["threads_note"])
-            else:
-                self.assertIsNone(t["differs_from"])
-        # two threads have no median to tell them apart: only the documented size names one
-        for t in tlb["threads"]:
-            self.assertNotEqual(t["differs_from"], "threads_median")
-        self.assertEqual(tlb["walk_throughput"][0]["threads"], 2)
-        self.assertFalse(tlb["huge"]["measured"])
 
 
 BAD = [

@@ -23,7 +23,6 @@ ONE_ROUND = SHORT[:-1] + ["1"]
 def run_on_tty(args):
     """Run membench with stderr on a pseudo-terminal (stdout to a file); return (rc, stdout,
     the bytes the terminal got)."""
-    import pty  # noqa: F401  (POSIX only: the pty module documents os.openpty)
     master, slave = os.openpty()
     with tempfile.TemporaryFile() as out:
         proc = subprocess.Popen(membench_test.command(membench_test.BIN) + list(args),
