@@ -134,6 +134,41 @@ bool cause_below_rated(const struct diagnosis_facts *f, struct cause *c)
     return false;
 }
 
+static bool same_kind(const struct dimm_slot *a, const struct dimm_slot *b)
+{
+    return a->size_bytes == b->size_bytes && a->ranks == b->ranks &&
+           a->configured_mts == b->configured_mts && a->rated_mts == b->rated_mts &&
+           !strcmp(a->type, b->type);
+}
+
+/* The socket's populated DIMMs by kind, "6 x 32 GiB DDR4 2-rank at 2400 MT/s, 6 x 64 GiB DDR4
+ * 2-rank at 2933 MT/s"; "" when the inventory holds no slot of it. */
+static void dimm_kinds(const struct dimm_inventory *inv, int socket, char *out, size_t len)
+{
+    out[0] = '\0';
+    for (int i = 0; i < inv->n_slots; i++) {
+        const struct dimm_slot *d = &inv->slots[i];
+        if (d->socket != socket || !d->populated) continue;
+        int seen = 0, count = 0;
+        for (int j = 0; j < inv->n_slots; j++) {
+            const struct dimm_slot *e = &inv->slots[j];
+            if (e->socket != socket || !e->populated || !same_kind(d, e)) continue;
+            seen += j < i;
+            count++;
+        }
+        if (seen) continue;
+        char ranks[24] = "", rated[32] = "", kind[128];
+        if (d->ranks) snprintf(ranks, sizeof(ranks), " %u-rank", d->ranks);
+        if (d->rated_mts && d->rated_mts != d->configured_mts)
+            snprintf(rated, sizeof(rated), " (rated %u)", d->rated_mts);
+        snprintf(kind, sizeof(kind), "%d x %llu GiB%s%s%s at %u MT/s%s", count,
+                 (unsigned long long)(d->size_bytes >> 30), d->type[0] ? " " : "", d->type, ranks,
+                 d->configured_mts, rated);
+        size_t at = strlen(out);
+        snprintf(out + at, len - at, "%s%s", at ? ", " : "", kind);
+    }
+}
+
 bool cause_mixed_dimms(const struct diagnosis_facts *f, struct cause *c)
 {
     const struct dimm_inventory *inv = f->dimms;
@@ -152,11 +187,13 @@ bool cause_mixed_dimms(const struct diagnosis_facts *f, struct cause *c)
             const char *sep = i == n - 1 ? " and " : ", ";
             snprintf(differ + at, sizeof(differ) - at, "%s%s", i ? sep : "", what[i]);
         }
+        char kinds[200];
+        dimm_kinds(inv, s, kinds, sizeof(kinds));
         snprintf(c->summary, sizeof(c->summary), "socket %d has mixed DIMMs", k->id);
         snprintf(c->evidence, sizeof(c->evidence),
-                 "SMBIOS: socket %d's DIMMs differ in %s: channels interleave unevenly and run "
-                 "at the slowest DIMM's speed",
-                 k->id, differ);
+                 "SMBIOS: socket %d's DIMMs differ in %s: %s%schannels interleave unevenly and "
+                 "run at the slowest DIMM's speed",
+                 k->id, differ, kinds, kinds[0] ? "; " : "");
         return true;
     }
     return false;

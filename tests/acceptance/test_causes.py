@@ -94,7 +94,9 @@ class CausesTest(membench_test.MembenchTestCase):
         self.assertIn("mixed_dimms", causes, doc["diagnosis"])
         mixed = causes["mixed_dimms"]
         self.assertEqual(mixed["summary"], "socket 1 has mixed DIMMs")
-        self.assertIn("socket 1's DIMMs differ in size and speed:", mixed["evidence"])
+        self.assertIn("socket 1's DIMMs differ in size and speed: 4 x 32 GiB DDR4 2-rank at "
+                      "2400 MT/s, 2 x 64 GiB DDR4 2-rank at 2400 MT/s (rated 2933);",
+                      mixed["evidence"])
         # socket 2's DIMMs are alike: its empty channels are named, not mixed DIMMs
         self.assertEqual(causes["empty_channel"]["summary"], "socket 2 channels E, F empty")
         quiet = self.judge("cascadelake-2s-mixed-dimms", FAIL, 1, fmt="quiet")
