@@ -19,8 +19,9 @@ struct node_summary {
     bool slow;                 /* some kernel in slow_kernels: the node FAILs */
     bool outlier;              /* some kernel in slow_kernels or fast_kernels */
     char why[200];
-    char likely[200];  /* the node's own likely causes (its diagnosis[]), ", "-joined; "" none */
-    char *report_json; /* the node's full report, owned */
+    char likely[200]; /* the node's own likely causes (its diagnosis[]), ", "-joined; "" none */
+    char likely_if_short[200]; /* its diagnosis_if_short[]: for a node slower than its peers */
+    char *report_json;         /* the node's full report, owned */
     /* verdict */
     bool healthy;                       /* exit 0, no error, rates: counted in the statistics */
     unsigned slow_kernels;              /* below the median by more than the margin (a FAIL) */

@@ -79,19 +79,18 @@ static void own_doubt(json_t *root, struct node_summary *s)
     snprintf(s->why, sizeof(s->why), "its run could not be judged (too noisy)");
 }
 
-/* The summaries of the node's own likely causes, worst first, as many as fit. */
-static void own_causes(json_t *root, struct node_summary *s)
+/* The summaries of the causes in the report's array key, worst first, as many as fit. */
+static void own_causes(json_t *root, const char *key, char *buf, size_t len)
 {
     size_t i, at = 0;
     json_t *c;
-    json_array_foreach(json_object_get(root, "diagnosis"), i, c)
+    json_array_foreach(json_object_get(root, key), i, c)
     {
         const char *summary = json_string_value(json_object_get(c, "summary"));
-        if (!summary || at >= sizeof(s->likely)) continue;
-        at += (size_t)snprintf(s->likely + at, sizeof(s->likely) - at, "%s%s", at ? ", " : "",
-                               summary);
+        if (!summary || at >= len) continue;
+        at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? ", " : "", summary);
     }
-    utf8_trim_partial(s->likely);
+    utf8_trim_partial(buf);
 }
 
 static bool has_rate_checks(json_t *root)
@@ -151,7 +150,8 @@ void node_summary_parse(const char *json_text, int rank, int exit_code, struct n
     if (!run) snprintf(s->error, sizeof(s->error), "the report has no run");
     if (s->exit_code == 1) own_failure(root, run, s);
     if (s->exit_code == EXIT_INCONCLUSIVE) own_doubt(root, s);
-    own_causes(root, s);
+    own_causes(root, "diagnosis", s->likely, sizeof(s->likely));
+    own_causes(root, "diagnosis_if_short", s->likely_if_short, sizeof(s->likely_if_short));
     json_decref(root);
 }
 

@@ -32,7 +32,11 @@ static void reason(const struct node_summary *s, char *buf, size_t len)
         snprintf(buf, len, "fast outlier: %s (not failed)", s->why);
     size_t at = strlen(buf);
     bool short_of = s->exit_code == 1 || node_inconclusive(s) || s->slow;
-    if (at && short_of && s->likely[0]) snprintf(buf + at, len - at, "; likely: %s", s->likely);
+    /* a node that passed its own checks but is slower than its peers: what its run would have
+     * named had it fallen short there */
+    bool peers_only = s->slow && s->exit_code == 0 && s->likely_if_short[0];
+    const char *likely = peers_only ? s->likely_if_short : s->likely;
+    if (at && short_of && likely[0]) snprintf(buf + at, len - at, "; likely: %s", likely);
 }
 
 /* "measured 1 of 2 cores" when the node's run could not use all of it; "" otherwise. */

@@ -80,18 +80,23 @@ static json_t *efficiency_json(const struct efficiency *e)
     return o;
 }
 
+static json_t *causes_json(const struct cause *c, int n)
+{
+    json_t *causes = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(causes, json_pack("{s:s,s:s,s:s,s:s}", "cause", c[i].id, "summary",
+                                                c[i].summary, "evidence", c[i].evidence, "remedy",
+                                                c[i].remedy));
+    return causes;
+}
+
 void report_diagnosis_json(json_t *root, const struct report *rep)
 {
     const struct diagnosis *d = &rep->diagnosis;
     json_object_set_new(root, "efficiency", efficiency_json(&rep->efficiency));
     json_object_set_new(root, "diagnosed_because", string_or_null(d->asked_by));
-    json_t *causes = json_array();
-    for (int i = 0; i < d->n; i++)
-        json_array_append_new(causes,
-                              json_pack("{s:s,s:s,s:s,s:s}", "cause", d->causes[i].id, "summary",
-                                        d->causes[i].summary, "evidence", d->causes[i].evidence,
-                                        "remedy", d->causes[i].remedy));
-    json_object_set_new(root, "diagnosis", causes);
+    json_object_set_new(root, "diagnosis", causes_json(d->causes, d->n));
+    json_object_set_new(root, "diagnosis_if_short", causes_json(d->if_short, d->n_if_short));
 }
 
 void report_diagnosis_metrics(FILE *out, const struct report *rep)

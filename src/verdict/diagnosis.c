@@ -62,22 +62,29 @@ static void asked_by(const struct diagnosis_facts *f, char *buf, size_t len)
                  e->kernel, e->pct, e->typical_min_pct, e->typical_max_pct, e->cpu_class);
 }
 
-void diagnosis_make(const struct diagnosis_facts *f, struct diagnosis *out)
+/* The causes found, worst first; the node's configuration only when node_too. */
+static int find_causes(const struct diagnosis_facts *f, bool node_too, struct cause *causes)
 {
-    memset(out, 0, sizeof(*out));
-    asked_by(f, out->asked_by, sizeof(out->asked_by));
-    bool node_too = out->asked_by[0] != '\0';
-    for (size_t i = 0; i < sizeof(RULES) / sizeof(RULES[0]); i++) {
+    int n = 0;
+    for (size_t i = 0; i < sizeof(RULES) / sizeof(RULES[0]) && n < DIAGNOSIS_CAUSES_MAX; i++) {
         const struct cause_rule *r = &RULES[i];
         if (!r->disturbance && !node_too) continue;
-        if (out->n == DIAGNOSIS_CAUSES_MAX) break;
-        struct cause *c = &out->causes[out->n];
+        struct cause *c = &causes[n];
         if (!r->found(f, c)) {
             memset(c, 0, sizeof(*c));
             continue;
         }
         c->id = r->id;
         c->remedy = r->remedy;
-        out->n++;
+        n++;
     }
+    return n;
+}
+
+void diagnosis_make(const struct diagnosis_facts *f, struct diagnosis *out)
+{
+    memset(out, 0, sizeof(*out));
+    asked_by(f, out->asked_by, sizeof(out->asked_by));
+    out->n = find_causes(f, out->asked_by[0] != '\0', out->causes);
+    out->n_if_short = find_causes(f, true, out->if_short);
 }

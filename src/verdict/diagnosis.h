@@ -40,6 +40,11 @@ struct diagnosis {
     char asked_by[160];
     int n;
     struct cause causes[DIAGNOSIS_CAUSES_MAX]; /* worst first */
+    /* what a shortfall would have named: the causes above when asked_by is set, else what
+     * disturbed the run and the node's configuration too, for a caller that judges the node
+     * later (a cluster, against its peers) */
+    int n_if_short;
+    struct cause if_short[DIAGNOSIS_CAUSES_MAX];
 };
 
 /* The likely causes, worst first. What disturbed the measurement itself (CPU time stolen or

@@ -13,6 +13,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 import membench_test  # noqa: E402
 import smbios_fixture  # noqa: E402
+from node_fixture import quiet_node  # noqa: E402
 from membench_test import run, describe  # noqa: E402
 
 ARGS = ["--triad", "--size", "2MB", "-n", "3", "--stores", "normal"]
@@ -21,31 +22,6 @@ FAIL = ["--expect", "triad=300000"]  # a third below: FAIL
 PASS = ["--expect", "triad=150000"]
 HEALTHY = ["genoa-2s-12ch-1dpc", "rome-1s-8ch-1dpc", "skylake-2s-6ch-2dpc",
            "milan-1s-unnamed-channels"]
-
-
-def put(root, rel, text):
-    path = os.path.join(root, rel)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(text)
-
-
-def quiet_node(tmp):
-    """/proc and /sys of a node at rest: counters that do not move, NUMA balancing off, the
-    performance governor at full frequency, no EDAC."""
-    proc, sys_ = os.path.join(tmp, "proc"), os.path.join(tmp, "sys")
-    cpus = sorted(os.sched_getaffinity(0))
-    put(proc, "stat", "".join("cpu%d 100 0 50 900 0 0 0 0 0 0\n" % c for c in cpus))
-    put(proc, "self/stat", "1 (membench) R 1 1 1 0 -1 0 0 0 0 0 20 5 0 0 20 0 1 0\n")
-    put(proc, "self/task/1/schedstat", "1000000 2000 3\n")
-    put(proc, "vmstat", "pswpin 0\npswpout 0\n")
-    put(proc, "sys/kernel/numa_balancing", "0\n")
-    for c in cpus:
-        freq = "devices/system/cpu/cpu%d/cpufreq/" % c
-        put(sys_, freq + "scaling_governor", "performance\n")
-        put(sys_, freq + "cpuinfo_max_freq", "3000000\n")
-        put(sys_, freq + "scaling_max_freq", "3000000\n")
-    return {"MEMBENCH_TEST_PROC_ROOT": proc, "MEMBENCH_TEST_SYS_ROOT": sys_}
 
 
 class CausesTest(membench_test.MembenchTestCase):

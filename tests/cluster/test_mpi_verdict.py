@@ -17,6 +17,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
 import membench_test  # noqa: E402
 from membench_test import MembenchTestCase  # noqa: E402
 from cluster_case import MpiTestCase, mpi_env, shortfall  # noqa: E402
+import smbios_fixture  # noqa: E402
+from node_fixture import quiet_node  # noqa: E402
 
 # Small cache-resident arrays and many repetitions: the best rates of ranks that share two
 # CPUs stay within about 10% of each other; the tolerance (40%) and factors are far beyond.
@@ -85,6 +87,28 @@ class MpiVerdictTest(MpiTestCase):
         for rank in (0, 1, 3, 4):
             self.assertEqual(by_rank[rank]["verdict"], "PASS", by_rank[rank])
         self.assertEqual(doc["cluster"]["summary"], "FAIL (1 of 5 nodes failed)")
+
+    def test_slow_node_names_its_configuration(self):
+        """Every node's SMBIOS shows three empty channels (a fixture, on a quiet /proc and
+        /sys): each passed its own run, which judged nothing, so only the node slower than its
+        peers names them, as what its run would have named had it fallen short."""
+        with tempfile.TemporaryDirectory() as tmp:
+            smbios_fixture.write_entries(smbios_fixture.fixture_path("genoa-1s-9of12ch"), tmp)
+            env = {**EVEN, "MEMBENCH_TEST_RATE_SCALE": "2:triad=0.5",
+                   "MEMBENCH_TEST_DMI_ENTRIES": os.path.join(tmp, "entries"),
+                   "MEMBENCH_TEST_CPUINFO": os.path.join(tmp, "cpuinfo"), **quiet_node(tmp)}
+            proc, doc = self.json_run(5, [], env)
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        by_rank = {n["rank"]: n for n in doc["nodes"]}
+        self.assertEqual(by_rank[2]["reason"],
+                         "slow: Triad -50.0% vs median; likely: socket 0 channels F, J, L empty")
+        for rank in (0, 1, 3, 4):
+            self.assertEqual(by_rank[rank]["verdict"], "PASS", by_rank[rank])
+            self.assertNotIn("likely", by_rank[rank].get("reason") or "", by_rank[rank])
+            report = by_rank[rank]["report"]
+            self.assertEqual(report["diagnosis"], [])
+            self.assertEqual([c["cause"] for c in report["diagnosis_if_short"]],
+                             ["empty_channel"])
 
     def test_too_fast_node_is_an_outlier_and_nobody_fails(self):
         proc, doc = self.json_run(5, [], {**EVEN,

@@ -350,6 +350,45 @@ static void short_nodes_carry_their_likely_causes(void **state)
     free(nodes[5].report_json);
 }
 
+/* A node that passed its own run but is slower than its peers: its row names what its run
+ * would have named had it fallen short (diagnosis_if_short[]: its configuration too); a node
+ * whose own run failed names its diagnosis[]. */
+static void peer_slow_nodes_name_their_configuration(void **state)
+{
+    (void)state;
+    struct node_summary nodes[7];
+    struct cluster_stats st;
+    make_nodes(nodes, 5, 60000.0);
+    const char *slow_json =
+        "{\"system\": {\"hostname\": \"cn5\"}, \"runs\": [{\"validation\": {\"passed\": "
+        "true}, \"results\": [{\"kernel\": \"Triad\", \"best_rate_mbps\": 40000}]}], "
+        "\"diagnosis\": [{\"summary\": \"other work took 6% of the run's CPUs\"}], "
+        "\"diagnosis_if_short\": [{\"summary\": \"socket 0 channels F, J, L empty\"}, "
+        "{\"summary\": \"other work took 6% of the run's CPUs\"}]}";
+    node_summary_parse(slow_json, 5, 0, &nodes[5]);
+    /* the same facts on a node whose own --expect failed: its diagnosis[] was asked */
+    const char *failed_json =
+        "{\"system\": {\"hostname\": \"cn6\"}, \"runs\": [{\"validation\": {\"passed\": "
+        "true}, \"results\": [{\"kernel\": \"Triad\", \"best_rate_mbps\": 40000}]}], "
+        "\"diagnosis\": [{\"summary\": \"DIMMs at 2400 of their rated 3200 MT/s\"}], "
+        "\"diagnosis_if_short\": [{\"summary\": \"DIMMs at 2400 of their rated 3200 MT/s\"}, "
+        "{\"summary\": \"not this one\"}]}";
+    node_summary_parse(failed_json, 6, 1, &nodes[6]);
+    snprintf(nodes[0].likely_if_short, sizeof(nodes[0].likely_if_short),
+             "socket 1 has mixed DIMMs");
+    cluster_flag(nodes, 7, 5.0, CLUSTER_MAD_K, &st);
+    assert_true(nodes[5].slow);
+    char *text = text_of(nodes, 7, &st, 0);
+    assert_non_null(strstr(text, "FAIL slow: Triad -33.3% vs median; likely: socket 0 channels F, "
+                                 "J, L empty, other work took 6% of the run's CPUs"));
+    assert_non_null(strstr(text, "; likely: DIMMs at 2400 of their rated 3200 MT/s\n"));
+    assert_null(strstr(text, "not this one"));
+    assert_null(strstr(text, "mixed DIMMs")); /* node000 passed: a fact, not a cause */
+    free(text);
+    free(nodes[5].report_json);
+    free(nodes[6].report_json);
+}
+
 /* A node whose run was INCONCLUSIVE (exit 5) is its own row: not FAIL, not ERROR, not in the
  * statistics; the cluster is INCONCLUSIVE (exit 5) unless another node failed. */
 static void inconclusive_node_is_its_own_row(void **state)
@@ -578,6 +617,7 @@ int main(void)
         cmocka_unit_test(hostnames_stay_whole_and_aligned),
         cmocka_unit_test(inconclusive_node_is_its_own_row),
         cmocka_unit_test(short_nodes_carry_their_likely_causes),
+        cmocka_unit_test(peer_slow_nodes_name_their_configuration),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -94,6 +94,7 @@ static void healthy_node_names_nothing(void **state)
     (void)state;
     diagnosis_make(&facts, &out);
     assert_int_equal(out.n, 0);
+    assert_int_equal(out.n_if_short, 0);
     assert_string_equal(out.asked_by, "");
     fail_verdict(); /* a FAIL on a node whose facts are all in order still names nothing */
     diagnosis_make(&facts, &out);
@@ -123,7 +124,21 @@ static void configuration_waits_for_a_reason(void **state)
     (void)state; /* PASS: the empty channel is a fact, but the node delivered what it should */
     inv.sockets[0].channels_populated = 7;
     snprintf(inv.sockets[0].empty_channels, sizeof(inv.sockets[0].empty_channels), "A");
+    during.steal_share = 0.31;
     assert_false(is_named("empty_channel"));
+    /* what a shortfall judged later (a cluster's peers) would name: the disturbance, then the
+     * configuration, worst first */
+    assert_int_equal(out.n, 1);
+    assert_int_equal(out.n_if_short, 2);
+    assert_string_equal(out.if_short[0].id, "empty_channel");
+    assert_string_equal(out.if_short[0].summary, "socket 0 channel A empty");
+    assert_string_equal(out.if_short[1].id, "cpu_steal");
+    fail_verdict(); /* asked: the same list */
+    diagnosis_make(&facts, &out);
+    assert_int_equal(out.n, 2);
+    assert_int_equal(out.n_if_short, 2);
+    for (int i = 0; i < 2; i++)
+        assert_string_equal(out.if_short[i].summary, out.causes[i].summary);
 }
 
 static void fewer_channels_without_names(void **state)

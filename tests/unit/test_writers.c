@@ -279,12 +279,13 @@ static struct report make_report(void)
                                          .typical_max_pct = 90,
                                          .cpu_class = "Example class",
                                          .typical_source = "https://example.org/stream"};
-    rep.diagnosis = (struct diagnosis){.asked_by = "verdict FAIL", .n = 1};
+    rep.diagnosis = (struct diagnosis){.asked_by = "verdict FAIL", .n = 1, .n_if_short = 1};
     rep.diagnosis.causes[0] = (struct cause){
         .id = "empty_channel",
         .summary = "socket 1 channel C empty",
         .evidence = "SMBIOS: socket 1 has 3 of its 4 channels populated, no DIMM in channel C",
         .remedy = "seat a DIMM in every channel"};
+    rep.diagnosis.if_short[0] = rep.diagnosis.causes[0];
     return rep;
 }
 
