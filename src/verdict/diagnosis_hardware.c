@@ -161,9 +161,10 @@ static void dimm_kinds(const struct dimm_inventory *inv, int socket, char *out, 
         if (d->ranks) snprintf(ranks, sizeof(ranks), " %u-rank", d->ranks);
         if (d->rated_mts && d->rated_mts != d->configured_mts)
             snprintf(rated, sizeof(rated), " (rated %u)", d->rated_mts);
-        snprintf(kind, sizeof(kind), "%d x %llu GiB%s%s%s at %u MT/s%s", count,
-                 (unsigned long long)(d->size_bytes >> 30), d->type[0] ? " " : "", d->type, ranks,
-                 d->configured_mts, rated);
+        bool gib = d->size_bytes % (1ull << 30) == 0;
+        snprintf(kind, sizeof(kind), "%d x %llu %s%s%s%s at %u MT/s%s", count,
+                 (unsigned long long)(d->size_bytes >> (gib ? 30 : 20)), gib ? "GiB" : "MiB",
+                 d->type[0] ? " " : "", d->type, ranks, d->configured_mts, rated);
         size_t at = strlen(out);
         snprintf(out + at, len - at, "%s%s", at ? ", " : "", kind);
     }

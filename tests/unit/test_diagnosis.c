@@ -178,6 +178,18 @@ static void mixed_dimms(void **state)
         strstr(named("mixed_dimms")->evidence, "socket 1's DIMMs differ in size and speed:"));
     inv.sockets[1].mixed_ranks = true;
     assert_non_null(strstr(named("mixed_dimms")->evidence, "differ in size, ranks and speed:"));
+    /* the slots give each kind, counted; a size that is not whole GiB in MiB */
+    inv.n_slots = 3;
+    for (int i = 0; i < 3; i++)
+        inv.slots[i] = (struct dimm_slot){.populated = true,
+                                          .size_bytes = i ? 512ull << 20 : 8ull << 30,
+                                          .type = "DDR3",
+                                          .configured_mts = 1333,
+                                          .rated_mts = i ? 1333 : 1600,
+                                          .socket = 1};
+    assert_non_null(strstr(named("mixed_dimms")->evidence,
+                           "speed: 1 x 8 GiB DDR3 at 1333 MT/s (rated 1600), 2 x 512 MiB DDR3 at "
+                           "1333 MT/s; channels"));
 }
 
 static void steal_named_whatever_the_verdict(void **state)
