@@ -5,6 +5,7 @@
 #include "src/base/utf8_text.h"
 #include "src/sys/sysinfo.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -190,6 +191,53 @@ static int check_description(char *why, size_t why_len)
     return 0;
 }
 
+/* The major version of an hwloc XML file (<topology version="3.0">); 0 when it says none. */
+static unsigned xml_major(const char *path)
+{
+    char head[4096] = "";
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    size_t n = fread(head, 1, sizeof(head) - 1, f);
+    fclose(f);
+    head[n] = '\0';
+    const char *at = strstr(head, "<topology version=\"");
+    unsigned major = 0;
+    if (at && sscanf(at + strlen("<topology version=\""), "%u", &major) != 1) major = 0;
+    return major;
+}
+
+/* Why hwloc_topology_load failed (errno is its reason): a description the user gave is bad
+ * input (-2, with the fix), this machine's own discovery a resource missing (-1). */
+static int load_failed(char *why, size_t why_len)
+{
+    const char *reason = strerror(errno);
+    const char *synthetic = getenv("HWLOC_SYNTHETIC"), *xml = getenv("HWLOC_XMLFILE");
+    unsigned api = hwloc_get_api_version(), readable = api >> 16;
+    if (synthetic && *synthetic) {
+        snprintf(why, why_len,
+                 "HWLOC_SYNTHETIC=%.120s: hwloc could not build it (%s); fix the description or "
+                 "unset it",
+                 synthetic, reason);
+        return -2;
+    }
+    if (xml && *xml) {
+        unsigned major = xml_major(xml);
+        if (major > readable)
+            snprintf(why, why_len,
+                     "HWLOC_XMLFILE=%.120s is hwloc XML version %u, which this hwloc (%u.%u.%u) "
+                     "cannot read; write it again with hwloc %u's lstopo --export-xml-flags v%u",
+                     xml, major, api >> 16, (api >> 8) & 0xff, api & 0xff, major, readable);
+        else
+            snprintf(why, why_len,
+                     "HWLOC_XMLFILE=%.120s: hwloc could not load it (%s); fix the file (lstopo "
+                     "--of xml writes one) or unset it",
+                     xml, reason);
+        return -2;
+    }
+    snprintf(why, why_len, "hwloc could not discover this machine's topology (%s)", reason);
+    return -1;
+}
+
 int topology_load(struct topology *topo, char *why, size_t why_len)
 {
     memset(topo, 0, sizeof(*topo));
@@ -200,9 +248,10 @@ int topology_load(struct topology *topo, char *why, size_t why_len)
         hwloc_topology_set_type_filter(topo->hw, HWLOC_OBJ_MEMCACHE, HWLOC_TYPE_FILTER_KEEP_ALL) !=
             0 ||
         hwloc_topology_load(topo->hw) != 0) {
-        snprintf(why, why_len,
-                 "hwloc could not load the topology (check HWLOC_SYNTHETIC/HWLOC_XMLFILE)");
-        return -1;
+        int failed = load_failed(why, why_len);
+        if (topo->hw) hwloc_topology_destroy(topo->hw);
+        topo->hw = NULL;
+        return failed;
     }
     struct topology_facts *f = &topo->facts;
     f->this_system = hwloc_topology_is_thissystem(topo->hw);

@@ -49,7 +49,9 @@ struct topology {
 };
 
 /* Loads the topology (honouring HWLOC_SYNTHETIC / HWLOC_XMLFILE) and fills facts.
- * Returns 0; -1 with a reason when hwloc fails; -2 when those variables do not parse. */
+ * Returns 0; -1 with a reason when hwloc cannot discover this machine; -2 when a description
+ * those variables give cannot be loaded (an hwloc XML version this hwloc cannot read names the
+ * lstopo flag that writes one it can). */
 int topology_load(struct topology *topo, char *why, size_t why_len);
 void topology_unload(struct topology *topo);
 

@@ -3,6 +3,7 @@
 import json
 import os
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 import membench_test  # noqa: E402
@@ -172,6 +173,26 @@ class OtherMachinesTest(TopologyTestCase):
         self.assertEqual(cfg["array_elements"], 4 * 64 * MiB // 8)
         self.assertEqual(cfg["threads"], 16)
 
+
+    def test_xml_of_a_newer_hwloc(self):
+        """hwloc 3 writes XML version 3, which hwloc 2 cannot read: bad input (exit 2) that
+        names the version and the lstopo flag that writes a readable file, not a vague
+        resource error. The same file marked version 2 loads."""
+        with open(membench_test.topology("two-socket-ccx.xml"), encoding="utf-8") as f:
+            text = f.read()
+        self.assertIn('<topology version="2.0">', text)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "v3.xml")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text.replace('<topology version="2.0">', '<topology version="3.0">'))
+            env = {"HWLOC_XMLFILE": path, "HWLOC_THISSYSTEM": None, "OMP_NUM_THREADS": None}
+            rc, out, err = run(["--dry-run"], env)
+        self.assertEqual(rc, 2, err)
+        self.assertEqual(out, "")
+        self.assertEqual(len(err.splitlines()), 1, err)
+        self.assertRegex(err, r"^membench: HWLOC_XMLFILE=.*v3\.xml is hwloc XML version 3, "
+                              r"which this hwloc \(2\.\d+\.\d+\) cannot read")
+        self.assertIn("--export-xml-flags v2", err)
 
 class RecordedMachinesTest(TopologyTestCase):
     """The hwloc XML of every machine we have run on (tests/fixtures/machines/*/hwloc.xml),
