@@ -57,6 +57,9 @@ static void level_entries(struct line *ln, const struct tlb_sweep *s, size_t i)
             l->entries, l->entries_low, l->entries_high);
     } else if (isfinite(l->entries) && l->stride_sized) {
         put(ln, "%.0f entries (stride probe: low-bit set index)", l->entries);
+    } else if (isfinite(l->entries) && l->model_sized) {
+        put(ln, "~%.0f entries (model of a hashed set index, read half-way; %.0f-%.0f fit as well)",
+            l->entries, l->size_low, l->size_high);
     } else if (knee_level_undecided(l)) {
         double low = l->entries, high = l->entries;
         knee_level_bracket(l, &low, &high);

@@ -21,8 +21,14 @@ static void write_conclusion(FILE *out, const struct tlb_result *t)
     const struct tlb_sets *s = &t->sets;
     const struct tlb_sets_scan *a = &s->scan[0], *b = &s->scan[1];
     if (s->index != TLB_SETS_LOW_BITS) {
-        fprintf(out, "  %s%s\n", s->why,
+        fprintf(out, "  %s%s", s->why,
                 s->index == TLB_SETS_UNDECIDED ? ": sizes from the sweep" : "");
+        if (level_name(t))
+            fprintf(out,
+                    "; the %s sized by the model of a hashed index: %.0f (the sweep read %.0f)",
+                    level_name(t), t->per_thread[0].small.analysis.levels[s->level].entries,
+                    s->level_was);
+        fprintf(out, "\n");
         return;
     }
     fprintf(out,

@@ -89,6 +89,7 @@ const char *knee_level_method(const struct knee_level *l)
     return l->set_conflict_ways    ? "set conflict"
            : !isfinite(l->entries) ? "not reached"
            : l->stride_sized       ? "stride probe"
+           : l->model_sized        ? "model"
            : l->reuse_sized        ? "reuse fit"
            : knee_level_gradual(l) ? "midpoint"
                                    : "sharp knee";

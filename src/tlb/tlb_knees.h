@@ -91,6 +91,8 @@ struct knee_level {
     double midpoint;     /* gradual rise: where it crosses half its step; NAN for a sharp knee */
     bool reuse_sized;    /* entries come from the reuse chase's fit (tlb_reuse_fit.h) */
     bool stride_sized;   /* entries come from the stride probe (tlb_sets.h) */
+    bool model_sized;    /* entries come from the model told a hashed index by the stride
+                            probe (tlb_model_fit.h, tlb_phase_sets.c) */
     double entries_low;  /* the onset: last x within a tenth of the step (bracket's low end) */
     double entries_high; /* first x past the onset (the bracket's upper end) */
     double rise_high;    /* x where the rise reaches 90% of the step */

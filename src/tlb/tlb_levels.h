@@ -26,6 +26,13 @@ void tlb_reuse_size(struct tlb_sweep *s, const struct cpuid_tlb_info *info, unsi
  * CPUID where documented for page_bit): s->model (tlb_model_levels.c). */
 void tlb_model_size(struct tlb_sweep *s, const struct cpuid_tlb_info *info, unsigned page_bit);
 
+/* Level i's size becomes its model's, where that model was told a hashed index (by the stride
+ * probe) and read it: the sweep's rise and the reuse fit know nothing of the index, and a
+ * hashed level starts missing well before its size, so both read it early. Returns the size
+ * it replaced, NAN when it replaced none. */
+double tlb_model_apply_hashed(struct tlb_sweep *s, size_t i, const struct cpuid_tlb_info *info,
+                              unsigned page_bit);
+
 /* Flags the threads whose levels differ from their peers'. */
 void tlb_compare_threads(struct tlb_result *out);
 

@@ -79,3 +79,23 @@ void tlb_model_size(struct tlb_sweep *s, const struct cpuid_tlb_info *info, unsi
         size_level(s, i, info, page_bit);
     }
 }
+
+double tlb_model_apply_hashed(struct tlb_sweep *s, size_t i, const struct cpuid_tlb_info *info,
+                              unsigned page_bit)
+{
+    if (i >= TLB_LEVELS_MAX || i >= s->analysis.n_levels) return NAN;
+    const struct tlb_model_fit *m = &s->model[i];
+    struct knee_level *l = &s->analysis.levels[i];
+    if (!s->model_index_known[i] || s->model_index[i] != TLB_INDEX_HASHED || !m->ok ||
+        m->index != TLB_INDEX_HASHED || !isfinite(l->entries))
+        return NAN;
+    double was = l->entries;
+    l->entries = m->entries;
+    l->size_low = m->entries_low;
+    l->size_high = m->entries_high;
+    l->approx = true;
+    l->reuse_sized = false;
+    l->model_sized = true;
+    tlb_levels_document(s, info, page_bit);
+    return was;
+}

@@ -143,7 +143,7 @@ static void sets_apply(struct tlb_sweep *sw, struct tlb_sets *s, const struct cp
  * low bits, the level it sized; no stride that made the pages miss at all (not strides whose
  * capacities merely disagree, which noise can do), hashed, for the level past the first, whose
  * step the probe's N pages see. */
-static void sets_index_model(struct tlb_sweep *sw, const struct tlb_sets *s,
+static void sets_index_model(struct tlb_sweep *sw, struct tlb_sets *s,
                              const struct cpuid_tlb_info *info)
 {
     bool hashed = s->index == TLB_SETS_NOT_LOW_BITS && s->conflict_stride == 0;
@@ -156,6 +156,11 @@ static void sets_index_model(struct tlb_sweep *sw, const struct tlb_sets *s,
     sw->model_index_known[level] = true;
     sw->model_index[level] = s->index == TLB_SETS_LOW_BITS ? TLB_INDEX_DIRECT : TLB_INDEX_HASHED;
     tlb_model_size(sw, info, TLB_PAGE_4K);
+    double was = hashed ? tlb_model_apply_hashed(sw, (size_t)level, info, TLB_PAGE_4K) : NAN;
+    if (isfinite(was)) { /* the level the probe's answer sized */
+        s->level = level;
+        s->level_was = was;
+    }
 }
 
 void tlb_sets_phase(struct tlb_team *tm)

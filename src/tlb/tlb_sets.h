@@ -54,7 +54,8 @@ struct tlb_sets {
     struct tlb_sets_scan scan[2];    /* at the conflict stride and half of it */
     enum tlb_sets_index index;
     double entries;   /* low-bit index: the two scans' mean; NAN otherwise */
-    int level;        /* the sweep's level it sized; -1 none */
+    int level;        /* the sweep's level it sized (low bits), or the one the model sized
+                         told a hashed index (tlb_model_apply_hashed); -1 none */
     double level_was; /* that level's size from the sweep before */
     double seconds;   /* the probe's own time, set-up included */
 };

@@ -128,8 +128,21 @@ class SweepJsonTest(membench_test.MembenchTestCase):
         self.assertIn(sets["index"], ("low bits", "not low bits", "undecided"))
         if sets["index"] != "low bits":
             self.assertIsNone(sets["entries"])
-            self.assertIsNone(sets["level"])
             self.assertTrue(sets["why"], sets)
+            levels = short_sweep_json(self)["tlb"]["levels"]
+            if sets["level"] is None:
+                self.assertNotIn("model", [lv["entries_method"] for lv in levels])
+                return
+            # no low-bit conflicts at all: the model told "hashed" sized the level
+            self.assertEqual(sets["index"], "not low bits")
+            self.assertIsNone(sets["conflict_stride"])
+            level = [lv for lv in levels if lv["name"] == sets["level"]]
+            self.assertEqual(len(level), 1)
+            model = level[0]["model"]
+            self.assertEqual(level[0]["entries_method"], "model")
+            self.assertEqual((model["index"], model["index_from_stride_probe"]), ("hashed", True))
+            self.assertEqual(level[0]["entries"], model["entries"])
+            self.assertIsNotNone(sets["level_was"])
             return
         self.assertEqual(len(sets["scans"]), 2)
         both = [sc["entries"] for sc in sets["scans"]]

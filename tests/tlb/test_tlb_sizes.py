@@ -1,6 +1,6 @@
 # ctest: LABELS hugetlb
 """TLB level sizes as reported: every level names its method (sharp knee, reuse fit, stride
-probe, midpoint, set conflict, not reached) and the range beside its size, in JSON and in the
+probe, model, midpoint, set conflict, not reached) and the range beside its size, in JSON and in the
 text. A short sweep on this machine (--tlb-max-pages 256): the first level's knee lies inside
 it on the machines this runs on; the sizes themselves are pinned by
 tests/unit/test_tlb_estimator.c on recorded curves and the reuse fit by
@@ -15,7 +15,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
 import membench_test  # noqa: E402
 
 SHORT = ["--tlb", "--tlb-max-pages", "256", "--repeat", "2"]
-METHODS = {"sharp knee", "reuse fit", "stride probe", "midpoint", "set conflict", "not reached"}
+METHODS = {"sharp knee", "reuse fit", "stride probe", "model", "midpoint", "set conflict",
+           "not reached"}
 
 
 class LevelSizesTest(membench_test.MembenchTestCase):

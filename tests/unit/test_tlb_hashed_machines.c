@@ -1,0 +1,162 @@
+/* A hashed-index L2 TLB sized by the model the stride probe told (tlb_model_apply_hashed),
+ * replayed on five consecutive live runs of an Intel model 167 guest
+ * (tests/fixtures/machines/intel-xeon-m167-turn7/, recorded before the model sized the level):
+ * no stride makes the probe's pages miss; the sweep and its reuse chase read the level as they
+ * reported it (614-1014 entries: a hashed level misses well before its size); told "hashed",
+ * the model reads what the runs' `model` said, and that becomes the level's size, its method
+ * "model", within 5% of the five runs' median and their median within 10% of Intel's 2048
+ * (issue 36's goals for five runs and for a level). A level not told hashed keeps its size. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "src/tlb/tlb_knee_levels.h"
+#include "src/tlb/tlb_sets.h"
+#include "tests/unit/tlb_recorded.h"
+
+#define RUNS 5
+#define DOCUMENTED_L2 2048.0 /* Intel's figure for the core behind the guest (its README) */
+
+static double number(json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+    assert_true(json_is_number(v));
+    return json_number_value(v);
+}
+
+static json_t *load(const char *dir, int run)
+{
+    char path[512];
+    snprintf(path, sizeof(path), "%s/fixtures/machines/%s/tlb-%d.json", TESTS_DIR, dir, run);
+    json_error_t err;
+    json_t *doc = json_load_file(path, 0, &err);
+    assert_non_null(doc);
+    return doc;
+}
+
+/* The recorded strides: no stride makes the pages miss, even at the least step that counts. */
+static void strides_find_no_conflict(json_t *tlb)
+{
+    json_t *rec = json_object_get(tlb, "sets"), *k;
+    assert_string_equal(json_string_value(json_object_get(rec, "index")), "not low bits");
+    struct tlb_sets s;
+    memset(&s, 0, sizeof(s));
+    s.pages = number(rec, "pages");
+    size_t i;
+    json_array_foreach(json_object_get(rec, "strides"), i, k)
+    {
+        s.stride[s.n_strides] = (unsigned)number(k, "stride");
+        s.ns[s.n_strides++] = number(k, "ns_per_access");
+    }
+    assert_int_equal(s.n_strides, 9);
+    assert_false(tlb_sets_find_conflict(&s, TLB_SETS_MIN_STEP_NS));
+    assert_int_equal(s.conflict_stride, 0);
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void hashed_level_sized_by_the_model(void **state)
+{
+    (void)state;
+    static struct recorded r;
+    double sizes[RUNS], sorted[RUNS];
+    for (int run = 1; run <= RUNS; run++) {
+        json_t *doc = load("intel-xeon-m167-turn7", run);
+        json_t *tlb = json_object_get(doc, "tlb");
+        json_t *l2 = json_array_get(json_object_get(tlb, "levels"), 1);
+        assert_string_equal(json_string_value(json_object_get(l2, "name")), "L2 TLB");
+        strides_find_no_conflict(tlb);
+
+        char path[512];
+        snprintf(path, sizeof(path), "%s/fixtures/machines/intel-xeon-m167-turn7/tlb-%d.json",
+                 TESTS_DIR, run);
+        recorded_load(path, &r);
+        struct tlb_result out;
+        struct tlb_thread_result t0;
+        struct tlb_plan plan;
+        struct knee_params p;
+        struct tlb_sweep *s = recorded_finish_4k(&r, NULL, &out, &t0, &plan, &p);
+        recorded_reuse(&r, s, &out.cpuid);
+        struct knee_level *l = &s->analysis.levels[1];
+        double old = l->entries;
+        assert_true(fabs(old - number(l2, "entries")) < 0.5);
+        assert_string_equal(knee_level_method(l), "reuse fit");
+
+        /* not told the index: the model leaves the level alone */
+        tlb_model_size(s, &out.cpuid, TLB_PAGE_4K);
+        assert_true(isnan(tlb_model_apply_hashed(s, 1, &out.cpuid, TLB_PAGE_4K)));
+        assert_true(l->entries == old);
+
+        s->model_index_known[1] = true;
+        s->model_index[1] = TLB_INDEX_HASHED;
+        tlb_model_size(s, &out.cpuid, TLB_PAGE_4K);
+        const struct tlb_model_fit *m = &s->model[1];
+        assert_true(m->ok);
+        assert_int_equal(m->index, TLB_INDEX_HASHED);
+        assert_true(fabs(m->entries - number(json_object_get(l2, "model"), "entries")) < 0.5);
+        assert_true(tlb_model_apply_hashed(s, 1, &out.cpuid, TLB_PAGE_4K) == old);
+        assert_true(l->entries == m->entries);
+        assert_string_equal(knee_level_method(l), "model");
+        assert_true(l->size_low == m->entries_low && l->size_high == m->entries_high);
+        assert_false(l->reuse_sized);
+        sizes[run - 1] = sorted[run - 1] = l->entries;
+        print_message("tlb-%d.json: was %.0f (%s), model %.0f (%s %u-way, %.0f-%.0f; %+.1f%% vs "
+                      "%.0f)\n",
+                      run, old, "reuse fit", l->entries, tlb_model_index_name(m->index), m->ways,
+                      m->entries_low, m->entries_high, 100.0 * (l->entries / DOCUMENTED_L2 - 1.0),
+                      DOCUMENTED_L2);
+        recorded_release(&out);
+        json_decref(doc);
+    }
+    qsort(sorted, RUNS, sizeof(double), by_value);
+    double median = sorted[RUNS / 2];
+    assert_true(fabs(median - DOCUMENTED_L2) <= 0.10 * DOCUMENTED_L2);
+    for (int i = 0; i < RUNS; i++)
+        assert_true(fabs(sizes[i] - median) <= 0.05 * median);
+}
+
+/* A low-bit level (the Zen 5 guest's runs with the stride probe) told "direct": its size is the
+ * stride probe's, and the model does not replace it. */
+static void direct_level_keeps_its_size(void **state)
+{
+    (void)state;
+    static struct recorded r;
+    char path[512];
+    snprintf(path, sizeof(path), "%s/fixtures/machines/zen5-guest-turn6/tlb-1.json", TESTS_DIR);
+    recorded_load(path, &r);
+    struct tlb_result out;
+    struct tlb_thread_result t0;
+    struct tlb_plan plan;
+    struct knee_params p;
+    struct tlb_sweep *s = recorded_finish_4k(&r, NULL, &out, &t0, &plan, &p);
+    recorded_reuse(&r, s, &out.cpuid);
+    double before = s->analysis.levels[1].entries;
+    s->model_index_known[1] = true;
+    s->model_index[1] = TLB_INDEX_DIRECT;
+    tlb_model_size(s, &out.cpuid, TLB_PAGE_4K);
+    assert_true(s->model[1].ok);
+    assert_true(isnan(tlb_model_apply_hashed(s, 1, &out.cpuid, TLB_PAGE_4K)));
+    assert_true(s->analysis.levels[1].entries == before);
+    assert_false(s->analysis.levels[1].model_sized);
+    recorded_release(&out);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(hashed_level_sized_by_the_model),
+        cmocka_unit_test(direct_level_keeps_its_size),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
