@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static int count_allowed(hwloc_topology_t hw, hwloc_const_cpuset_t allowed, hwloc_obj_type_t type)
 {
@@ -181,7 +182,14 @@ static int check_description(char *why, size_t why_len)
     }
     if (xml && *xml) {
         struct stat st;
-        if (stat(xml, &st) == 0 && !S_ISREG(st.st_mode)) {
+        if (stat(xml, &st) != 0 || access(xml, R_OK) != 0) {
+            snprintf(why, why_len,
+                     "HWLOC_XMLFILE=%.120s cannot be read (%s); point it at an XML file written "
+                     "by lstopo (a relative path is taken from the current directory)",
+                     xml, strerror(errno));
+            return -2;
+        }
+        if (!S_ISREG(st.st_mode)) {
             snprintf(why, why_len,
                      "HWLOC_XMLFILE=%.120s %s; point it at an XML file written by lstopo", xml,
                      S_ISDIR(st.st_mode) ? "is a directory" : "is not a regular file");

@@ -9,7 +9,6 @@ hardware, so they are compared on that machine only (elsewhere the test skips, s
 
 import os
 import sys
-import tempfile
 import time
 import unittest
 
@@ -24,7 +23,7 @@ class DocsSamplesTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.samples, cls.not_output, cls.unmarked = doc_samples.samples()
-        cls.scratch = tempfile.TemporaryDirectory(prefix="membench-samples-")
+        cls.scratch = doc_samples.scratch()
 
     @classmethod
     def tearDownClass(cls):

@@ -19,7 +19,6 @@ as they are, saying why. Exit 1 when --check finds a sample that is not the outp
 import argparse
 import os
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
@@ -55,7 +54,7 @@ def main():
         print("unmarked output blocks (add <!-- sample: ... --> or <!-- not output: ... -->):"
               " %s" % ", ".join(unmarked))
     cache, failed, shift = {}, 0, {}
-    with tempfile.TemporaryDirectory(prefix="membench-samples-") as scratch:
+    with doc_samples.scratch() as scratch:
         for sample in found:
             if args.files and sample.path not in args.files and sample.where not in args.files:
                 continue

@@ -116,6 +116,11 @@ class Topologies(MembenchTestCase):
             self.assert_error(["--dry-run"], 2, ["HWLOC_XMLFILE", "is a directory"],
                               {"HWLOC_XMLFILE": d})
 
+    def test_xml_missing_is_named_not_replaced_by_this_machine(self):
+        self.assert_error(["--dry-run"], 2,
+                          ["HWLOC_XMLFILE=no/such.xml cannot be read", "No such file",
+                           "relative path"], {"HWLOC_XMLFILE": "no/such.xml"})
+
     def test_huge_synthetic_topology_is_refused_at_once(self):
         started = time.monotonic()
         self.assert_error(["--dry-run"], 2, ["1000000000 PUs", "at most 8192"],

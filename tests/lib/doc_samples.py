@@ -43,6 +43,7 @@ import os
 import re
 import shlex
 import subprocess
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -213,6 +214,14 @@ def clean_env(extra):
     env["LC_ALL"] = "C"
     env.update(extra)
     return env
+
+
+def scratch():
+    """A scratch directory to run samples in: a sample's paths into tests/ (an hwloc XML
+    topology) are from the repository root, as a reader in it types them."""
+    tmp = tempfile.TemporaryDirectory(prefix="membench-samples-")
+    os.symlink(os.path.join(ROOT, "tests"), os.path.join(tmp.name, "tests"))
+    return tmp
 
 
 def run(command, cwd, timeout=600):
