@@ -21,6 +21,10 @@
 #define REUSE_FROM 0.6
 #define REUSE_TO 3.0
 #define REUSE_RATIO 1.05 /* between points */
+/* A fit whose walk is under this share of the step the model read over the level's own rise
+ * fitted some smaller cost that climbs there, not the level: on the recorded runs the fits that
+ * sized their level had 0.7-9x that step, the ones that read a creep below it 0.13-0.43x. */
+#define REUSE_WALK_SHARE 0.5
 
 /* The first knee of the translation cost that starts past this level's rise: the next level
  * or the page walks, whose costs the fit must not see. */
@@ -81,6 +85,15 @@ static void size_level(struct tlb_sweep *s, size_t i)
     if (!r->fit.ok) return;
     struct knee_level *l = &s->analysis.levels[i];
     double entries = floor(r->fit.entries + 0.5);
+    const struct tlb_model_fit *m = &s->model[i];
+    if (m->ok && r->fit.walk_ns < REUSE_WALK_SHARE * m->walk_ns) {
+        r->fit.ok = false;
+        snprintf(r->fit.why, sizeof(r->fit.why),
+                 "its %.0f entries come with a walk of +%.1f ns, under half the +%.1f ns step of "
+                 "the level's own rise (the model): a smaller cost that climbs there",
+                 entries, r->fit.walk_ns, m->walk_ns);
+        return;
+    }
     /* The sweep missed nothing up to a sharp knee's onset: a fit well below it was drawn by a
      * disturbed point, not by the level, and is no reading of its size. */
     if (l->sharp && entries < l->entries_low * (1.0 - TLB_AGREE_REL)) {
