@@ -59,6 +59,11 @@ void report_tlb_sets_text(FILE *out, const struct tlb_result *t)
         fprintf(out, "  misses from stride %u: +%.1f ns a page\n", s->conflict_stride,
                 s->full_ns - s->base_ns);
     write_conclusion(out, t);
+    if (t->n_threads > 1)
+        fprintf(out,
+                "  measured by thread 0 (PU %d); its index told the model of %d of %d threads "
+                "(those on its kind of core), each level read from the thread's own curve\n",
+                t->per_thread[0].pu, s->threads, t->n_threads);
 }
 
 static json_t *number(double v)
@@ -110,6 +115,7 @@ json_t *report_tlb_sets_json(const struct tlb_result *t)
     json_object_set_new(o, "entries", count(s->entries));
     json_object_set_new(o, "level", level_name(t) ? json_string(level_name(t)) : json_null());
     json_object_set_new(o, "level_was", level_name(t) ? count(s->level_was) : json_null());
+    json_object_set_new(o, "threads", s->run ? json_integer(s->threads) : json_null());
     json_object_set_new(o, "seconds", s->run ? number(s->seconds) : json_null());
     return o;
 }

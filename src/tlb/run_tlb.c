@@ -192,8 +192,8 @@ static void after_refinement(struct tlb_team *tm)
 static void after_reuse(struct tlb_team *tm)
 {
     tlb_reuse_apply(tm);
-    tlb_compare_threads(tm->out);
     if (!tm->stop) tlb_sets_phase(tm);
+    tlb_compare_threads(tm->out);
     tm->phase = tlb_sweep_name(true);
     if (tm->plan->huge && !tm->stop) tlb_huge_phase(tm);
     tlb_describe_reach(tm->out);

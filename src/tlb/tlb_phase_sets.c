@@ -3,10 +3,12 @@
  * indexed by the low page-number bits is then sized by the experiment, not by the sweep's rise. */
 #include "src/tlb/tlb_team.h"
 
+#include <hwloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "affinity/topology.h"
 #include "src/base/clock.h"
 #include "src/base/interrupt.h"
 #include "src/tlb/tlb_levels.h"
@@ -99,7 +101,6 @@ const char *tlb_sets_unplanned(const struct tlb_plan *plan)
            : plan->opts.mode != TLB_MODE_CHASE     ? "--tlb-mode inc"
            : !plan->opts.stagger                   ? "--no-stagger"
            : plan->page_bytes != page_base_bytes() ? "the sweep is not on base pages"
-           : plan->threads != 1                    ? "--threads (one thread runs it)"
                                                    : NULL;
 }
 
@@ -112,12 +113,12 @@ static bool sets_runnable(const struct tlb_team *tm, struct tlb_sets *s)
     return !why;
 }
 
-/* The level of the sweep nearest the experiment's size (within a factor 2), past the first:
- * its size becomes the experiment's, the sweep's reading kept in level_was. */
-static void sets_apply(struct tlb_sweep *sw, struct tlb_sets *s, const struct cpuid_tlb_info *info)
+/* The level of a sweep nearest the experiment's size (within a factor 2), past the first;
+ * -1 none. */
+static int nearest_level(const struct tlb_sweep *sw, const struct tlb_sets *s)
 {
-    if (s->index != TLB_SETS_LOW_BITS) return;
     double best = INFINITY;
+    int level = -1;
     for (size_t i = 1; i < sw->analysis.n_levels && i < TLB_LEVELS_MAX; i++) {
         const struct knee_level *l = &sw->analysis.levels[i];
         if (l->set_conflict_ways || !isfinite(l->entries) || strcmp(l->name, "page walk") == 0)
@@ -125,9 +126,18 @@ static void sets_apply(struct tlb_sweep *sw, struct tlb_sets *s, const struct cp
         double off = fabs(log(l->entries / s->entries));
         if (off < log(2.0) && off < best) {
             best = off;
-            s->level = (int)i;
+            level = (int)i;
         }
     }
+    return level;
+}
+
+/* The level of the sweep nearest the experiment's size: its size becomes the experiment's, the
+ * sweep's reading kept in level_was. */
+static void sets_apply(struct tlb_sweep *sw, struct tlb_sets *s, const struct cpuid_tlb_info *info)
+{
+    if (s->index != TLB_SETS_LOW_BITS) return;
+    s->level = nearest_level(sw, s);
     if (s->level < 0) return;
     struct knee_level *l = &sw->analysis.levels[s->level];
     s->level_was = l->entries;
@@ -143,23 +153,50 @@ static void sets_apply(struct tlb_sweep *sw, struct tlb_sets *s, const struct cp
  * low bits, the level it sized; no stride that made the pages miss at all (not strides whose
  * capacities merely disagree, which noise can do), hashed, for the level past the first, whose
  * step the probe's N pages see. */
-static void sets_index_model(struct tlb_sweep *sw, struct tlb_sets *s,
-                             const struct cpuid_tlb_info *info)
+static double sets_index_model(struct tlb_sweep *sw, const struct tlb_sets *s, int level,
+                               const struct cpuid_tlb_info *info)
 {
     bool hashed = s->index == TLB_SETS_NOT_LOW_BITS && s->conflict_stride == 0;
-    int level = s->index == TLB_SETS_LOW_BITS ? s->level
-                : hashed && sw->analysis.n_levels > 1 &&
-                        strcmp(sw->analysis.levels[1].name, "page walk") != 0
+    if (!hashed && s->index != TLB_SETS_LOW_BITS) return NAN;
+    if (hashed)
+        level = sw->analysis.n_levels > 1 && strcmp(sw->analysis.levels[1].name, "page walk") != 0
                     ? 1
                     : -1;
-    if (level < 0 || level >= TLB_LEVELS_MAX) return;
+    if (level < 0 || level >= TLB_LEVELS_MAX) return NAN;
     sw->model_index_known[level] = true;
-    sw->model_index[level] = s->index == TLB_SETS_LOW_BITS ? TLB_INDEX_DIRECT : TLB_INDEX_HASHED;
+    sw->model_index[level] = hashed ? TLB_INDEX_HASHED : TLB_INDEX_DIRECT;
     tlb_model_size(sw, info, TLB_PAGE_4K);
-    double was = hashed ? tlb_model_apply_hashed(sw, (size_t)level, info, TLB_PAGE_4K) : NAN;
-    if (isfinite(was)) { /* the level the probe's answer sized */
-        s->level = level;
-        s->level_was = was;
+    return hashed ? tlb_model_apply_hashed(sw, (size_t)level, info, TLB_PAGE_4K) : NAN;
+}
+
+/* hwloc's kind of the core PU `pu` runs on; -1 where hwloc knows none. */
+static int core_kind(const struct topology *topo, int pu)
+{
+    if (!topo || !topo->hw || pu < 0) return -1;
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    if (!set) return -1;
+    hwloc_bitmap_only(set, (unsigned)pu);
+    int kind = hwloc_cpukinds_get_by_cpuset(topo->hw, set, 0);
+    hwloc_bitmap_free(set);
+    return kind;
+}
+
+/* The index the probe found on thread 0 for every sweep: thread 0's, then the other threads'
+ * on the same kind of core (the same TLB design), each level read from its own curve. */
+static void sets_index_threads(struct tlb_team *tm, struct tlb_sets *s)
+{
+    struct tlb_result *out = tm->out;
+    int kind0 = core_kind(tm->topo, out->per_thread[0].pu);
+    for (int t = 0; t < out->n_threads; t++) {
+        struct tlb_sweep *sw = &out->per_thread[t].small;
+        if (t > 0 && core_kind(tm->topo, out->per_thread[t].pu) != kind0) continue;
+        int level = s->index == TLB_SETS_LOW_BITS ? (t ? nearest_level(sw, s) : s->level) : -1;
+        double was = sets_index_model(sw, s, level, &out->cpuid);
+        s->threads += level >= 0 || isfinite(was);
+        if (t == 0 && isfinite(was)) { /* the level the probe's answer sized */
+            s->level = 1;
+            s->level_was = was;
+        }
     }
 }
 
@@ -204,10 +241,10 @@ void tlb_sets_phase(struct tlb_team *tm)
     }
     if (!s->run) {
         s->run = s->n_strides > 0; /* measured; no stride made the pages miss, or undecided */
-        sets_index_model(sw, s, &tm->out->cpuid);
+        sets_index_threads(tm, s);
         return;
     }
     tlb_sets_conclude(s);
     sets_apply(sw, s, &tm->out->cpuid);
-    sets_index_model(sw, s, &tm->out->cpuid);
+    sets_index_threads(tm, s);
 }

@@ -57,6 +57,8 @@ struct tlb_sets {
     int level;        /* the sweep's level it sized (low bits), or the one the model sized
                          told a hashed index (tlb_model_apply_hashed); -1 none */
     double level_was; /* that level's size from the sweep before */
+    int threads;      /* the threads whose sweeps took its index: thread 0 and those on its
+                         kind of core (a hybrid CPU's kinds have TLBs of their own) */
     double seconds;   /* the probe's own time, set-up included */
 };
 

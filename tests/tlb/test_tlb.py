@@ -16,7 +16,7 @@ SHORT = ["--tlb", "--tlb-max-pages", "256", "--repeat", "2"]
 POINT_KEYS = {"pages", "ns_per_access", "min_ns", "median_ns"}
 LEVEL_KEYS = {"name", "entries", "hit_ns", "miss_penalty_ns"}
 SETS_KEYS = {"run", "why", "pages", "strides", "base_ns", "miss_ns", "conflict_stride", "scans",
-             "index", "entries", "level", "level_was", "seconds"}
+             "index", "entries", "level", "level_was", "threads", "seconds"}
 
 _cache = {}
 
@@ -120,7 +120,10 @@ class SweepJsonTest(membench_test.MembenchTestCase):
             self.assertTrue(sets["why"].startswith("not run: ") or "before it finished"
                             in sets["why"], sets)
             self.assertIsNone(sets["index"])
+            self.assertIsNone(sets["threads"])
             return
+        # one thread: its sweep took the index exactly where the probe sized a level
+        self.assertEqual(sets["threads"], int(sets["level"] is not None))
         strides = [s["stride"] for s in sets["strides"]]
         self.assertEqual(strides, [2 ** k for k in range(len(strides))])
         self.assertGreaterEqual(sets["pages"], 256)

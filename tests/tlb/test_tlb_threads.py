@@ -40,6 +40,14 @@ class ThreadsTest(membench_test.MembenchTestCase):
             self.assertNotEqual(t["differs_from"], "threads_median")
         self.assertEqual(tlb["walk_throughput"][0]["threads"], 2)
         self.assertFalse(tlb["huge"]["measured"])
+        # the stride probe runs on thread 0 for every thread (here the short sweep may find no
+        # level to probe); where it ran, it names how many threads took its index
+        sets = tlb["sets"]
+        self.assertNotIn("--threads", sets["why"] or "")
+        if sets["run"]:
+            self.assertIn(sets["threads"], (0, 1, 2))
+        else:
+            self.assertIsNone(sets["threads"])
 
 
 class StreamAndProbeTest(membench_test.MembenchTestCase):

@@ -287,7 +287,7 @@ static struct tlb_result sweep_result(void)
     fill_cost(&t.cost, 8ull << 30, 2, 4096, 0);
     t.sets.level = -1;
     t.sets.entries = NAN;
-    snprintf(t.sets.why, sizeof(t.sets.why), "not run: --threads (one thread runs it)");
+    snprintf(t.sets.why, sizeof(t.sets.why), "not run: --tlb-mode inc");
     return t;
 }
 
