@@ -66,6 +66,9 @@ MARKER = re.compile(r"^\s*<!--\s*(sample|not output)\b(.*?)(-->)?\s*$")
 SMALL_RUN_LINES = [
     (re.compile(r"^(Array size rule: )[^;]*;"), r"\1<size>;"),
     (re.compile(r'^(\s*"size_rule": )"[^"]*"'), r'\1"<size>"'),
+    # the -q line's and the summary's mark of arrays under the rule
+    (re.compile(r" below_stream_rule=yes\b"), ""),
+    (re.compile(r"\s+below the STREAM rule: caches inflate it$"), ""),
 ]
 SMALL_RUN_EXTRA = re.compile(r"^NOTE: arrays are below the STREAM rule")
 SMALL_RUN_JSON_KEYS = ("size_rule", "below_stream_rule")
