@@ -69,28 +69,56 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* One recorded run of a hashed machine replayed as membench runs it: the 4 KB sweep and the reuse
+ * chase; `l2` its report's L2 level, whose stride probe found no conflict. */
+struct replay {
+    json_t *doc, *l2;
+    struct tlb_result out;
+    struct tlb_thread_result t0;
+    struct tlb_plan plan;
+    struct knee_params p;
+    struct tlb_sweep *s;
+};
+
+static void replay(const char *dir, int run, struct recorded *r, struct replay *rp)
+{
+    rp->doc = load(dir, run);
+    json_t *tlb = json_object_get(rp->doc, "tlb");
+    rp->l2 = json_array_get(json_object_get(tlb, "levels"), 1);
+    assert_string_equal(json_string_value(json_object_get(rp->l2, "name")), "L2 TLB");
+    strides_find_no_conflict(tlb);
+    char path[512];
+    snprintf(path, sizeof(path), "%s/fixtures/machines/%s/tlb-%d.json", TESTS_DIR, dir, run);
+    recorded_load(path, r);
+    rp->s = recorded_finish_4k(r, NULL, &rp->out, &rp->t0, &rp->plan, &rp->p);
+    recorded_reuse(r, rp->s, &rp->out.cpuid);
+}
+
+static void replay_release(struct replay *rp)
+{
+    recorded_release(&rp->out);
+    json_decref(rp->doc);
+}
+
+/* The model of the L2 told "hashed", as the stride probe tells it: the size it replaced. */
+static double told_hashed(struct replay *rp)
+{
+    rp->s->model_index_known[1] = true;
+    rp->s->model_index[1] = TLB_INDEX_HASHED;
+    tlb_model_size(rp->s, &rp->out.cpuid, TLB_PAGE_4K);
+    return tlb_model_apply_hashed(rp->s, 1, &rp->out.cpuid, TLB_PAGE_4K);
+}
+
 static void hashed_level_sized_by_the_model(void **state)
 {
     (void)state;
     static struct recorded r;
     double sizes[RUNS], sorted[RUNS];
     for (int run = 1; run <= RUNS; run++) {
-        json_t *doc = load("intel-xeon-m167-turn7", run);
-        json_t *tlb = json_object_get(doc, "tlb");
-        json_t *l2 = json_array_get(json_object_get(tlb, "levels"), 1);
-        assert_string_equal(json_string_value(json_object_get(l2, "name")), "L2 TLB");
-        strides_find_no_conflict(tlb);
-
-        char path[512];
-        snprintf(path, sizeof(path), "%s/fixtures/machines/intel-xeon-m167-turn7/tlb-%d.json",
-                 TESTS_DIR, run);
-        recorded_load(path, &r);
-        struct tlb_result out;
-        struct tlb_thread_result t0;
-        struct tlb_plan plan;
-        struct knee_params p;
-        struct tlb_sweep *s = recorded_finish_4k(&r, NULL, &out, &t0, &plan, &p);
-        recorded_reuse(&r, s, &out.cpuid);
+        struct replay rp;
+        replay("intel-xeon-m167-turn7", run, &r, &rp);
+        struct tlb_sweep *s = rp.s;
+        json_t *l2 = rp.l2;
         struct knee_level *l = &s->analysis.levels[1];
         /* the reuse fit that sized the level when recorded read a cost far under the level's
          * step: it is refused, and says why */
@@ -105,18 +133,15 @@ static void hashed_level_sized_by_the_model(void **state)
         const char *old_method = knee_level_method(l);
 
         /* not told the index: the model leaves the level alone */
-        tlb_model_size(s, &out.cpuid, TLB_PAGE_4K);
-        assert_true(isnan(tlb_model_apply_hashed(s, 1, &out.cpuid, TLB_PAGE_4K)));
+        tlb_model_size(s, &rp.out.cpuid, TLB_PAGE_4K);
+        assert_true(isnan(tlb_model_apply_hashed(s, 1, &rp.out.cpuid, TLB_PAGE_4K)));
         assert_true(l->entries == old);
 
-        s->model_index_known[1] = true;
-        s->model_index[1] = TLB_INDEX_HASHED;
-        tlb_model_size(s, &out.cpuid, TLB_PAGE_4K);
+        assert_true(told_hashed(&rp) == old);
         const struct tlb_model_fit *m = &s->model[1];
         assert_true(m->ok);
         assert_int_equal(m->index, TLB_INDEX_HASHED);
         assert_true(fabs(m->entries - number(json_object_get(l2, "model"), "entries")) < 0.5);
-        assert_true(tlb_model_apply_hashed(s, 1, &out.cpuid, TLB_PAGE_4K) == old);
         assert_true(l->entries == m->entries);
         assert_string_equal(knee_level_method(l), "model");
         assert_true(l->size_low == m->entries_low && l->size_high == m->entries_high);
@@ -127,8 +152,7 @@ static void hashed_level_sized_by_the_model(void **state)
                       run, number(l2, "entries"), old, old_method, l->entries,
                       tlb_model_index_name(m->index), m->ways, m->entries_low, m->entries_high,
                       100.0 * (l->entries / DOCUMENTED_L2 - 1.0), DOCUMENTED_L2);
-        recorded_release(&out);
-        json_decref(doc);
+        replay_release(&rp);
     }
     qsort(sorted, RUNS, sizeof(double), by_value);
     double median = sorted[RUNS / 2];
@@ -146,32 +170,17 @@ static void recorded_model_sizes_replayed(void **state)
     static struct recorded r;
     double sorted[RUNS];
     for (int run = 1; run <= RUNS; run++) {
-        json_t *doc = load("intel-xeon-m167-turn8", run);
-        json_t *tlb = json_object_get(doc, "tlb");
-        json_t *l2 = json_array_get(json_object_get(tlb, "levels"), 1);
+        struct replay rp;
+        replay("intel-xeon-m167-turn8", run, &r, &rp);
+        json_t *l2 = rp.l2;
         assert_string_equal(json_string_value(json_object_get(l2, "entries_method")), "model");
-        strides_find_no_conflict(tlb);
-        char path[512];
-        snprintf(path, sizeof(path), "%s/fixtures/machines/intel-xeon-m167-turn8/tlb-%d.json",
-                 TESTS_DIR, run);
-        recorded_load(path, &r);
-        struct tlb_result out;
-        struct tlb_thread_result t0;
-        struct tlb_plan plan;
-        struct knee_params p;
-        struct tlb_sweep *s = recorded_finish_4k(&r, NULL, &out, &t0, &plan, &p);
-        recorded_reuse(&r, s, &out.cpuid);
-        s->model_index_known[1] = true;
-        s->model_index[1] = TLB_INDEX_HASHED;
-        tlb_model_size(s, &out.cpuid, TLB_PAGE_4K);
-        assert_true(isfinite(tlb_model_apply_hashed(s, 1, &out.cpuid, TLB_PAGE_4K)));
-        const struct knee_level *l = &s->analysis.levels[1];
+        assert_true(isfinite(told_hashed(&rp)));
+        const struct knee_level *l = &rp.s->analysis.levels[1];
         assert_true(fabs(l->entries - number(l2, "entries")) < 0.5);
         assert_true(fabs(l->size_low - number(l2, "size_range_low")) < 0.5);
         assert_true(fabs(l->size_high - number(l2, "size_range_high")) < 0.5);
         sorted[run - 1] = l->entries;
-        recorded_release(&out);
-        json_decref(doc);
+        replay_release(&rp);
     }
     qsort(sorted, RUNS, sizeof(double), by_value);
     assert_true(fabs(sorted[RUNS / 2] - DOCUMENTED_L2) <= 0.10 * DOCUMENTED_L2);
