@@ -10,6 +10,10 @@
 #define FREE_MISS 0.02 /* points below this miss fraction pin the base */
 #define FREE_MIN_POINTS 3
 #define HALF_ITERATIONS 50
+/* The half-way crossing is read from a line fitted to this many points on each side of it:
+ * the sweep's points lie 12-17% apart there, and one point read high or low would otherwise
+ * move the size by as much. */
+#define HALF_LINE_SIDE 2
 
 static const unsigned default_ways[] = {4, 6, 8, 12, 16, 24, 32, 0};
 /* A direct-indexed level of fewer ways would rise over more than 1.25 E, a ramp that any
@@ -257,7 +261,7 @@ static double cost_at(const struct tlb_model_input *in, double pages)
 }
 
 /* Where the cost first rises through `level` past `from` pages, interpolated; NAN never. */
-static double crossing(const struct tlb_model_input *in, double level, double from)
+static double crossing_between(const struct tlb_model_input *in, double level, double from)
 {
     double x0 = NAN, y0 = NAN;
     for (size_t i = 0; i < in->n; i++) {
@@ -269,6 +273,39 @@ static double crossing(const struct tlb_model_input *in, double level, double fr
         y0 = y1;
     }
     return NAN;
+}
+
+/* Where the cost rises through `level` past `from` pages: on the line fitted to the
+ * HALF_LINE_SIDE measured points on each side of the crossing between two points, where that
+ * line rises and crosses among them; else that crossing. NAN never. */
+static double crossing(const struct tlb_model_input *in, double level, double from)
+{
+    double between = crossing_between(in, level, from);
+    if (!isfinite(between)) return NAN;
+    size_t first = 0, n = 0, idx[2 * HALF_LINE_SIDE];
+    while (first < in->n && !(in->pages[first] > between))
+        first++;
+    for (size_t i = first; i-- > 0 && n < HALF_LINE_SIDE;)
+        if (isfinite(in->translation_ns[i])) idx[n++] = i;
+    size_t below = n;
+    for (size_t i = first; i < in->n && n < below + HALF_LINE_SIDE; i++)
+        if (isfinite(in->translation_ns[i])) idx[n++] = i;
+    if (below < HALF_LINE_SIDE || n < 2 * HALF_LINE_SIDE) return between;
+    double sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0, lo = INFINITY, hi = -INFINITY;
+    for (size_t k = 0; k < n; k++) {
+        double x = in->pages[idx[k]], y = in->translation_ns[idx[k]];
+        sx += x;
+        sy += y;
+        sxx += x * x;
+        sxy += x * y;
+        lo = fmin(lo, x);
+        hi = fmax(hi, x);
+    }
+    double det = (double)n * sxx - sx * sx;
+    if (!(det > 0)) return between;
+    double slope = ((double)n * sxy - sx * sy) / det, intercept = (sy - slope * sx) / (double)n;
+    double x = slope > 0 ? (level - intercept) / slope : NAN;
+    return x > lo && x < hi ? x : between;
 }
 
 /* The hit cost: the median of the window's points below the onset. */
