@@ -72,6 +72,28 @@ class DocsSamplesTest(unittest.TestCase):
         self.assertIsNone(doc_samples.compare(["munmap 1 0 - 2.80 -"], "munmap 1 0 5 - 7.1\n"))
         self.assertIsNotNone(doc_samples.compare(sample, unmeasured.replace("when the IPI", "if the IPI")))
 
+    def test_what_disturbed_a_run_is_not_a_difference(self):
+        """Other work beside the check (ctest -j2, CI's neighbours) adds a block and likely
+        causes of the moment; a configuration's cause is still compared."""
+        sample = ["Summary: best rate per run, MB/s",
+                  "cn03 1000.0 FAIL slow: Scale -80.0% vs median", "-----"]
+        loaded = ("Summary: best rate per run, MB/s\ncn03 1000.0 FAIL slow: Scale -80.0% vs "
+                  "median; likely: other work took 34% of the run's CPUs\n-----\n"
+                  "What disturbed the measurement:\n  1. other work took 34% of the run's CPUs: "
+                  "...\n     remedy: measure on an idle node\n")
+        self.assertIsNone(doc_samples.compare(sample, loaded))
+        configured = loaded.replace("other work took 34% of the run's CPUs\n-",
+                                    "socket 0 channels F, J, L empty\n-")
+        self.assertIsNotNone(doc_samples.compare(sample, configured))
+        quiet = ["Verdict: INCONCLUSIVE", "Likely causes (verdict INCONCLUSIVE): none found in "
+                 "the DIMMs, memory errors, CPU time, swap and settings read", "membench: end"]
+        waited = ("Verdict: INCONCLUSIVE\nLikely causes, worst first (verdict INCONCLUSIVE):\n"
+                  "  1. membench waited 6% of its time for a CPU: (schedstat)\n"
+                  "     remedy: measure on an idle node\nmembench: end\n")
+        self.assertIsNone(doc_samples.compare(quiet, waited))
+        self.assertIsNotNone(doc_samples.compare(quiet, waited.replace(
+            "membench waited 6% of its time for a CPU", "socket 0 channels F, J, L empty")))
+
     def test_every_sample_is_the_output_of_its_command(self):
         # The samples' words name the machine (its governor, clocksource, THP, pool, CPU
         # count, what the probes could run): they are checked on the one they were recorded on.

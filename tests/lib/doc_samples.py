@@ -79,6 +79,23 @@ BUILD_JSON_KEYS = ("compiler", "cflags")
 
 #: Lines of the moment (conditions on the machine, a measured choice's runner-up).
 IGNORED = re.compile(r"^(WARNING: |  mixed: )")
+#: Causes of the moment: other work beside a test run (ctest -j2, the CI's neighbours), not
+#: what a sample shows. They are left out of the report's blocks of causes (whose headers say
+#: whether any was found, so they go too) and of a line's "; likely: ..." list; a cause of the
+#: node's configuration is still compared.
+MOMENT = (r"(other work took \d+% of the run's CPUs|membench waited \d+% of its time for a CPU|"
+          r"hypervisor took \d+% of the CPUs|\d+ pages swapped during the run)")
+MOMENT_CAUSE = re.compile(r"(; likely: |, )" + MOMENT)
+MOMENT_ITEM = re.compile(r"^\s+\d+\. " + MOMENT)
+CAUSES_HEAD = re.compile(r"^(What disturbed the measurement:|Likely causes, worst first \(.*\):|"
+                         r"Likely causes \(.*\): none found in .*)$")
+
+
+def without_moment(line):
+    """The line less the causes of the moment in its "; likely: ..." list."""
+    s = MOMENT_CAUSE.sub(lambda m: m.group(1) if m.group(1) == "; likely: " else "", line)
+    s = re.sub(r"; likely: (, )+", "; likely: ", s)
+    return re.sub(r"; likely: ?(?=;|$)", "", s)
 
 UNITS = r"(?:[KMGT]iB|[kKMGT]B|B|ns|us|µs|ms|s|[GM]Hz|cycles?|x)"
 MASKS = [
@@ -341,13 +358,19 @@ def split_segments(lines):
 
 
 def kept(lines, small=False, sample_side=False):
-    out = []
+    out, in_causes, moment = [], False, False
     for line in lines:
-        if IGNORED.match(line):
+        if CAUSES_HEAD.match(line):
+            in_causes = True
+            continue
+        in_causes = in_causes and line.startswith("  ")
+        if in_causes and re.match(r"^\s+\d+\. ", line):
+            moment = bool(MOMENT_ITEM.match(line))
+        if (in_causes and moment) or IGNORED.match(line):
             continue
         if small and not sample_side and SMALL_RUN_EXTRA.match(line):
             continue
-        out.append(line)
+        out.append(without_moment(line))
     return out
 
 
