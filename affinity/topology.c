@@ -342,9 +342,10 @@ static int logical_index_of(hwloc_topology_t hw, hwloc_obj_t pu, hwloc_obj_type_
 
 struct pu_location topology_locate_pu(const struct topology *topo, int pu_os)
 {
-    struct pu_location where = {-1, -1, -1, -1};
+    struct pu_location where = {-1, -1, -1, -1, -1};
     hwloc_obj_t pu = pu_os >= 0 ? hwloc_get_pu_obj_by_os_index(topo->hw, (unsigned)pu_os) : NULL;
     if (!pu) return where;
+    where.kind = hwloc_cpukinds_get_by_cpuset(topo->hw, pu->cpuset, 0);
     where.core = logical_index_of(topo->hw, pu, HWLOC_OBJ_CORE);
     where.package = logical_index_of(topo->hw, pu, HWLOC_OBJ_PACKAGE);
     hwloc_obj_type_t llc = (hwloc_obj_type_t)(HWLOC_OBJ_L1CACHE + topo->facts.llc_level - 1);

@@ -57,9 +57,10 @@ void topology_unload(struct topology *topo);
 
 /* Where a PU (OS index) sits: logical indices of its core, package and LLC; numa is the OS's
  * number of the node with cores it sits on (never a memory-only node sharing its cpuset);
- * -1 where unknown. */
+ * kind hwloc's index of its kind of core (a hybrid CPU's performance and efficiency cores);
+ * -1 where unknown (kind: hwloc knows no kinds, as on most servers). */
 struct pu_location {
-    int core, package, numa, llc;
+    int core, package, numa, llc, kind;
 };
 
 struct pu_location topology_locate_pu(const struct topology *topo, int pu_os);

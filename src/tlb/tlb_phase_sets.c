@@ -3,7 +3,6 @@
  * indexed by the low page-number bits is then sized by the experiment, not by the sweep's rise. */
 #include "src/tlb/tlb_team.h"
 
-#include <hwloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -169,16 +168,11 @@ static double sets_index_model(struct tlb_sweep *sw, const struct tlb_sets *s, i
     return hashed ? tlb_model_apply_hashed(sw, (size_t)level, info, TLB_PAGE_4K) : NAN;
 }
 
-/* hwloc's kind of the core PU `pu` runs on; -1 where hwloc knows none. */
-static int core_kind(const struct topology *topo, int pu)
+/* hwloc's kind of core thread t ran on; -1 where it knows none. */
+static int kind_of(const struct tlb_team *tm, int t)
 {
-    if (!topo || !topo->hw || pu < 0) return -1;
-    hwloc_bitmap_t set = hwloc_bitmap_alloc();
-    if (!set) return -1;
-    hwloc_bitmap_only(set, (unsigned)pu);
-    int kind = hwloc_cpukinds_get_by_cpuset(topo->hw, set, 0);
-    hwloc_bitmap_free(set);
-    return kind;
+    return tm->topo && tm->topo->hw ? topology_locate_pu(tm->topo, tm->out->per_thread[t].pu).kind
+                                    : -1;
 }
 
 /* The index the probe found on thread 0 for every sweep: thread 0's, then the other threads'
@@ -186,10 +180,10 @@ static int core_kind(const struct topology *topo, int pu)
 static void sets_index_threads(struct tlb_team *tm, struct tlb_sets *s)
 {
     struct tlb_result *out = tm->out;
-    int kind0 = core_kind(tm->topo, out->per_thread[0].pu);
+    int kind0 = kind_of(tm, 0);
     for (int t = 0; t < out->n_threads; t++) {
         struct tlb_sweep *sw = &out->per_thread[t].small;
-        if (t > 0 && core_kind(tm->topo, out->per_thread[t].pu) != kind0) continue;
+        if (t > 0 && kind_of(tm, t) != kind0) continue;
         int level = s->index == TLB_SETS_LOW_BITS ? (t ? nearest_level(sw, s) : s->level) : -1;
         double was = sets_index_model(sw, s, level, &out->cpuid);
         s->threads += level >= 0 || isfinite(was);
