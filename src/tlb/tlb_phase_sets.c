@@ -148,10 +148,11 @@ static void sets_apply(struct tlb_sweep *sw, struct tlb_sets *s, const struct cp
     tlb_levels_document(sw, info, TLB_PAGE_4K);
 }
 
-/* The index the probe found, for the model fit of the level it probed (tlb_model_fit.h): the
- * low bits, the level it sized; no stride that made the pages miss at all (not strides whose
- * capacities merely disagree, which noise can do), hashed, for the level past the first, whose
- * step the probe's N pages see. */
+/* The index the probe found, for the model fit of one sweep's level (tlb_model_fit.h): the low
+ * bits, `level` (the one the probe's size lies nearest); no stride that made the pages miss at
+ * all (not strides whose capacities merely disagree, which noise can do), hashed, for the level
+ * past the first, whose step the probe's N pages see, which the model then sizes. Returns the
+ * size the model replaced, NAN none. */
 static double sets_index_model(struct tlb_sweep *sw, const struct tlb_sets *s, int level,
                                const struct cpuid_tlb_info *info)
 {
