@@ -291,20 +291,15 @@ static double crossing(const struct tlb_model_input *in, double level, double fr
     for (size_t i = first; i < in->n && n < below + HALF_LINE_SIDE; i++)
         if (isfinite(in->translation_ns[i])) idx[n++] = i;
     if (below < HALF_LINE_SIDE || n < 2 * HALF_LINE_SIDE) return between;
-    double sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0, lo = INFINITY, hi = -INFINITY;
+    double cols[2][WINDOW_MAX], y[2 * HALF_LINE_SIDE], line[2];
     for (size_t k = 0; k < n; k++) {
-        double x = in->pages[idx[k]], y = in->translation_ns[idx[k]];
-        sx += x;
-        sy += y;
-        sxx += x * x;
-        sxy += x * y;
-        lo = fmin(lo, x);
-        hi = fmax(hi, x);
+        cols[0][k] = 1.0;
+        cols[1][k] = in->pages[idx[k]];
+        y[k] = in->translation_ns[idx[k]];
     }
-    double det = (double)n * sxx - sx * sx;
-    if (!(det > 0)) return between;
-    double slope = ((double)n * sxy - sx * sy) / det, intercept = (sy - slope * sx) / (double)n;
-    double x = slope > 0 ? (level - intercept) / slope : NAN;
+    if (!least_squares(cols, 2, y, n, line)) return between;
+    double lo = in->pages[idx[below - 1]], hi = in->pages[idx[n - 1]];
+    double x = line[1] > 0 ? (level - line[0]) / line[1] : NAN;
     return x > lo && x < hi ? x : between;
 }
 
