@@ -148,21 +148,30 @@ static void sets_apply(struct tlb_sweep *sw, struct tlb_sets *s, const struct cp
     tlb_levels_document(sw, info, TLB_PAGE_4K);
 }
 
-/* The index the probe found, for the model fit of one sweep's level (tlb_model_fit.h): the low
- * bits, `level` (the one the probe's size lies nearest); no stride that made the pages miss at
- * all (not strides whose capacities merely disagree, which noise can do), hashed, for the level
- * past the first, whose step the probe's N pages see, which the model then sizes. Returns the
- * size the model replaced, NAN none. */
+/* Whether the probe found the index hashed: no stride that made the pages miss at all (not
+ * strides whose capacities merely disagree, which noise can do). */
+static bool sets_hashed(const struct tlb_sets *s)
+{
+    return s->index == TLB_SETS_NOT_LOW_BITS && s->conflict_stride == 0;
+}
+
+/* The level of a sweep the probe's index is for: the low bits, the one the probe's size lies
+ * nearest (thread 0's, sized by it: s->level); hashed, the level past the first, whose step the
+ * probe's N pages see; -1 none. */
+static int sets_level(const struct tlb_sweep *sw, const struct tlb_sets *s, bool first)
+{
+    if (s->index == TLB_SETS_LOW_BITS) return first ? s->level : nearest_level(sw, s);
+    if (!sets_hashed(s)) return -1;
+    return sw->analysis.n_levels > 1 && strcmp(sw->analysis.levels[1].name, "page walk") != 0 ? 1
+                                                                                              : -1;
+}
+
+/* That level's model fit (tlb_model_fit.h) told the index; a hashed level is then sized by it.
+ * Returns the size the model replaced, NAN none. */
 static double sets_index_model(struct tlb_sweep *sw, const struct tlb_sets *s, int level,
                                const struct cpuid_tlb_info *info)
 {
-    bool hashed = s->index == TLB_SETS_NOT_LOW_BITS && s->conflict_stride == 0;
-    if (!hashed && s->index != TLB_SETS_LOW_BITS) return NAN;
-    if (hashed)
-        level = sw->analysis.n_levels > 1 && strcmp(sw->analysis.levels[1].name, "page walk") != 0
-                    ? 1
-                    : -1;
-    if (level < 0 || level >= TLB_LEVELS_MAX) return NAN;
+    bool hashed = sets_hashed(s);
     sw->model_index_known[level] = true;
     sw->model_index[level] = hashed ? TLB_INDEX_HASHED : TLB_INDEX_DIRECT;
     tlb_model_size(sw, info, TLB_PAGE_4K);
@@ -185,11 +194,12 @@ static void sets_index_threads(struct tlb_team *tm, struct tlb_sets *s)
     for (int t = 0; t < out->n_threads; t++) {
         struct tlb_sweep *sw = &out->per_thread[t].small;
         if (t > 0 && kind_of(tm, t) != kind0) continue;
-        int level = s->index == TLB_SETS_LOW_BITS ? (t ? nearest_level(sw, s) : s->level) : -1;
+        int level = sets_level(sw, s, t == 0);
+        if (level < 0 || level >= TLB_LEVELS_MAX) continue;
         double was = sets_index_model(sw, s, level, &out->cpuid);
-        s->threads += level >= 0 || isfinite(was);
-        if (t == 0 && isfinite(was)) { /* the level the probe's answer sized */
-            s->level = 1;
+        s->threads += !sets_hashed(s) || isfinite(was); /* hashed: only where the model sized it */
+        if (t == 0 && isfinite(was)) {                  /* the level the probe's answer sized */
+            s->level = level;
             s->level_was = was;
         }
     }
