@@ -86,7 +86,8 @@ IGNORED = re.compile(r"^(WARNING: |  mixed: )")
 MOMENT = (r"(other work took \d+% of the run's CPUs|membench waited \d+% of its time for a CPU|"
           r"hypervisor took \d+% of the CPUs|\d+ pages swapped during the run)")
 MOMENT_CAUSE = re.compile(r"(; likely: |, )" + MOMENT)
-MOMENT_ITEM = re.compile(r"^\s+\d+\. " + MOMENT)
+CAUSE_ITEM = re.compile(r"^\s+\d+\. ")
+MOMENT_ITEM = re.compile(CAUSE_ITEM.pattern + MOMENT)
 CAUSES_HEAD = re.compile(r"^(What disturbed the measurement:|Likely causes, worst first \(.*\):|"
                          r"Likely causes \(.*\): none found in .*)$")
 
@@ -364,7 +365,7 @@ def kept(lines, small=False, sample_side=False):
             in_causes = True
             continue
         in_causes = in_causes and line.startswith("  ")
-        if in_causes and re.match(r"^\s+\d+\. ", line):
+        if in_causes and CAUSE_ITEM.match(line):
             moment = bool(MOMENT_ITEM.match(line))
         if (in_causes and moment) or IGNORED.match(line):
             continue
